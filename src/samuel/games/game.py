@@ -1,0 +1,100 @@
+"""A game in progress: the positions so far, so that repetition and the ply cap can be judged.
+
+>>> from samuel.games import get_game
+>>> game = Game(get_game("tigers"))
+>>> game.play_text("c3")
+>>> game.play_text("a1-b2")
+>>> [str(m) for m in game.moves]
+['c3', 'a1-b2']
+>>> game.outcome is None
+True
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from samuel.games.base import GameRules, IllegalMoveError, Outcome, Termination
+
+
+class Game:
+    """A sequence of moves from a start position under one game's rules.
+
+    The game ends when the position decides it (for Tigers & Sheep: captures or no legal move),
+    when a position occurs for the third time (a draw), or when ``ply_cap`` moves have been
+    played (a draw).
+    """
+
+    def __init__(self, rules: GameRules, start=None, ply_cap: int | None = None) -> None:
+        if ply_cap is not None and ply_cap < 1:
+            raise ValueError(f"the ply cap must be at least 1, not {ply_cap}")
+        self.rules = rules
+        self.ply_cap = ply_cap
+        self.start = rules.initial_position() if start is None else start
+        self.positions = [self.start]
+        self.moves: list = []
+        self._seen = Counter([rules.key(self.start)])
+        self._irreversible_at = [0]  # first index that can recur, after each ply
+        self.outcome: Outcome | None = self._judge()
+
+    @property
+    def position(self):
+        return self.positions[-1]
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    def legal_moves(self) -> list:
+        return [] if self.outcome is not None else self.rules.legal_moves(self.position)
+
+    def play(self, move) -> None:
+        """Play a move; raises :class:`IllegalMoveError` (and changes nothing) if it is not legal
+        or the game is over."""
+        if self.outcome is not None:
+            raise IllegalMoveError(
+                f"{self.rules.format_move(move)} is not legal: the game is over "
+                f"({self.outcome.termination.value})")
+        position = self.rules.play(self.position, move)
+        window = (len(self.positions) if self.rules.is_irreversible(self.position, move)
+                  else self._irreversible_at[-1])
+        self.moves.append(move)
+        self.positions.append(position)
+        self._irreversible_at.append(window)
+        self._seen[self.rules.key(position)] += 1
+        self.outcome = self._judge()
+
+    def play_text(self, text: str) -> None:
+        """Parse a move in the game's notation and play it."""
+        self.play(self.rules.parse_move(text))
+
+    def undo(self) -> None:
+        """Take back the last move."""
+        if not self.moves:
+            raise IllegalMoveError("there is no move to take back")
+        self._seen[self.rules.key(self.positions[-1])] -= 1
+        self.moves.pop()
+        self.positions.pop()
+        self._irreversible_at.pop()
+        self.outcome = self._judge()
+
+    def history_keys(self) -> np.ndarray:
+        """The keys of every position so far, oldest first (for the search's repetition check)."""
+        return np.array([self.rules.key(p) for p in self.positions], dtype=np.int64)
+
+    @property
+    def window_start(self) -> int:
+        """The index of the first position that could still occur again."""
+        return self._irreversible_at[-1]
+
+    def _judge(self) -> Outcome | None:
+        decided = self.rules.decided_outcome(self.position)
+        if decided is not None:
+            return decided
+        if self._seen[self.rules.key(self.position)] >= 3:
+            return Outcome(Termination.REPETITION, 0)
+        if self.ply_cap is not None and len(self.moves) >= self.ply_cap:
+            return Outcome(Termination.PLY_CAP, 0)
+        return None

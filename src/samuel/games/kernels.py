@@ -1,0 +1,115 @@
+"""The compiled interface every game offers to the search (and later to self-play).
+
+A game's position is an int64 array of ``STATE_SIZE`` entries, a move one int64. Each function
+here dispatches on the game's number to that game's kernels, so the search is written once and a
+new game adds a branch here, not a new search. Numba compiles every branch into the caller; the
+branch on a constant-per-search integer costs next to nothing.
+
+Values are from the point of view of the game's *first player* (for Tigers & Sheep, the tigers):
+``sign`` is +1 when that player is to move, -1 otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from samuel.jit import kernel
+
+from .tigers import classic as tigers_classic
+from .tigers import kernels as tigers
+
+TIGERS_AND_SHEEP = 0
+
+STATE_SIZE = 4
+MAX_MOVES = 192
+FEATURE_SCRATCH = 16  # room for any game's classic feature vector
+
+NOT_OVER = 2
+
+# Evaluators the search can use; each reads its own parameter array.
+EVALUATOR_CLASSIC = 0
+
+
+@kernel
+def generate(game: int, state: np.ndarray, moves: np.ndarray) -> int:
+    """Legal moves into ``moves``; their number. A finished position has none."""
+    if game == TIGERS_AND_SHEEP:
+        return tigers.generate_moves(state[0], state[1], state[2], state[3], moves)
+    return -1
+
+
+@kernel
+def play(game: int, state: np.ndarray, move: int, child: np.ndarray) -> None:
+    """Write the position after ``move`` (assumed legal) into ``child``."""
+    if game == TIGERS_AND_SHEEP:
+        t, s, h, side = tigers.play_move(state[0], state[1], state[2], state[3], move)
+        child[0] = t
+        child[1] = s
+        child[2] = h
+        child[3] = side
+
+
+@kernel
+def key(game: int, state: np.ndarray) -> int:
+    """A key identifying the position for repetition and the transposition table."""
+    if game == TIGERS_AND_SHEEP:
+        return tigers.position_key(state[0], state[1], state[2], state[3])
+    return 0
+
+
+@kernel
+def sign(game: int, state: np.ndarray) -> int:
+    """+1 when the first player (whose wins are positive) is to move, else -1."""
+    if game == TIGERS_AND_SHEEP:
+        return 1 if state[3] else -1
+    return 1
+
+
+@kernel
+def result(game: int, state: np.ndarray, move_count: int) -> int:
+    """The result (first player's view: 1, 0, -1) if the position ends the game, else NOT_OVER.
+
+    ``move_count`` is the number of legal moves, which the caller has just generated.
+    """
+    if game == TIGERS_AND_SHEEP:
+        if tigers.captured_sheep(state[1], state[2]) >= tigers.CAPTURES_TO_WIN:
+            return tigers.TIGERS_WIN
+        if move_count == 0:
+            return tigers.SHEEP_WIN if state[3] else tigers.TIGERS_WIN
+        return NOT_OVER
+    return NOT_OVER
+
+
+@kernel
+def is_capture(game: int, move: int) -> bool:
+    if game == TIGERS_AND_SHEEP:
+        return tigers.move_captured(move) != tigers.NO_POINT
+    return False
+
+
+@kernel
+def is_irreversible(game: int, state: np.ndarray, move: int) -> bool:
+    """True if no position before ``move`` can occur again after it (for repetition)."""
+    if game == TIGERS_AND_SHEEP:
+        return tigers.move_origin(move) == tigers.NO_POINT or (
+            tigers.move_captured(move) != tigers.NO_POINT)
+    return True
+
+
+@kernel
+def history_slot(game: int, move: int) -> int:
+    """A small index (below 1024) for the history heuristic: origin and target of a move."""
+    if game == TIGERS_AND_SHEEP:
+        return move & 1023
+    return 0
+
+
+@kernel
+def evaluate(game: int, evaluator: int, params: np.ndarray, state: np.ndarray,
+             scratch: np.ndarray) -> float:
+    """The evaluator's score of a position that is not over, first player's point of view."""
+    if game == TIGERS_AND_SHEEP:
+        if evaluator == EVALUATOR_CLASSIC:
+            return tigers_classic.classic_evaluate(
+                state[0], state[1], state[2], state[3], params, scratch)
+    return 0.0

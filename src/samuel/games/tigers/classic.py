@@ -1,0 +1,157 @@
+"""The classic evaluation: named features of a position times weights kept in a small file.
+
+The score is ``sum(weight[i] * feature[i])``, from the tigers' point of view (positive favours
+them), in units of one captured sheep. ``docs/classic.md`` explains each feature and why it pays.
+The weights live in ``classic_weights.json`` beside this module; tuning writes files of the same
+form, which ``classic:weights=FILE`` loads.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from samuel.jit import kernel
+
+from .board import (
+    FULL,
+    JUMP_COUNT,
+    JUMP_LAND,
+    JUMP_OVER,
+    SHEEP,
+    STEP_COUNT,
+    STEPS,
+)
+from .kernels import lowest_point, popcount
+
+FEATURES = (
+    "captured",
+    "tiger_mobility",
+    "trapped_tigers",
+    "capturable_sheep",
+    "capture_now",
+    "double_threat",
+    "sheep_on_edge",
+    "tigers_on_junctions",
+    "sheep_in_hand",
+    "tiger_to_move",
+)
+FEATURE_COUNT = len(FEATURES)
+DEFAULT_WEIGHTS_FILE = Path(__file__).with_name("classic_weights.json")
+
+# Points on the border of the board: a sheep there cannot be jumped across the board's edge.
+EDGE = 0
+for _p in range(25):
+    if _p % 5 in (0, 4) or _p // 5 in (0, 4):
+        EDGE |= 1 << _p
+# Junctions: points on the diagonals (x + y even), joined to up to 8 neighbours.
+JUNCTIONS = 0
+for _p in range(25):
+    if (_p % 5 + _p // 5) % 2 == 0:
+        JUNCTIONS |= 1 << _p
+
+
+@kernel
+def classic_features(tigers: int, sheep: int, hand: int, tiger_to_move: int,
+                     out: np.ndarray) -> None:
+    """Write the feature vector of a position into ``out`` (length ``FEATURE_COUNT``)."""
+    empty = FULL & ~(tigers | sheep)
+    mobility = 0
+    trapped = 0
+    capturable = 0  # the set of sheep some tiger could jump now
+    rest = tigers
+    while rest:
+        p = lowest_point(rest)
+        rest &= rest - 1
+        moves = 0
+        for k in range(STEP_COUNT[p]):
+            moves += (empty >> STEPS[p, k]) & 1
+        for k in range(JUMP_COUNT[p]):
+            over = JUMP_OVER[p, k]
+            if (sheep >> over) & 1 and (empty >> JUMP_LAND[p, k]) & 1:
+                moves += 1
+                capturable |= 1 << over
+        mobility += moves
+        if moves == 0:
+            trapped += 1
+    threatened = popcount(capturable)
+    out[0] = SHEEP - hand - popcount(sheep)
+    out[1] = mobility
+    out[2] = trapped
+    out[3] = threatened
+    out[4] = 1 if (tiger_to_move and threatened > 0) else 0
+    out[5] = 1 if (not tiger_to_move and threatened > 1) else 0
+    out[6] = popcount(sheep & EDGE)
+    out[7] = popcount(tigers & JUNCTIONS)
+    out[8] = hand
+    out[9] = tiger_to_move
+
+
+@kernel
+def classic_evaluate(tigers: int, sheep: int, hand: int, tiger_to_move: int,
+                     weights: np.ndarray, scratch: np.ndarray) -> float:
+    """The classic score, tigers' point of view; ``scratch`` holds the features."""
+    classic_features(tigers, sheep, hand, tiger_to_move, scratch)
+    score = 0.0
+    for i in range(FEATURE_COUNT):
+        score += weights[i] * scratch[i]
+    return score
+
+
+class WeightsError(ValueError):
+    """A classic weights file that cannot be used."""
+
+
+def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
+    """Read a weights file (JSON object ``{"weights": {feature: value}}``) as a float64 array.
+
+    Every feature must be present with a finite number, and nothing else.
+    """
+    path = Path(path) if path is not None else DEFAULT_WEIGHTS_FILE
+    try:
+        document = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise WeightsError(f"classic weights file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise WeightsError(f"classic weights file {path} is not valid JSON: {error}") from None
+    named = document.get("weights") if isinstance(document, dict) else None
+    if not isinstance(named, dict):
+        raise WeightsError(f"classic weights file {path} has no \"weights\" object")
+    missing = [name for name in FEATURES if name not in named]
+    unknown = [name for name in named if name not in FEATURES]
+    if missing or unknown:
+        raise WeightsError(
+            f"classic weights file {path}: missing {missing or 'none'}, unknown {unknown or 'none'}"
+            f"; the features are {', '.join(FEATURES)}"
+        )
+    values = []
+    for name in FEATURES:
+        value = named[name]
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise WeightsError(f"classic weights file {path}: {name} = {value!r} is not a number")
+        values.append(float(value))
+    return np.array(values, dtype=np.float64)
+
+
+def save_weights(weights: np.ndarray, path: str | os.PathLike, note: str = "") -> None:
+    """Write a weights file atomically (a temporary file renamed into place)."""
+    path = Path(path)
+    document = {"weights": {name: float(w) for name, w in zip(FEATURES, weights, strict=True)}}
+    if note:
+        document["note"] = note
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w") as file:
+            json.dump(document, file, indent=2)
+            file.write("\n")
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+

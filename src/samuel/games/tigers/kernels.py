@@ -1,0 +1,230 @@
+"""The compiled hot core of Tigers & Sheep: move generation, make-move, keys and perft.
+
+Everything here takes plain integers and NumPy arrays and does not check its inputs; the friendly,
+checked API is :mod:`samuel.games.tigers.rules`.
+
+A position is four integers: ``tigers`` and ``sheep`` (25-bit masks), ``hand`` (sheep in hand) and
+``tiger_to_move`` (0 or 1). A move is one integer ``origin | target << 5 | captured << 10``, where
+``origin`` is ``NO_POINT`` for a placement and ``captured`` is ``NO_POINT`` unless the move is a
+jump.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from samuel.jit import kernel
+
+from .board import (
+    CAPTURES_TO_WIN,
+    FULL,
+    JUMP_COUNT,
+    JUMP_LAND,
+    JUMP_OVER,
+    MAX_MOVES,
+    SHEEP,
+    STEP_COUNT,
+    STEPS,
+    SYMMETRIES,
+)
+
+NO_POINT = 25  # the move field for "no point": a placement's origin, a non-jump's captured point
+POINT_BITS = 5
+POINT_FIELD = 31
+
+# Results, tigers' point of view.
+TIGERS_WIN = 1
+SHEEP_WIN = -1
+DRAW = 0
+NOT_OVER = 2
+
+
+@kernel
+def encode_move(origin: int, target: int, captured: int) -> int:
+    return origin | (target << POINT_BITS) | (captured << (2 * POINT_BITS))
+
+
+@kernel
+def move_origin(move: int) -> int:
+    return move & POINT_FIELD
+
+
+@kernel
+def move_target(move: int) -> int:
+    return (move >> POINT_BITS) & POINT_FIELD
+
+
+@kernel
+def move_captured(move: int) -> int:
+    return (move >> (2 * POINT_BITS)) & POINT_FIELD
+
+
+@kernel
+def popcount(x: int) -> int:
+    """Set bits of a non-negative 64-bit integer (SWAR; numba has no popcount intrinsic)."""
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) & 0xFFFFFFFFFFFFFFFF) >> 56
+
+
+@kernel
+def lowest_point(mask: int) -> int:
+    """Index of the lowest set bit of a non-zero mask (at most 25 bits)."""
+    return popcount((mask & -mask) - 1)
+
+
+@kernel
+def captured_sheep(sheep: int, hand: int) -> int:
+    return SHEEP - hand - popcount(sheep)
+
+
+@kernel
+def generate_moves(tigers: int, sheep: int, hand: int, tiger_to_move: int, moves: np.ndarray) -> int:
+    """Write the legal moves into ``moves`` and return how many; a finished game has none.
+
+    Threefold repetition is not seen here: it needs the game's history (the search and
+    :class:`~samuel.games.tigers.rules.Game` handle it).
+    """
+    if captured_sheep(sheep, hand) >= CAPTURES_TO_WIN:
+        return 0
+    empty = FULL & ~(tigers | sheep)
+    n = 0
+    if tiger_to_move:
+        rest = tigers
+        while rest:
+            p = lowest_point(rest)
+            rest &= rest - 1
+            for k in range(STEP_COUNT[p]):
+                q = STEPS[p, k]
+                if (empty >> q) & 1:
+                    moves[n] = p | (q << POINT_BITS) | (NO_POINT << (2 * POINT_BITS))
+                    n += 1
+            for k in range(JUMP_COUNT[p]):
+                over = JUMP_OVER[p, k]
+                land = JUMP_LAND[p, k]
+                if (sheep >> over) & 1 and (empty >> land) & 1:
+                    moves[n] = p | (land << POINT_BITS) | (over << (2 * POINT_BITS))
+                    n += 1
+    elif hand > 0:
+        rest = empty
+        while rest:
+            q = lowest_point(rest)
+            rest &= rest - 1
+            moves[n] = NO_POINT | (q << POINT_BITS) | (NO_POINT << (2 * POINT_BITS))
+            n += 1
+    else:
+        rest = sheep
+        while rest:
+            p = lowest_point(rest)
+            rest &= rest - 1
+            for k in range(STEP_COUNT[p]):
+                q = STEPS[p, k]
+                if (empty >> q) & 1:
+                    moves[n] = p | (q << POINT_BITS) | (NO_POINT << (2 * POINT_BITS))
+                    n += 1
+    return n
+
+
+@kernel
+def count_moves(tigers: int, sheep: int, hand: int, tiger_to_move: int) -> int:
+    """How many legal moves ``generate_moves`` would write, without writing them."""
+    if captured_sheep(sheep, hand) >= CAPTURES_TO_WIN:
+        return 0
+    empty = FULL & ~(tigers | sheep)
+    if tiger_to_move:
+        n = 0
+        rest = tigers
+        while rest:
+            p = lowest_point(rest)
+            rest &= rest - 1
+            for k in range(STEP_COUNT[p]):
+                n += (empty >> STEPS[p, k]) & 1
+            for k in range(JUMP_COUNT[p]):
+                n += ((sheep >> JUMP_OVER[p, k]) & (empty >> JUMP_LAND[p, k])) & 1
+        return n
+    if hand > 0:
+        return popcount(empty)
+    n = 0
+    rest = sheep
+    while rest:
+        p = lowest_point(rest)
+        rest &= rest - 1
+        for k in range(STEP_COUNT[p]):
+            n += (empty >> STEPS[p, k]) & 1
+    return n
+
+
+@kernel
+def play_move(tigers: int, sheep: int, hand: int, tiger_to_move: int, move: int):
+    """The position after ``move`` (assumed legal), as ``(tigers, sheep, hand, tiger_to_move)``."""
+    origin = move & POINT_FIELD
+    target = (move >> POINT_BITS) & POINT_FIELD
+    captured = (move >> (2 * POINT_BITS)) & POINT_FIELD
+    if tiger_to_move:
+        tigers = (tigers & ~(1 << origin)) | (1 << target)
+        if captured != NO_POINT:
+            sheep &= ~(1 << captured)
+        return tigers, sheep, hand, 0
+    if origin == NO_POINT:
+        return tigers, sheep | (1 << target), hand - 1, 1
+    return tigers, (sheep & ~(1 << origin)) | (1 << target), hand, 1
+
+
+@kernel
+def position_key(tigers: int, sheep: int, hand: int, tiger_to_move: int) -> int:
+    """An exact key for repetition: the whole position packed into 56 bits."""
+    return tigers | (sheep << 25) | (hand << 50) | (tiger_to_move << 55)
+
+
+@kernel
+def key_hand(key: int) -> int:
+    return (key >> 50) & 31
+
+
+@kernel
+def decided_result(tigers: int, sheep: int, hand: int, tiger_to_move: int) -> int:
+    """The result if the position itself ends the game, else ``NOT_OVER``.
+
+    Five captured sheep win for the tigers; the side to move with no legal move loses.
+    Repetition and the ply cap depend on the game's history and are not seen here.
+    """
+    if captured_sheep(sheep, hand) >= CAPTURES_TO_WIN:
+        return TIGERS_WIN
+    if count_moves(tigers, sheep, hand, tiger_to_move) == 0:
+        return SHEEP_WIN if tiger_to_move else TIGERS_WIN
+    return NOT_OVER
+
+
+@kernel
+def transform_mask(mask: int, symmetry: int) -> int:
+    """The image of a set of points under one of the 8 symmetries."""
+    image = 0
+    rest = mask
+    while rest:
+        p = lowest_point(rest)
+        rest &= rest - 1
+        image |= 1 << SYMMETRIES[symmetry, p]
+    return image
+
+
+@kernel
+def _perft(tigers: int, sheep: int, hand: int, tiger_to_move: int, depth: int, ply: int,
+           moves: np.ndarray) -> int:
+    if depth == 1:
+        return count_moves(tigers, sheep, hand, tiger_to_move)
+    n = generate_moves(tigers, sheep, hand, tiger_to_move, moves[ply])
+    total = 0
+    for i in range(n):
+        t, s, h, side = play_move(tigers, sheep, hand, tiger_to_move, moves[ply, i])
+        total += _perft(t, s, h, side, depth - 1, ply + 1, moves)
+    return total
+
+
+@kernel
+def perft(tigers: int, sheep: int, hand: int, tiger_to_move: int, depth: int) -> int:
+    """The number of legal move sequences of ``depth`` plies (bulk-counted at the last ply)."""
+    if depth == 0:
+        return 1
+    moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
+    return _perft(tigers, sheep, hand, tiger_to_move, depth, 0, moves)

@@ -1,0 +1,331 @@
+"""Alpha-beta search (negamax, principal variation search) for any game in :mod:`samuel.games`.
+
+The whole search runs compiled: iterative deepening to a fixed depth or until a deadline, a
+transposition table, move ordering (the table's move, captures, killer moves, the history
+heuristic), repetition (a position occurring for the third time, counting the game's history and
+the search path, is a draw) and forced results scored by distance (``WIN - plies``), so a faster
+win beats a slower one and a loss is put off as long as possible. Moves that are equally good at
+the root are told apart by a seeded shuffle, so the same seed gives the same game.
+
+The evaluation plugs in through ``(evaluator, params)``: the evaluator's number selects a branch
+of :func:`samuel.games.kernels.evaluate`, ``params`` is its parameter array (classic weights, a
+network's parameters). Python's part is :class:`Searcher`, which owns the tables and checks
+inputs.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from samuel.games import kernels as games
+from samuel.jit import kernel
+
+WIN = 1000.0  # the score of a win on the spot; a win in p plies scores WIN - p
+WIN_BOUND = 500.0  # scores beyond this are forced results, not evaluations
+INFINITY = 1.0e9
+NULL_WINDOW = 1.0e-7  # a zero-width window for floating-point scores
+MAX_PLY = 128  # deepest line the search can follow, root included
+HISTORY_CAPACITY = 4096  # positions of game history the repetition check can see
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+# counters[] slots
+NODES, STAMP, STOP = 0, 1, 2
+
+
+@kernel(nogil=False)  # object mode (the clock) cannot release the GIL
+def _now() -> float:
+    with numba.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
+
+
+@kernel
+def _mix(x: int) -> int:
+    """splitmix64's finaliser: a well-spread 64-bit value from any integer."""
+    x = (x ^ (x >> 30)) * -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
+    x = (x ^ (x >> 27)) * -7723592293110705685  # 0x94D049BB133111EB as int64
+    return x ^ (x >> 31)
+
+
+@kernel
+def _to_table(score: float, ply: int) -> float:
+    """Forced-result scores are stored relative to the node, not the root."""
+    if score > WIN_BOUND:
+        return score + ply
+    if score < -WIN_BOUND:
+        return score - ply
+    return score
+
+
+@kernel
+def _from_table(score: float, ply: int) -> float:
+    if score > WIN_BOUND:
+        return score - ply
+    if score < -WIN_BOUND:
+        return score + ply
+    return score
+
+
+@kernel
+def _negamax(game, evaluator, params, tables, depth, ply, alpha, beta, path_index, window_start,
+             deadline, seed):
+    (tt_key, tt_move, tt_score, tt_info, history, killers, states, moves, order, path, pv,
+     pv_length, counters, scratch) = tables
+    counters[NODES] += 1
+    pv_length[ply] = ply
+    if deadline > 0.0 and (counters[NODES] & 1023) == 0 and _now() > deadline:
+        counters[STOP] = 1
+    if counters[STOP]:
+        return 0.0
+    state = states[ply]
+    key = games.key(game, state)
+    path[path_index] = key
+    if ply > 0:
+        seen = 0
+        for i in range(window_start, path_index):
+            if path[i] == key:
+                seen += 1
+        if seen >= 2:
+            return 0.0  # this would be the position's third occurrence: a draw
+    n = games.generate(game, state, moves[ply])
+    result = games.result(game, state, n)
+    side = games.sign(game, state)
+    if result != games.NOT_OVER:
+        if result * side > 0:
+            return WIN - ply
+        if result * side < 0:
+            return -(WIN - ply)
+        return 0.0
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        return side * games.evaluate(game, evaluator, params, state, scratch)
+
+    mask = tt_key.shape[0] - 1
+    slot = (_mix(key) >> 8) & mask
+    table_move = -1
+    stamp = counters[STAMP]
+    if tt_key[slot] == key and (tt_info[slot] >> 16) == stamp:
+        table_move = tt_move[slot]
+        stored_depth = tt_info[slot] & 255
+        bound = (tt_info[slot] >> 8) & 255
+        pv_node = beta - alpha > 2.0 * NULL_WINDOW
+        if stored_depth >= depth and ply > 0 and not pv_node:
+            score = _from_table(tt_score[slot], ply)
+            if bound == EXACT:
+                return score
+            if bound == LOWER and score >= beta:
+                return score
+            if bound == UPPER and score <= alpha:
+                return score
+
+    side_index = 1 if side > 0 else 0
+    if ply == 0:
+        # Shuffle the root moves with the seed: among equally good moves the first searched is
+        # kept, so the seed decides ties.
+        rng = seed
+        for i in range(n - 1, 0, -1):
+            rng += -7046029254386353131  # 0x9E3779B97F4A7C15, splitmix64's step
+            j = (_mix(rng) >> 1) % (i + 1)
+            swap = moves[0, i]
+            moves[0, i] = moves[0, j]
+            moves[0, j] = swap
+    for i in range(n):
+        m = moves[ply, i]
+        if m == table_move:
+            order[ply, i] = 1 << 50
+        elif games.is_capture(game, m):
+            order[ply, i] = 1 << 40
+        elif ply == 0:
+            order[ply, i] = 0
+        elif m == killers[ply, 0]:
+            order[ply, i] = 1 << 39
+        elif m == killers[ply, 1]:
+            order[ply, i] = 1 << 38
+        else:
+            order[ply, i] = history[side_index, games.history_slot(game, m)]
+
+    best = -INFINITY
+    best_move = moves[ply, 0]
+    bound = UPPER
+    a = alpha
+    child = states[ply + 1]
+    for j in range(n):
+        # Selection sort, one step: bring the best-ordered remaining move to position j.
+        pick = j
+        for i in range(j + 1, n):
+            if order[ply, i] > order[ply, pick]:
+                pick = i
+        m = moves[ply, pick]
+        moves[ply, pick] = moves[ply, j]
+        moves[ply, j] = m
+        swap = order[ply, pick]
+        order[ply, pick] = order[ply, j]
+        order[ply, j] = swap
+
+        games.play(game, state, m, child)
+        start = path_index + 1 if games.is_irreversible(game, state, m) else window_start
+        if j == 0:
+            score = -_negamax(game, evaluator, params, tables, depth - 1, ply + 1, -beta, -a,
+                              path_index + 1, start, deadline, seed)
+        else:
+            score = -_negamax(game, evaluator, params, tables, depth - 1, ply + 1,
+                              -a - NULL_WINDOW, -a, path_index + 1, start, deadline, seed)
+            if a < score < beta:
+                score = -_negamax(game, evaluator, params, tables, depth - 1, ply + 1, -beta, -a,
+                                  path_index + 1, start, deadline, seed)
+        if counters[STOP]:
+            return 0.0
+        if score > best:
+            best = score
+            best_move = m
+            if score > a:
+                a = score
+                bound = EXACT
+                pv[ply, ply] = m
+                for i in range(ply + 1, pv_length[ply + 1]):
+                    pv[ply, i] = pv[ply + 1, i]
+                pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+                if a >= beta:
+                    bound = LOWER
+                    if not games.is_capture(game, m):
+                        if killers[ply, 0] != m:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = m
+                        history[side_index, games.history_slot(game, m)] += depth * depth
+                    break
+
+    if tt_key[slot] != key or (tt_info[slot] >> 16) != stamp or (tt_info[slot] & 255) <= depth:
+        tt_key[slot] = key
+        tt_move[slot] = best_move
+        tt_score[slot] = _to_table(best, ply)
+        tt_info[slot] = depth | (bound << 8) | (stamp << 16)
+    return best
+
+
+@kernel
+def search_kernel(game, evaluator, params, root, history_keys, window_start, max_depth, deadline,
+                  seed, tables, best_pv):
+    """Iterative deepening from ``root``; returns ``(score, depth, pv_length)``.
+
+    ``history_keys`` are the keys of the game's positions up to and including the root, and
+    positions before ``window_start`` cannot recur. The principal variation of the deepest
+    completed iteration is written to ``best_pv``; the score is the side to move's.
+    """
+    (tt_key, tt_move, tt_score, tt_info, history, killers, states, moves, order, path, pv,
+     pv_length, counters, scratch) = tables
+    counters[NODES] = 0
+    counters[STAMP] += 1
+    counters[STOP] = 0
+    history[:, :] = 0
+    killers[:, :] = -1
+    n_history = history_keys.shape[0]
+    for i in range(n_history):
+        path[i] = history_keys[i]
+    states[0, :] = root
+    best_score = 0.0
+    done = 0
+    length = 0
+    for depth in range(1, max_depth + 1):
+        # The first iteration always completes, so there is always a move to play.
+        score = _negamax(game, evaluator, params, tables, depth, 0, -INFINITY, INFINITY,
+                         n_history - 1, window_start, deadline if depth > 1 else 0.0, seed)
+        if counters[STOP] and done > 0:
+            break
+        best_score = score
+        done = depth
+        length = pv_length[0]
+        for i in range(length):
+            best_pv[i] = pv[0, i]
+        if counters[STOP] or abs(score) > WIN_BOUND:
+            break
+    return best_score, done, length
+
+
+def new_tables(table_bits: int, state_size: int, max_moves: int) -> tuple[np.ndarray, ...]:
+    """The search's working memory: transposition table, ordering tables, stacks."""
+    entries = 1 << table_bits
+    return (
+        np.zeros(entries, dtype=np.int64),  # tt_key
+        np.zeros(entries, dtype=np.int64),  # tt_move
+        np.zeros(entries, dtype=np.float64),  # tt_score
+        np.zeros(entries, dtype=np.int64),  # tt_info: depth | bound << 8 | stamp << 16
+        np.zeros((2, 1024), dtype=np.int64),  # history heuristic, by side to move
+        np.full((MAX_PLY, 2), -1, dtype=np.int64),  # killer moves
+        np.zeros((MAX_PLY + 1, state_size), dtype=np.int64),  # position at each ply
+        np.zeros((MAX_PLY, max_moves), dtype=np.int64),  # moves at each ply
+        np.zeros((MAX_PLY, max_moves), dtype=np.int64),  # their ordering scores
+        np.zeros(HISTORY_CAPACITY + MAX_PLY, dtype=np.int64),  # keys: game history + path
+        np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64),  # triangular PV table
+        np.zeros(MAX_PLY + 1, dtype=np.int64),  # PV lengths
+        np.zeros(4, dtype=np.int64),  # counters: nodes, stamp, stop
+        np.zeros(games.FEATURE_SCRATCH, dtype=np.float64),  # evaluator scratch
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """What a search found. ``score`` is the side to move's, in the evaluator's units; a forced
+    result is ``±(WIN - plies)``."""
+
+    best_move: int
+    score: float
+    depth: int
+    nodes: int
+    seconds: float
+    principal_variation: tuple[int, ...]
+
+    @property
+    def forced_plies(self) -> int | None:
+        """Plies to the end of the game if the score is a forced result, else None."""
+        if abs(self.score) > WIN_BOUND:
+            return int(round(WIN - abs(self.score)))
+        return None
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+
+class Searcher:
+    """Owns the search tables for one game and runs searches on encoded positions.
+
+    Not thread-safe: give each thread or process its own.
+    """
+
+    def __init__(self, game: int, state_size: int = games.STATE_SIZE,
+                 max_moves: int = games.MAX_MOVES, table_bits: int = 18) -> None:
+        self.game = game
+        self.tables = new_tables(table_bits, state_size, max_moves)
+        self._pv = np.zeros(MAX_PLY, dtype=np.int64)
+
+    def search(self, root: np.ndarray, history_keys: np.ndarray, window_start: int,
+               evaluator: int, params: np.ndarray, depth: int, seconds: float | None = None,
+               seed: int = 0) -> SearchResult:
+        """Search ``root`` to ``depth`` plies, or until ``seconds`` have passed (the deepest
+        completed iteration counts; depth 1 always completes).
+
+        ``history_keys`` are the keys of the game's positions so far, ending with the root's;
+        ``window_start`` is the first of them that could still recur. Does not check that the
+        root is a legal, unfinished position: the caller does.
+        """
+        if not 1 <= depth < MAX_PLY:
+            raise ValueError(f"search depth must be between 1 and {MAX_PLY - 1}, not {depth}")
+        if seconds is not None and seconds <= 0:
+            raise ValueError(f"search time must be positive, not {seconds}")
+        dropped = max(0, len(history_keys) - HISTORY_CAPACITY)
+        history_keys = np.ascontiguousarray(history_keys[dropped:], dtype=np.int64)
+        window_start = max(0, window_start - dropped)
+        started = time.perf_counter()
+        deadline = started + seconds if seconds is not None else 0.0
+        score, done, length = search_kernel(
+            self.game, evaluator, params, root, history_keys, window_start, depth, deadline,
+            seed & 0x7FFFFFFFFFFFFFFF, self.tables, self._pv)
+        elapsed = time.perf_counter() - started
+        pv = tuple(int(m) for m in self._pv[:length])
+        return SearchResult(
+            best_move=pv[0], score=float(score), depth=int(done),
+            nodes=int(self.tables[12][NODES]), seconds=elapsed, principal_variation=pv)
