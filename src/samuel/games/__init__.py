@@ -7,7 +7,7 @@ from samuel.games.base import GameRules
 
 def registry() -> dict[str, GameRules]:
     """Every registered game by name (imported on first use, so the core stays light)."""
-    from samuel.games.tigers import RULES as tigers
+    from samuel.games.tigers.rules import RULES as tigers
 
     return {tigers.name: tigers}
 

@@ -56,10 +56,14 @@ class Game:
         if self.outcome is not None:
             raise IllegalMoveError(
                 f"{self.rules.format_move(move)} is not legal: the game is over "
-                f"({self.outcome.termination.value})")
+                f"({self.outcome.termination.value})"
+            )
         position = self.rules.play(self.position, move)
-        window = (len(self.positions) if self.rules.is_irreversible(self.position, move)
-                  else self._irreversible_at[-1])
+        window = (
+            len(self.positions)
+            if self.rules.is_irreversible(self.position, move)
+            else self._irreversible_at[-1]
+        )
         self.moves.append(move)
         self.positions.append(position)
         self._irreversible_at.append(window)

@@ -92,7 +92,8 @@ def is_irreversible(game: int, state: np.ndarray, move: int) -> bool:
     """True if no position before ``move`` can occur again after it (for repetition)."""
     if game == TIGERS_AND_SHEEP:
         return tigers.move_origin(move) == tigers.NO_POINT or (
-            tigers.move_captured(move) != tigers.NO_POINT)
+            tigers.move_captured(move) != tigers.NO_POINT
+        )
     return True
 
 
@@ -105,11 +106,13 @@ def history_slot(game: int, move: int) -> int:
 
 
 @kernel
-def evaluate(game: int, evaluator: int, params: np.ndarray, state: np.ndarray,
-             scratch: np.ndarray) -> float:
+def evaluate(
+    game: int, evaluator: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray
+) -> float:
     """The evaluator's score of a position that is not over, first player's point of view."""
     if game == TIGERS_AND_SHEEP:
         if evaluator == EVALUATOR_CLASSIC:
             return tigers_classic.classic_evaluate(
-                state[0], state[1], state[2], state[3], params, scratch)
+                state[0], state[1], state[2], state[3], params, scratch
+            )
     return 0.0

@@ -71,152 +71,264 @@ def _from_table(score: float, ply: int) -> float:
     return score
 
 
-@kernel
-def _negamax(game, evaluator, params, tables, depth, ply, alpha, beta, path_index, window_start,
-             deadline, seed):
-    (tt_key, tt_move, tt_score, tt_info, history, killers, states, moves, order, path, pv,
-     pv_length, counters, scratch) = tables
-    counters[NODES] += 1
-    pv_length[ply] = ply
-    if deadline > 0.0 and (counters[NODES] & 1023) == 0 and _now() > deadline:
-        counters[STOP] = 1
-    if counters[STOP]:
-        return 0.0
-    state = states[ply]
-    key = games.key(game, state)
-    path[path_index] = key
-    if ply > 0:
-        seen = 0
-        for i in range(window_start, path_index):
-            if path[i] == key:
-                seen += 1
-        if seen >= 2:
-            return 0.0  # this would be the position's third occurrence: a draw
-    n = games.generate(game, state, moves[ply])
-    result = games.result(game, state, n)
-    side = games.sign(game, state)
-    if result != games.NOT_OVER:
-        if result * side > 0:
-            return WIN - ply
-        if result * side < 0:
-            return -(WIN - ply)
-        return 0.0
-    if depth <= 0 or ply >= MAX_PLY - 1:
-        return side * games.evaluate(game, evaluator, params, state, scratch)
+# What the iterative search does next (it keeps its own stack: numba cannot cache recursive
+# functions, numba issue #6061).
+ENTER, NEXT_MOVE, RETURN = 0, 1, 2
+# Per-ply integer frame fields.
+F_DEPTH, F_COUNT, F_NEXT, F_BEST_MOVE, F_BOUND, F_SLOT, F_WINDOW, F_STAGE = range(8)
+# Per-ply score frame fields.
+F_ALPHA, F_BETA, F_BEST = range(3)
+# Stages of the search of one child: its first (full-window) search, a null-window probe, and
+# the full-window re-search of a probe that beat alpha.
+FIRST, PROBE, RESEARCH = 0, 1, 2
 
+
+@kernel
+def _alphabeta(game, evaluator, params, tables, depth, root_index, window_start, deadline, seed):
+    """The negamax score of the root (``states[0]``) to ``depth`` plies, side to move's view.
+
+    ``root_index`` is where the root's key goes in ``path`` (after the game's history).
+    """
+    (
+        tt_key,
+        tt_move,
+        tt_score,
+        tt_info,
+        history,
+        killers,
+        states,
+        moves,
+        order,
+        path,
+        pv,
+        pv_length,
+        counters,
+        scratch,
+        frame,
+        scores,
+    ) = tables
     mask = tt_key.shape[0] - 1
-    slot = (_mix(key) >> 8) & mask
-    table_move = -1
     stamp = counters[STAMP]
-    if tt_key[slot] == key and (tt_info[slot] >> 16) == stamp:
-        table_move = tt_move[slot]
-        stored_depth = tt_info[slot] & 255
-        bound = (tt_info[slot] >> 8) & 255
-        pv_node = beta - alpha > 2.0 * NULL_WINDOW
-        if stored_depth >= depth and ply > 0 and not pv_node:
-            score = _from_table(tt_score[slot], ply)
-            if bound == EXACT:
-                return score
-            if bound == LOWER and score >= beta:
-                return score
-            if bound == UPPER and score <= alpha:
-                return score
+    ply = 0
+    frame[0, F_DEPTH] = depth
+    frame[0, F_WINDOW] = window_start
+    scores[0, F_ALPHA] = -INFINITY
+    scores[0, F_BETA] = INFINITY
+    mode = ENTER
+    value = 0.0
+    while True:
+        if mode == ENTER:
+            counters[NODES] += 1
+            pv_length[ply] = ply
+            if deadline > 0.0 and (counters[NODES] & 1023) == 0 and _now() > deadline:
+                counters[STOP] = 1
+                return 0.0
+            state = states[ply]
+            key = games.key(game, state)
+            path[root_index + ply] = key
+            mode = RETURN
+            if ply > 0:
+                seen = 0
+                for i in range(frame[ply, F_WINDOW], root_index + ply):
+                    if path[i] == key:
+                        seen += 1
+                if seen >= 2:
+                    value = 0.0  # this would be the position's third occurrence: a draw
+                    continue
+            n = games.generate(game, state, moves[ply])
+            result = games.result(game, state, n)
+            side = games.sign(game, state)
+            if result != games.NOT_OVER:
+                value = 0.0
+                if result * side > 0:
+                    value = WIN - ply
+                elif result * side < 0:
+                    value = -(WIN - ply)
+                continue
+            node_depth = frame[ply, F_DEPTH]
+            if node_depth <= 0 or ply >= MAX_PLY - 1:
+                value = side * games.evaluate(game, evaluator, params, state, scratch)
+                continue
+            alpha = scores[ply, F_ALPHA]
+            beta = scores[ply, F_BETA]
+            slot = (_mix(key) >> 8) & mask
+            table_move = -1
+            if tt_key[slot] == key and (tt_info[slot] >> 16) == stamp:
+                table_move = tt_move[slot]
+                bound = (tt_info[slot] >> 8) & 255
+                pv_node = beta - alpha > 2.0 * NULL_WINDOW
+                if (tt_info[slot] & 255) >= node_depth and ply > 0 and not pv_node:
+                    value = _from_table(tt_score[slot], ply)
+                    if (
+                        bound == EXACT
+                        or (bound == LOWER and value >= beta)
+                        or (bound == UPPER and value <= alpha)
+                    ):
+                        continue
+            side_index = 1 if side > 0 else 0
+            if ply == 0:
+                # Shuffle the root moves with the seed: among equally good moves the first
+                # searched is kept, so the seed decides ties.
+                rng = seed
+                for i in range(n - 1, 0, -1):
+                    rng += -7046029254386353131  # 0x9E3779B97F4A7C15, splitmix64's step
+                    j = (_mix(rng) >> 1) % (i + 1)
+                    swap = moves[0, i]
+                    moves[0, i] = moves[0, j]
+                    moves[0, j] = swap
+            for i in range(n):
+                m = moves[ply, i]
+                if m == table_move:
+                    order[ply, i] = 1 << 50
+                elif games.is_capture(game, m):
+                    order[ply, i] = 1 << 40
+                elif ply == 0:
+                    order[ply, i] = 0
+                elif m == killers[ply, 0]:
+                    order[ply, i] = 1 << 39
+                elif m == killers[ply, 1]:
+                    order[ply, i] = 1 << 38
+                else:
+                    order[ply, i] = history[side_index, games.history_slot(game, m)]
+            frame[ply, F_COUNT] = n
+            frame[ply, F_NEXT] = 0
+            frame[ply, F_BEST_MOVE] = moves[ply, 0]
+            frame[ply, F_BOUND] = UPPER
+            frame[ply, F_SLOT] = slot
+            scores[ply, F_BEST] = -INFINITY
+            mode = NEXT_MOVE
 
-    side_index = 1 if side > 0 else 0
-    if ply == 0:
-        # Shuffle the root moves with the seed: among equally good moves the first searched is
-        # kept, so the seed decides ties.
-        rng = seed
-        for i in range(n - 1, 0, -1):
-            rng += -7046029254386353131  # 0x9E3779B97F4A7C15, splitmix64's step
-            j = (_mix(rng) >> 1) % (i + 1)
-            swap = moves[0, i]
-            moves[0, i] = moves[0, j]
-            moves[0, j] = swap
-    for i in range(n):
-        m = moves[ply, i]
-        if m == table_move:
-            order[ply, i] = 1 << 50
-        elif games.is_capture(game, m):
-            order[ply, i] = 1 << 40
-        elif ply == 0:
-            order[ply, i] = 0
-        elif m == killers[ply, 0]:
-            order[ply, i] = 1 << 39
-        elif m == killers[ply, 1]:
-            order[ply, i] = 1 << 38
-        else:
-            order[ply, i] = history[side_index, games.history_slot(game, m)]
+        elif mode == NEXT_MOVE:
+            j = frame[ply, F_NEXT]
+            n = frame[ply, F_COUNT]
+            if j >= n:
+                # Every move searched (or a cut-off): store the result and return it.
+                best = scores[ply, F_BEST]
+                node_depth = frame[ply, F_DEPTH]
+                slot = frame[ply, F_SLOT]
+                key = path[root_index + ply]
+                if (
+                    tt_key[slot] != key
+                    or (tt_info[slot] >> 16) != stamp
+                    or (tt_info[slot] & 255) <= node_depth
+                ):
+                    tt_key[slot] = key
+                    tt_move[slot] = frame[ply, F_BEST_MOVE]
+                    tt_score[slot] = _to_table(best, ply)
+                    tt_info[slot] = node_depth | (frame[ply, F_BOUND] << 8) | (stamp << 16)
+                value = best
+                mode = RETURN
+                continue
+            # Selection sort, one step: bring the best-ordered remaining move to position j.
+            pick = j
+            for i in range(j + 1, n):
+                if order[ply, i] > order[ply, pick]:
+                    pick = i
+            m = moves[ply, pick]
+            moves[ply, pick] = moves[ply, j]
+            moves[ply, j] = m
+            swap = order[ply, pick]
+            order[ply, pick] = order[ply, j]
+            order[ply, j] = swap
+            state = states[ply]
+            games.play(game, state, m, states[ply + 1])
+            frame[ply + 1, F_DEPTH] = frame[ply, F_DEPTH] - 1
+            frame[ply + 1, F_WINDOW] = (
+                root_index + ply + 1
+                if games.is_irreversible(game, state, m)
+                else frame[ply, F_WINDOW]
+            )
+            alpha = scores[ply, F_ALPHA]
+            if j == 0:
+                frame[ply, F_STAGE] = FIRST
+                scores[ply + 1, F_ALPHA] = -scores[ply, F_BETA]
+            else:
+                frame[ply, F_STAGE] = PROBE
+                scores[ply + 1, F_ALPHA] = -alpha - NULL_WINDOW
+            scores[ply + 1, F_BETA] = -alpha
+            ply += 1
+            mode = ENTER
 
-    best = -INFINITY
-    best_move = moves[ply, 0]
-    bound = UPPER
-    a = alpha
-    child = states[ply + 1]
-    for j in range(n):
-        # Selection sort, one step: bring the best-ordered remaining move to position j.
-        pick = j
-        for i in range(j + 1, n):
-            if order[ply, i] > order[ply, pick]:
-                pick = i
-        m = moves[ply, pick]
-        moves[ply, pick] = moves[ply, j]
-        moves[ply, j] = m
-        swap = order[ply, pick]
-        order[ply, pick] = order[ply, j]
-        order[ply, j] = swap
-
-        games.play(game, state, m, child)
-        start = path_index + 1 if games.is_irreversible(game, state, m) else window_start
-        if j == 0:
-            score = -_negamax(game, evaluator, params, tables, depth - 1, ply + 1, -beta, -a,
-                              path_index + 1, start, deadline, seed)
-        else:
-            score = -_negamax(game, evaluator, params, tables, depth - 1, ply + 1,
-                              -a - NULL_WINDOW, -a, path_index + 1, start, deadline, seed)
-            if a < score < beta:
-                score = -_negamax(game, evaluator, params, tables, depth - 1, ply + 1, -beta, -a,
-                                  path_index + 1, start, deadline, seed)
-        if counters[STOP]:
-            return 0.0
-        if score > best:
-            best = score
-            best_move = m
-            if score > a:
-                a = score
-                bound = EXACT
-                pv[ply, ply] = m
-                for i in range(ply + 1, pv_length[ply + 1]):
-                    pv[ply, i] = pv[ply + 1, i]
-                pv_length[ply] = max(pv_length[ply + 1], ply + 1)
-                if a >= beta:
-                    bound = LOWER
-                    if not games.is_capture(game, m):
-                        if killers[ply, 0] != m:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = m
-                        history[side_index, games.history_slot(game, m)] += depth * depth
-                    break
-
-    if tt_key[slot] != key or (tt_info[slot] >> 16) != stamp or (tt_info[slot] & 255) <= depth:
-        tt_key[slot] = key
-        tt_move[slot] = best_move
-        tt_score[slot] = _to_table(best, ply)
-        tt_info[slot] = depth | (bound << 8) | (stamp << 16)
-    return best
+        else:  # RETURN: value is the node's score; hand it to the parent
+            if ply == 0:
+                return value
+            ply -= 1
+            score = -value
+            alpha = scores[ply, F_ALPHA]
+            beta = scores[ply, F_BETA]
+            if frame[ply, F_STAGE] == PROBE and alpha < score < beta:
+                frame[ply, F_STAGE] = RESEARCH
+                scores[ply + 1, F_ALPHA] = -beta
+                scores[ply + 1, F_BETA] = -alpha
+                ply += 1
+                mode = ENTER
+                continue
+            j = frame[ply, F_NEXT]
+            m = moves[ply, j]
+            frame[ply, F_NEXT] = j + 1
+            mode = NEXT_MOVE
+            if score > scores[ply, F_BEST]:
+                scores[ply, F_BEST] = score
+                frame[ply, F_BEST_MOVE] = m
+                if score > alpha:
+                    scores[ply, F_ALPHA] = score
+                    frame[ply, F_BOUND] = EXACT
+                    pv[ply, ply] = m
+                    for i in range(ply + 1, pv_length[ply + 1]):
+                        pv[ply, i] = pv[ply + 1, i]
+                    pv_length[ply] = max(pv_length[ply + 1], ply + 1)
+                    if score >= beta:
+                        frame[ply, F_BOUND] = LOWER
+                        if not games.is_capture(game, m):
+                            if killers[ply, 0] != m:
+                                killers[ply, 1] = killers[ply, 0]
+                                killers[ply, 0] = m
+                            d = frame[ply, F_DEPTH]
+                            history[
+                                1 if games.sign(game, states[ply]) > 0 else 0,
+                                games.history_slot(game, m),
+                            ] += d * d
+                        frame[ply, F_NEXT] = frame[ply, F_COUNT]  # cut off the rest
 
 
 @kernel
-def search_kernel(game, evaluator, params, root, history_keys, window_start, max_depth, deadline,
-                  seed, tables, best_pv):
+def search_kernel(
+    game,
+    evaluator,
+    params,
+    root,
+    history_keys,
+    window_start,
+    max_depth,
+    deadline,
+    seed,
+    tables,
+    best_pv,
+):
     """Iterative deepening from ``root``; returns ``(score, depth, pv_length)``.
 
     ``history_keys`` are the keys of the game's positions up to and including the root, and
     positions before ``window_start`` cannot recur. The principal variation of the deepest
     completed iteration is written to ``best_pv``; the score is the side to move's.
     """
-    (tt_key, tt_move, tt_score, tt_info, history, killers, states, moves, order, path, pv,
-     pv_length, counters, scratch) = tables
+    (
+        tt_key,
+        tt_move,
+        tt_score,
+        tt_info,
+        history,
+        killers,
+        states,
+        moves,
+        order,
+        path,
+        pv,
+        pv_length,
+        counters,
+        scratch,
+        frame,
+        scores,
+    ) = tables
     counters[NODES] = 0
     counters[STAMP] += 1
     counters[STOP] = 0
@@ -231,8 +343,17 @@ def search_kernel(game, evaluator, params, root, history_keys, window_start, max
     length = 0
     for depth in range(1, max_depth + 1):
         # The first iteration always completes, so there is always a move to play.
-        score = _negamax(game, evaluator, params, tables, depth, 0, -INFINITY, INFINITY,
-                         n_history - 1, window_start, deadline if depth > 1 else 0.0, seed)
+        score = _alphabeta(
+            game,
+            evaluator,
+            params,
+            tables,
+            depth,
+            n_history - 1,
+            window_start,
+            deadline if depth > 1 else 0.0,
+            seed,
+        )
         if counters[STOP] and done > 0:
             break
         best_score = score
@@ -263,6 +384,8 @@ def new_tables(table_bits: int, state_size: int, max_moves: int) -> tuple[np.nda
         np.zeros(MAX_PLY + 1, dtype=np.int64),  # PV lengths
         np.zeros(4, dtype=np.int64),  # counters: nodes, stamp, stop
         np.zeros(games.FEATURE_SCRATCH, dtype=np.float64),  # evaluator scratch
+        np.zeros((MAX_PLY + 1, 8), dtype=np.int64),  # search stack: integer fields
+        np.zeros((MAX_PLY + 1, 3), dtype=np.float64),  # search stack: alpha, beta, best
     )
 
 
@@ -296,15 +419,28 @@ class Searcher:
     Not thread-safe: give each thread or process its own.
     """
 
-    def __init__(self, game: int, state_size: int = games.STATE_SIZE,
-                 max_moves: int = games.MAX_MOVES, table_bits: int = 18) -> None:
+    def __init__(
+        self,
+        game: int,
+        state_size: int = games.STATE_SIZE,
+        max_moves: int = games.MAX_MOVES,
+        table_bits: int = 18,
+    ) -> None:
         self.game = game
         self.tables = new_tables(table_bits, state_size, max_moves)
         self._pv = np.zeros(MAX_PLY, dtype=np.int64)
 
-    def search(self, root: np.ndarray, history_keys: np.ndarray, window_start: int,
-               evaluator: int, params: np.ndarray, depth: int, seconds: float | None = None,
-               seed: int = 0) -> SearchResult:
+    def search(
+        self,
+        root: np.ndarray,
+        history_keys: np.ndarray,
+        window_start: int,
+        evaluator: int,
+        params: np.ndarray,
+        depth: int,
+        seconds: float | None = None,
+        seed: int = 0,
+    ) -> SearchResult:
         """Search ``root`` to ``depth`` plies, or until ``seconds`` have passed (the deepest
         completed iteration counts; depth 1 always completes).
 
@@ -322,10 +458,27 @@ class Searcher:
         started = time.perf_counter()
         deadline = started + seconds if seconds is not None else 0.0
         score, done, length = search_kernel(
-            self.game, evaluator, params, root, history_keys, window_start, depth, deadline,
-            seed & 0x7FFFFFFFFFFFFFFF, self.tables, self._pv)
+            self.game,
+            evaluator,
+            params,
+            root,
+            history_keys,
+            window_start,
+            depth,
+            deadline,
+            seed & 0x7FFFFFFFFFFFFFFF,
+            self.tables,
+            self._pv,
+        )
         elapsed = time.perf_counter() - started
+        if length == 0:
+            raise ValueError("the game is over in this position: there is nothing to search")
         pv = tuple(int(m) for m in self._pv[:length])
         return SearchResult(
-            best_move=pv[0], score=float(score), depth=int(done),
-            nodes=int(self.tables[12][NODES]), seconds=elapsed, principal_variation=pv)
+            best_move=pv[0],
+            score=float(score),
+            depth=int(done),
+            nodes=int(self.tables[12][NODES]),
+            seconds=elapsed,
+            principal_variation=pv,
+        )

@@ -68,6 +68,7 @@ STEPS, STEP_COUNT, NEIGHBOURS, JUMP_OVER, JUMP_LAND, JUMP_COUNT = _tables()
 
 START_TIGERS = (1 << point(0, 0)) | (1 << point(4, 0)) | (1 << point(0, 4)) | (1 << point(4, 4))
 
+
 # The eight symmetries of the square as point permutations: SYMMETRIES[s, p] is the image of p.
 # Index 0 is the identity; 1-3 rotate by 90, 180, 270 degrees; 4-7 reflect.
 def _symmetries() -> np.ndarray:
@@ -92,7 +93,11 @@ def _symmetries() -> np.ndarray:
 SYMMETRIES = _symmetries()
 # INVERSE_SYMMETRY[s] undoes symmetry s.
 INVERSE_SYMMETRY = np.array(
-    [next(t for t in range(8) if all(SYMMETRIES[t, SYMMETRIES[s, p]] == p for p in range(POINTS)))
-     for s in range(8)],
+    [
+        next(
+            t for t in range(8) if all(SYMMETRIES[t, SYMMETRIES[s, p]] == p for p in range(POINTS))
+        )
+        for s in range(8)
+    ],
     dtype=np.int64,
 )

@@ -57,8 +57,9 @@ for _p in range(25):
 
 
 @kernel
-def classic_features(tigers: int, sheep: int, hand: int, tiger_to_move: int,
-                     out: np.ndarray) -> None:
+def classic_features(
+    tigers: int, sheep: int, hand: int, tiger_to_move: int, out: np.ndarray
+) -> None:
     """Write the feature vector of a position into ``out`` (length ``FEATURE_COUNT``)."""
     empty = FULL & ~(tigers | sheep)
     mobility = 0
@@ -93,8 +94,9 @@ def classic_features(tigers: int, sheep: int, hand: int, tiger_to_move: int,
 
 
 @kernel
-def classic_evaluate(tigers: int, sheep: int, hand: int, tiger_to_move: int,
-                     weights: np.ndarray, scratch: np.ndarray) -> float:
+def classic_evaluate(
+    tigers: int, sheep: int, hand: int, tiger_to_move: int, weights: np.ndarray, scratch: np.ndarray
+) -> float:
     """The classic score, tigers' point of view; ``scratch`` holds the features."""
     classic_features(tigers, sheep, hand, tiger_to_move, scratch)
     score = 0.0
@@ -121,7 +123,7 @@ def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
         raise WeightsError(f"classic weights file {path} is not valid JSON: {error}") from None
     named = document.get("weights") if isinstance(document, dict) else None
     if not isinstance(named, dict):
-        raise WeightsError(f"classic weights file {path} has no \"weights\" object")
+        raise WeightsError(f'classic weights file {path} has no "weights" object')
     missing = [name for name in FEATURES if name not in named]
     unknown = [name for name in named if name not in FEATURES]
     if missing or unknown:
@@ -132,7 +134,11 @@ def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
     values = []
     for name in FEATURES:
         value = named[name]
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
             raise WeightsError(f"classic weights file {path}: {name} = {value!r} is not a number")
         values.append(float(value))
     return np.array(values, dtype=np.float64)
@@ -154,4 +160,3 @@ def save_weights(weights: np.ndarray, path: str | os.PathLike, note: str = "") -
     except BaseException:
         os.unlink(temporary)
         raise
-

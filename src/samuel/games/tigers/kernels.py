@@ -80,7 +80,9 @@ def captured_sheep(sheep: int, hand: int) -> int:
 
 
 @kernel
-def generate_moves(tigers: int, sheep: int, hand: int, tiger_to_move: int, moves: np.ndarray) -> int:
+def generate_moves(
+    tigers: int, sheep: int, hand: int, tiger_to_move: int, moves: np.ndarray
+) -> int:
     """Write the legal moves into ``moves`` and return how many; a finished game has none.
 
     Threefold repetition is not seen here: it needs the game's history (the search and
@@ -209,22 +211,36 @@ def transform_mask(mask: int, symmetry: int) -> int:
 
 
 @kernel
-def _perft(tigers: int, sheep: int, hand: int, tiger_to_move: int, depth: int, ply: int,
-           moves: np.ndarray) -> int:
-    if depth == 1:
-        return count_moves(tigers, sheep, hand, tiger_to_move)
-    n = generate_moves(tigers, sheep, hand, tiger_to_move, moves[ply])
-    total = 0
-    for i in range(n):
-        t, s, h, side = play_move(tigers, sheep, hand, tiger_to_move, moves[ply, i])
-        total += _perft(t, s, h, side, depth - 1, ply + 1, moves)
-    return total
-
-
-@kernel
 def perft(tigers: int, sheep: int, hand: int, tiger_to_move: int, depth: int) -> int:
-    """The number of legal move sequences of ``depth`` plies (bulk-counted at the last ply)."""
+    """The number of legal move sequences of ``depth`` plies (bulk-counted at the last ply).
+
+    Iterative, with an explicit stack: numba's cache cannot hold recursive functions (numba
+    issue #6061).
+    """
     if depth == 0:
         return 1
+    if depth == 1:
+        return count_moves(tigers, sheep, hand, tiger_to_move)
     moves = np.empty((depth, MAX_MOVES), dtype=np.int64)
-    return _perft(tigers, sheep, hand, tiger_to_move, depth, 0, moves)
+    stack = np.empty((depth, 4), dtype=np.int64)  # the position at each ply
+    count = np.zeros(depth, dtype=np.int64)  # moves generated at each ply
+    index = np.zeros(depth, dtype=np.int64)  # the next move to try at each ply
+    stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = tigers, sheep, hand, tiger_to_move
+    count[0] = generate_moves(tigers, sheep, hand, tiger_to_move, moves[0])
+    total = 0
+    ply = 0
+    while ply >= 0:
+        if index[ply] == count[ply]:
+            ply -= 1
+            continue
+        move = moves[ply, index[ply]]
+        index[ply] += 1
+        t, s, h, side = play_move(stack[ply, 0], stack[ply, 1], stack[ply, 2], stack[ply, 3], move)
+        if ply + 2 == depth:
+            total += count_moves(t, s, h, side)
+        else:
+            ply += 1
+            stack[ply, 0], stack[ply, 1], stack[ply, 2], stack[ply, 3] = t, s, h, side
+            count[ply] = generate_moves(t, s, h, side, moves[ply])
+            index[ply] = 0
+    return total

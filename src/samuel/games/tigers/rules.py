@@ -20,9 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from samuel.games import kernels as game_kernels
 from samuel.games.base import IllegalMoveError, NotationError, Outcome, Termination
 
-from . import kernels
+from . import classic, kernels
 from .board import (
     CAPTURES_TO_WIN,
     INVERSE_SYMMETRY,
@@ -99,7 +100,8 @@ class Move:
         match = _MOVE.match(text.strip())
         if not match:
             raise NotationError(
-                f"{text!r} is not a move: write a placement as c3, a step as a1-b2, a jump as a1xc3")
+                f"{text!r} is not a move: write a placement as c3, a step as a1-b2, a jump as a1xc3"
+            )
         first, kind, second = match.groups()
         if kind is None:
             return cls(target=parse_point(first))
@@ -111,9 +113,13 @@ class Move:
         ox, oy, tx, ty = origin % SIZE, origin // SIZE, target % SIZE, target // SIZE
         middle = (ox + tx) // 2 + SIZE * ((oy + ty) // 2)
         straight = (abs(tx - ox), abs(ty - oy)) in ((2, 0), (0, 2), (2, 2))
-        if not straight or not ((NEIGHBOURS[origin] >> middle) & 1 and (NEIGHBOURS[middle] >> target) & 1):
-            raise NotationError(f"{text!r}: a jump goes straight along a line over one point, "
-                                f"and {first} to {second} does not")
+        if not straight or not (
+            (NEIGHBOURS[origin] >> middle) & 1 and (NEIGHBOURS[middle] >> target) & 1
+        ):
+            raise NotationError(
+                f"{text!r}: a jump goes straight along a line over one point, "
+                f"and {first} to {second} does not"
+            )
         return cls(target=target, origin=origin, captured=middle)
 
     def __str__(self) -> str:
@@ -152,13 +158,15 @@ class Position:
     @property
     def key(self) -> int:
         """The exact repetition key the kernels use."""
-        return kernels.position_key(self.tigers, self.sheep, self.sheep_in_hand,
-                                    int(self.tiger_to_move))
+        return kernels.position_key(
+            self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move)
+        )
 
     def encode(self) -> np.ndarray:
         """The kernels' form: ``[tigers, sheep, hand, tiger_to_move]`` as int64."""
-        return np.array([self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move)],
-                        dtype=np.int64)
+        return np.array(
+            [self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move)], dtype=np.int64
+        )
 
     @classmethod
     def decode(cls, state: np.ndarray) -> Position:
@@ -166,8 +174,9 @@ class Position:
 
     def move_codes(self) -> np.ndarray:
         buffer = np.empty(MAX_MOVES, dtype=np.int64)
-        n = kernels.generate_moves(self.tigers, self.sheep, self.sheep_in_hand,
-                                   int(self.tiger_to_move), buffer)
+        n = kernels.generate_moves(
+            self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move), buffer
+        )
         return buffer[:n]
 
     def legal_moves(self) -> list[Move]:
@@ -186,8 +195,9 @@ class Position:
 
     def play_unchecked(self, move: Move) -> Position:
         """The position after ``move``, which must be legal (not checked)."""
-        t, s, h, side = kernels.play_move(self.tigers, self.sheep, self.sheep_in_hand,
-                                          int(self.tiger_to_move), move.code)
+        t, s, h, side = kernels.play_move(
+            self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move), move.code
+        )
         return Position(int(t), int(s), int(h), bool(side))
 
     def _why_illegal(self, move: Move) -> str:
@@ -203,11 +213,15 @@ class Position:
             return f"{move} is not legal: {point_name(move.target)} is occupied"
         own = self.tigers if self.tiger_to_move else self.sheep
         if not (own >> move.origin) & 1:
-            return f"{move} is not legal: there is no {side[:-1] if side == 'tigers' else side} " \
-                   f"on {point_name(move.origin)} to move ({side} to move)"
+            return (
+                f"{move} is not legal: there is no {side[:-1] if side == 'tigers' else side} "
+                f"on {point_name(move.origin)} to move ({side} to move)"
+            )
         if not self.tiger_to_move and self.sheep_in_hand > 0:
-            return f"{move} is not legal: sheep cannot move until all are placed " \
-                   f"({self.sheep_in_hand} in hand)"
+            return (
+                f"{move} is not legal: sheep cannot move until all are placed "
+                f"({self.sheep_in_hand} in hand)"
+            )
         if (occupied >> move.target) & 1:
             return f"{move} is not legal: {point_name(move.target)} is occupied"
         if move.is_jump and not self.tiger_to_move:
@@ -220,8 +234,12 @@ class Position:
         """The outcome if this position ends the game by itself (captures or no move)."""
         if self.captured >= CAPTURES_TO_WIN:
             return Outcome(Termination.FIVE_CAPTURED, kernels.TIGERS_WIN)
-        if kernels.count_moves(self.tigers, self.sheep, self.sheep_in_hand,
-                               int(self.tiger_to_move)) == 0:
+        if (
+            kernels.count_moves(
+                self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move)
+            )
+            == 0
+        ):
             if self.tiger_to_move:
                 return Outcome(Termination.TIGERS_BLOCKED, kernels.SHEEP_WIN)
             return Outcome(Termination.SHEEP_BLOCKED, kernels.TIGERS_WIN)
@@ -268,7 +286,8 @@ def parse_position(text: str) -> Position:
     if len(fields) != 3:
         raise NotationError(
             f"{text!r} is not a position: expected three fields, the rows, the side to move and "
-            "the sheep in hand, as in 'T3T/5/5/5/T3T S 20'")
+            "the sheep in hand, as in 'T3T/5/5/5/T3T S 20'"
+        )
     board, side, hand_text = fields
     rows = board.split("/")
     if len(rows) != SIZE:
@@ -291,28 +310,33 @@ def parse_position(text: str) -> Position:
                 x += 1
             else:
                 raise NotationError(
-                    f"{text!r}: row {y + 1} has {char!r}; rows use T, S and digits 1-5")
+                    f"{text!r}: row {y + 1} has {char!r}; rows use T, S and digits 1-5"
+                )
         if x != SIZE:
             raise NotationError(f"{text!r}: row {y + 1} ({row!r}) covers {x} points, not 5")
     if side not in ("S", "T"):
         raise NotationError(f"{text!r}: the side to move is S or T, not {side!r}")
     if not hand_text.isdigit() or not 0 <= int(hand_text) <= SHEEP:
-        raise NotationError(f"{text!r}: sheep in hand must be a number from 0 to 20, "
-                            f"not {hand_text!r}")
+        raise NotationError(
+            f"{text!r}: sheep in hand must be a number from 0 to 20, not {hand_text!r}"
+        )
     hand = int(hand_text)
     if tigers.bit_count() != TIGERS:
         raise NotationError(f"{text!r}: there must be exactly 4 tigers, not {tigers.bit_count()}")
     on_board = sheep.bit_count()
     if on_board + hand > SHEEP:
-        raise NotationError(f"{text!r}: {on_board} sheep on the board and {hand} in hand make "
-                            f"more than 20 sheep")
+        raise NotationError(
+            f"{text!r}: {on_board} sheep on the board and {hand} in hand make more than 20 sheep"
+        )
     captured = SHEEP - on_board - hand
     if captured > CAPTURES_TO_WIN:
-        raise NotationError(f"{text!r}: {captured} sheep captured, but the game ends at "
-                            f"{CAPTURES_TO_WIN}")
+        raise NotationError(
+            f"{text!r}: {captured} sheep captured, but the game ends at {CAPTURES_TO_WIN}"
+        )
     if hand == SHEEP and side == "T":
-        raise NotationError(f"{text!r}: the sheep move first, so with 20 in hand it is "
-                            "the sheep's turn")
+        raise NotationError(
+            f"{text!r}: the sheep move first, so with 20 in hand it is the sheep's turn"
+        )
     return Position(tigers, sheep, hand, side == "T")
 
 
@@ -335,13 +359,84 @@ def draw_board(position: Position) -> str:
             lines.append(between)
     lines.append("   a   b   c   d   e")
     side = "tigers" if position.tiger_to_move else "sheep"
-    lines.append(f"sheep in hand {position.sheep_in_hand}   captured {position.captured}   "
-                 f"{side} to move")
+    lines.append(
+        f"sheep in hand {position.sheep_in_hand}   captured {position.captured}   {side} to move"
+    )
     return "\n".join(lines)
 
 
+class TigersAndSheep:
+    """The :class:`~samuel.games.base.GameRules` of Tigers & Sheep."""
+
+    name = "tigers"
+    title = "Tigers & Sheep"
+    kernel_id = game_kernels.TIGERS_AND_SHEEP
+    sides = ("tigers", "sheep")
+    side_letters = ("T", "S")
+    symmetry_count = 8
+
+    def initial_position(self) -> Position:
+        return Position.initial()
+
+    def legal_moves(self, position: Position) -> list[Move]:
+        return position.legal_moves()
+
+    def play(self, position: Position, move: Move) -> Position:
+        return position.play(move)
+
+    def side_to_move(self, position: Position) -> int:
+        return 0 if position.tiger_to_move else 1
+
+    def decided_outcome(self, position: Position) -> Outcome | None:
+        return position.decided_outcome()
+
+    def is_irreversible(self, position: Position, move: Move) -> bool:
+        return move.is_placement or move.is_jump
+
+    def key(self, position: Position) -> int:
+        return position.key
+
+    def encode(self, position: Position) -> np.ndarray:
+        return position.encode()
+
+    def move_code(self, move: Move) -> int:
+        return move.code
+
+    def move_from_code(self, code: int) -> Move:
+        return Move.from_code(code)
+
+    def transform_position(self, position: Position, symmetry: int) -> Position:
+        return position.transformed(symmetry)
+
+    def transform_move(self, move: Move, symmetry: int) -> Move:
+        return move.transformed(symmetry)
+
+    def parse_position(self, text: str) -> Position:
+        return parse_position(text)
+
+    def format_position(self, position: Position) -> str:
+        return format_position(position)
+
+    def parse_move(self, text: str) -> Move:
+        return Move.parse(text)
+
+    def format_move(self, move: Move) -> str:
+        return str(move)
+
+    def draw_board(self, position: Position) -> str:
+        return draw_board(position)
+
+    def classic_weights(self, path: str | None = None) -> np.ndarray:
+        return classic.load_weights(path)
+
+
+RULES = TigersAndSheep()
+
+
 __all__ = [
+    "RULES",
     "INVERSE_SYMMETRY",
+    "TigersAndSheep",
     "POINTS",
     "Move",
     "Point",

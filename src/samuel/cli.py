@@ -1,0 +1,237 @@
+"""``samuel <command>``: parses the command line, calls one function, prints the result.
+
+A user's mistake (a bad position, move, option or file) ends with a one-line message and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import sys
+import time
+from pathlib import Path
+
+from samuel.games import get_game
+from samuel.games.base import IllegalMoveError, NotationError
+
+START = "start"
+
+
+def _position(rules, text: str):
+    return rules.initial_position() if text == START else rules.parse_position(text)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
+    return value
+
+
+def command_perft(args: argparse.Namespace) -> None:
+    from samuel.games.tigers import kernels
+
+    rules = get_game("tigers")
+    position = _position(rules, args.position)
+    state = rules.encode(position)
+    if args.divide:
+        for move in rules.legal_moves(position):
+            child = rules.encode(rules.play(position, move))
+            count = kernels.perft(*map(int, child), args.depth - 1)
+            print(f"{rules.format_move(move):8} {count}")
+    kernels.perft(*map(int, state), 2)  # compile (or load) the kernels before timing
+    count = 0
+    for depth in range(1, args.depth + 1):
+        started = time.perf_counter()
+        count = kernels.perft(*map(int, state), depth)
+        seconds = time.perf_counter() - started
+        rate = f"{count / seconds / 1e6:10.1f} M/s" if seconds > 1e-3 else ""
+        print(f"perft {depth:2}  {count:>14,}  {seconds:8.3f} s {rate}")
+    print(count)
+
+
+def _describe_score(rules, result, position) -> str:
+    """The score from the first player's (tigers') point of view, or the forced result."""
+    side = rules.side_to_move(position)
+    plies = result.forced_plies
+    if plies is not None:
+        winner = rules.sides[side] if result.score > 0 else rules.sides[1 - side]
+        return f"{winner} win in {plies} plies"
+    first_player_view = result.score if side == 0 else -result.score
+    return f"{first_player_view:+.3f} ({rules.sides[0]}' view)"
+
+
+def warm_up(rules) -> None:
+    """Compile (or load from the cache) the search, so that timings measure searching."""
+    from samuel.games.game import Game
+    from samuel.players import make_player
+
+    make_player("classic:depth=1", rules).search(Game(rules))
+
+
+def command_analyse(args: argparse.Namespace) -> None:
+    from samuel.games.game import Game
+    from samuel.players import SearchPlayer, make_player
+
+    rules = get_game("tigers")
+    position = _position(rules, args.position)
+    game = Game(rules, start=position)
+    if game.outcome is not None:
+        raise ValueError(
+            f"the game is already over in this position: {game.outcome.termination.value}"
+        )
+    depth = args.depth or (None if args.time else 6)
+    player = make_player(args.player, rules, depth=depth, seconds=args.time, seed=args.seed)
+    if not isinstance(player, SearchPlayer):
+        raise ValueError(f"{args.player!r} does not search; analyse needs a searching player")
+    warm_up(rules)
+    result = player.search(game)
+    print(f"position   {rules.format_position(position)}")
+    print(f"player     {args.player}")
+    print(f"depth      {result.depth}")
+    print(f"best move  {rules.format_move(rules.move_from_code(result.best_move))}")
+    print(f"score      {_describe_score(rules, result, position)}")
+    pv = " ".join(rules.format_move(rules.move_from_code(m)) for m in result.principal_variation)
+    print(f"pv         {pv}")
+    print(f"nodes      {result.nodes:,}")
+    print(f"time       {result.seconds:.3f} s")
+    print(f"nodes/s    {result.nodes_per_second:,.0f}")
+
+
+def command_play(args: argparse.Namespace) -> None:
+    from samuel.games.record import record_from_game, write_records
+    from samuel.match.play import play_game
+    from samuel.players import SearchPlayer, make_player
+
+    rules = get_game("tigers")
+    start = _position(rules, args.start)
+    specs = {"tigers": args.tigers, "sheep": args.sheep}
+    players = {
+        side: make_player(spec, rules, depth=args.depth, seconds=args.time, seed=args.seed + index)
+        for index, (side, spec) in enumerate(specs.items())
+    }
+    record_path = (
+        Path(args.record)
+        if args.record
+        else Path("games") / (datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ".txt")
+    )
+
+    def show(game, player) -> None:
+        move = game.moves[-1]
+        print()
+        line = f"{len(game.moves)}. {player.spec} played {rules.format_move(move)}"
+        if isinstance(player, SearchPlayer) and player.last is not None:
+            result = player.last
+            pv = " ".join(
+                rules.format_move(rules.move_from_code(m)) for m in result.principal_variation
+            )
+            line += (
+                f"   score {_describe_score(rules, result, game.positions[-2])}"
+                f"   depth {result.depth}   nodes {result.nodes:,}   pv {pv}"
+            )
+        print(line)
+        print(rules.draw_board(game.position))
+
+    print(rules.draw_board(start))
+    game = play_game(rules, players, start=start, ply_cap=args.ply_cap, after_move=show)
+    print()
+    if game.outcome is None:
+        print("game stopped")
+    else:
+        result = {1: "the tigers win", -1: "the sheep win", 0: "a draw"}[game.outcome.result]
+        print(f"game over: {result} ({game.outcome.termination.value})")
+    record = record_from_game(game, players=specs)
+    write_records(record_path, [record])
+    print(f"game record saved to {record_path}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="samuel", description="Game engines that teach themselves to play by self-play."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    perft = commands.add_parser("perft", help="count legal move sequences (tests move generation)")
+    perft.add_argument("depth", type=_positive_int, help="plies to count")
+    perft.add_argument("--position", default=START, help="position string, or 'start'")
+    perft.add_argument("--divide", action="store_true", help="first print each move's count")
+    perft.set_defaults(run=command_perft)
+
+    analyse = commands.add_parser("analyse", aliases=["analyze"], help="search one position")
+    analyse.add_argument(
+        "position", help="position string such as 'T3T/5/5/5/T3T S 20', or 'start'"
+    )
+    analyse.add_argument(
+        "--depth", type=_positive_int, help="search depth (6; with --time, no limit)"
+    )
+    analyse.add_argument("--time", type=_positive_float, help="seconds to search instead of depth")
+    analyse.add_argument("--player", default="classic", help="the searching player (classic)")
+    analyse.add_argument("--seed", type=_non_negative_int, default=0, help="tie-break seed (0)")
+    analyse.set_defaults(run=command_analyse)
+
+    play = commands.add_parser("play", help="play a game in the terminal")
+    play.add_argument("-S", "--sheep", default="human", help="player for the sheep (human)")
+    play.add_argument("-T", "--tigers", default="classic", help="player for the tigers (classic)")
+    play.add_argument(
+        "--depth", type=_positive_int, help="default search depth (4; with --time, no limit)"
+    )
+    play.add_argument("--time", type=_positive_float, help="default seconds per engine move")
+    play.add_argument("--seed", type=_non_negative_int, default=0, help="seed for the players (0)")
+    play.add_argument(
+        "--ply-cap", type=_positive_int, default=200, help="a game this long is a draw (200)"
+    )
+    play.add_argument("--start", default=START, help="start position string, or 'start'")
+    play.add_argument("--record", help="where to save the game record (games/DATE-TIME.txt)")
+    play.set_defaults(run=command_play)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from samuel.games.tigers.classic import WeightsError
+    from samuel.players import PlayerSpecError
+
+    args = build_parser().parse_args(argv)
+    try:
+        args.run(args)
+    except (
+        NotationError,
+        IllegalMoveError,
+        PlayerSpecError,
+        WeightsError,
+        ValueError,
+        OSError,
+    ) as error:
+        print(f"samuel {args.command}: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,492 @@
+"""Game records in a PGN-like text format, for any game behind :class:`GameRules`.
+
+A record is a block of tag lines and then the movetext, which ends with a result token::
+
+    [Game "Tigers & Sheep"]
+    [Tigers "alpha-beta"]
+    [Sheep "random"]
+    [Date "2025.01.31"]
+    [Start "T3T/5/5/5/T3T S 20"]
+    [Result "*"]
+
+    1. c3 a1-b2 *
+
+The format, every tag and every error are described in ``docs/records.md``.
+
+>>> from samuel.games import get_game
+>>> game = Game(get_game("tigers"))
+>>> game.play_text("c3")
+>>> record = record_from_game(game, {"tigers": "T", "sheep": "S"}, date="2025.01.31")
+>>> print(format_record(record).splitlines()[-1])
+1. c3 *
+>>> [str(move) for move in parse_records(format_record(record))[0].moves]
+['c3']
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import re
+import tempfile
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from samuel.games import registry
+from samuel.games.base import (
+    GameRules,
+    IllegalMoveError,
+    NotationError,
+    Outcome,
+    Result,
+    Termination,
+)
+from samuel.games.game import Game
+
+RESULT_TOKENS: dict[Result | None, str] = {1: "1-0", -1: "0-1", 0: "1/2-1/2", None: "*"}
+RESULTS: dict[str, Result | None] = {token: result for result, token in RESULT_TOKENS.items()}
+LINE_LENGTH = 80  # movetext lines are wrapped before they pass this many characters
+
+_TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
+_TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+_DATE = re.compile(r"^[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}$")
+_TOKEN = re.compile(r"\{|\}|[^\s{}]+")
+_MOVE_NUMBER = re.compile(r"^(\d+)(\.\.\.|\.)(.*)$")
+
+
+def rules_by_title(title: str) -> GameRules:
+    """The registered game whose title (``"Tigers & Sheep"``) or registry name (``"tigers"``)
+    is ``title``; raises :class:`ValueError` if there is none."""
+    for rules in registry().values():
+        if title in (rules.title, rules.name):
+            return rules
+    titles = ", ".join(repr(rules.title) for rules in registry().values())
+    raise ValueError(f"unknown game {title!r}; the games are: {titles}")
+
+
+def _side_tag(side: str) -> str:
+    return side.capitalize()
+
+
+def _standard_tags(rules: GameRules) -> tuple[str, ...]:
+    sides = tuple(_side_tag(side) for side in rules.sides)
+    return ("Game", *sides, "Date", "Start", "Result", "Termination", "PlyCap")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game as written down: who played, when, from where, the moves and how it ended.
+
+    ``result`` is from the first player's view (+1, -1, 0), or None for an unfinished game;
+    ``termination`` is None when the record does not say (always so for an unfinished game).
+    A record is only text made data: :func:`replay` checks that the moves are legal and agree
+    with the result.
+    """
+
+    rules: GameRules
+    players: tuple[str, str]  # by rules.sides; "?" for unknown
+    date: str  # YYYY.MM.DD, with "?" for unknown digits
+    start: Hashable  # the start position
+    moves: tuple = ()
+    result: Result | None = None
+    termination: Termination | None = None
+    ply_cap: int | None = None
+    extra_tags: tuple[tuple[str, str], ...] = ()  # any other tags, in order
+
+    def __post_init__(self) -> None:
+        if not _DATE.match(self.date):
+            raise ValueError(
+                f"the date is YYYY.MM.DD (with ? for unknown digits), not {self.date!r}"
+            )
+        standard = _standard_tags(self.rules)
+        for name, _ in self.extra_tags:
+            if not _TAG_NAME.match(name) or name in standard:
+                raise ValueError(
+                    f"{name!r} cannot be an extra tag: tag names are letters, digits "
+                    f"and _, and these are standard: {', '.join(standard)}"
+                )
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The outcome the record claims, when it names both the result and the termination."""
+        if self.result is None or self.termination is None:
+            return None
+        return Outcome(self.termination, self.result)
+
+    @property
+    def tags(self) -> dict[str, str]:
+        """Every tag as it is written, in order."""
+        tags = {"Game": self.rules.title}
+        for side, player in zip(self.rules.sides, self.players, strict=True):
+            tags[_side_tag(side)] = player
+        tags["Date"] = self.date
+        tags["Start"] = self.rules.format_position(self.start)
+        tags["Result"] = RESULT_TOKENS[self.result]
+        if self.termination is not None:
+            tags["Termination"] = self.termination.value
+        if self.ply_cap is not None:
+            tags["PlyCap"] = str(self.ply_cap)
+        tags.update(self.extra_tags)
+        return tags
+
+
+def record_from_game(
+    game: Game,
+    players: Mapping[str, str],
+    date: datetime.date | str | None = None,
+    extra_tags: Mapping[str, str] | None = None,
+) -> GameRecord:
+    """The record of ``game`` so far. ``players`` maps sides (``"tigers"``) to names, "?" for a
+    side left out; ``date`` defaults to today."""
+    unknown = set(players) - set(game.rules.sides)
+    if unknown:
+        raise ValueError(
+            f"players are named by side ({', '.join(game.rules.sides)}), "
+            f"not {', '.join(sorted(unknown))}"
+        )
+    if date is None:
+        date = datetime.date.today()
+    if isinstance(date, datetime.date):
+        date = date.strftime("%Y.%m.%d")
+    outcome = game.outcome
+    return GameRecord(
+        rules=game.rules,
+        players=tuple(players.get(side, "?") for side in game.rules.sides),
+        date=date,
+        start=game.start,
+        moves=tuple(game.moves),
+        result=None if outcome is None else outcome.result,
+        termination=None if outcome is None else outcome.termination,
+        ply_cap=game.ply_cap,
+        extra_tags=tuple((extra_tags or {}).items()),
+    )
+
+
+def _numbering(rules: GameRules, start) -> int:
+    """0 if the start position's side begins a numbered move (the side that moves first in the
+    game), 1 if the record begins in the middle of one. Assumes the sides alternate."""
+    leader = rules.side_to_move(rules.initial_position())
+    return 0 if rules.side_to_move(start) == leader else 1
+
+
+def _move_number(ply_index: int, offset: int) -> str:
+    """``'3.'`` for a move that begins numbered move 3, ``'3...'`` for one that ends it."""
+    number, second = divmod(ply_index + offset, 2)
+    return f"{number + 1}{'...' if second else '.'}"
+
+
+def _quote(value: str) -> str:
+    if "\n" in value or "\r" in value:
+        raise ValueError(f"a tag value must be one line, not {value!r}")
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def format_record(record: GameRecord) -> str:
+    """The record as text: tag lines, a blank line, the movetext wrapped at about 80 characters
+    and ending with the result token, and a final newline."""
+    rules = record.rules
+    offset = _numbering(rules, record.start)
+    units = []
+    for i, move in enumerate(record.moves):
+        text = rules.format_move(move)
+        number = _move_number(i, offset)
+        units.append(f"{number} {text}" if i == 0 or not number.endswith("...") else text)
+    units.append(RESULT_TOKENS[record.result])
+    lines = [""]
+    for unit in units:
+        if lines[-1] and len(lines[-1]) + 1 + len(unit) > LINE_LENGTH:
+            lines.append("")
+        lines[-1] = f"{lines[-1]} {unit}" if lines[-1] else unit
+    tag_lines = [f"[{name} {_quote(value)}]" for name, value in record.tags.items()]
+    return "\n".join([*tag_lines, "", *lines]) + "\n"
+
+
+def replay(record: GameRecord) -> Game:
+    """Play the record's moves from its start under its ply cap, checking every move's legality,
+    and check that its result (and termination, if given) agree with how the moves end.
+
+    Returns the game; raises :class:`NotationError` naming the ply and what is wrong.
+    """
+    return _replay(
+        record,
+        lambda i: (
+            f"ply {i + 1} ({record.rules.format_move(record.moves[i])})"
+            if i < len(record.moves)
+            else "the result"
+        ),
+    )
+
+
+def _replay(record: GameRecord, where: Callable[[int], str]) -> Game:
+    """:func:`replay`, with ``where(i)`` saying where ply ``i`` is written (``i`` = the number of
+    moves for the result)."""
+    game = Game(record.rules, record.start, record.ply_cap)
+    for i, move in enumerate(record.moves):
+        if game.outcome is not None:
+            raise NotationError(
+                f"{where(i)}: a move after the game ended "
+                f"({game.outcome.termination.value}, ply {game.ply})"
+            )
+        try:
+            game.play(move)
+        except IllegalMoveError as error:
+            raise NotationError(f"{where(i)}: illegal move: {error}") from None
+    outcome, claimed = game.outcome, RESULT_TOKENS[record.result]
+    if outcome is None and record.result is not None:
+        raise NotationError(
+            f"{where(game.ply)}: Result {claimed} disagrees with the moves, which "
+            "do not end the game (an unfinished game's result is *)"
+        )
+    if outcome is None and record.termination is not None:
+        raise NotationError(
+            f"{where(game.ply)}: Termination {record.termination.value!r} "
+            "disagrees with the moves, which do not end the game"
+        )
+    if outcome is not None and outcome.result != record.result:
+        raise NotationError(
+            f"{where(game.ply)}: Result {claimed} disagrees with the moves, which "
+            f"end {RESULT_TOKENS[outcome.result]} ({outcome.termination.value})"
+        )
+    if outcome is not None and record.termination not in (None, outcome.termination):
+        raise NotationError(
+            f"{where(game.ply)}: Termination {record.termination.value!r} "
+            f"disagrees with the moves, which end by "
+            f"{outcome.termination.value!r}"
+        )
+    return game
+
+
+def parse_records(
+    text: str, rules_lookup: Callable[[str], GameRules] = rules_by_title
+) -> list[GameRecord]:
+    """Every record in ``text``, each replayed to check it (see :func:`replay`).
+
+    ``rules_lookup`` maps the Game tag to the rules. Any malformed record raises
+    :class:`NotationError` naming the game (1-based), the line and what is wrong.
+    """
+    records = []
+    for number, (tag_lines, move_lines) in enumerate(_split_records(text), 1):
+        records.append(_parse_record(number, tag_lines, move_lines, rules_lookup))
+    return records
+
+
+def _split_records(text: str) -> list[tuple[list[tuple[int, str]], list[tuple[int, str]]]]:
+    """Split text into (tag lines, movetext lines), each a list of (line number, line). A record
+    starts at the first line, or at a tag line after movetext (outside a comment)."""
+    records: list[tuple[list[tuple[int, str]], list[tuple[int, str]]]] = []
+    in_movetext = in_comment = False
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line:
+            continue
+        is_tag = line.startswith("[") and not in_comment
+        if not records or (is_tag and in_movetext):
+            records.append(([], []))
+            in_movetext = False
+        if is_tag and not in_movetext:
+            records[-1][0].append((number, line))
+            continue
+        in_movetext = True
+        records[-1][1].append((number, line))
+        for char in line:
+            in_comment = (char != "}") if in_comment else (char == "{")
+    return records
+
+
+def _parse_record(
+    game_number: int,
+    tag_lines: list[tuple[int, str]],
+    move_lines: list[tuple[int, str]],
+    rules_lookup: Callable[[str], GameRules],
+) -> GameRecord:
+    """One record from its lines, replayed to check it."""
+
+    def fail(line: int, what: str) -> NotationError:
+        return NotationError(f"game {game_number}, line {line}: {what}")
+
+    first_line = (tag_lines or move_lines)[0][0]
+    tags = _parse_tags(tag_lines, fail)
+    if "Game" not in tags:
+        raise fail(first_line, 'missing Game tag, such as [Game "Tigers & Sheep"]')
+    line, title = tags.pop("Game")
+    try:
+        rules = rules_lookup(title)
+    except (KeyError, ValueError) as error:
+        raise fail(line, f"Game tag: {error}") from None
+    players = tuple(tags.pop(_side_tag(side), (0, "?"))[1] for side in rules.sides)
+    line, date = tags.pop("Date", (0, "????.??.??"))
+    if not _DATE.match(date):
+        raise fail(line, f"malformed Date {date!r}: write YYYY.MM.DD, with ? for unknown digits")
+    start = rules.initial_position()
+    if "Start" in tags:
+        line, value = tags.pop("Start")
+        try:
+            start = rules.parse_position(value)
+        except NotationError as error:
+            raise fail(line, f"bad Start position: {error}") from None
+    if "Result" not in tags:
+        raise fail(first_line, 'missing Result tag, such as [Result "*"]')
+    line, value = tags.pop("Result")
+    if value not in RESULTS:
+        raise fail(line, f"unknown Result {value!r}: the results are {', '.join(RESULTS)}")
+    result = RESULTS[value]
+    termination = None
+    if "Termination" in tags:
+        line, value = tags.pop("Termination")
+        by_value = {t.value: t for t in Termination}
+        if value not in by_value:
+            raise fail(
+                line,
+                f"unknown Termination {value!r}: the terminations are "
+                f"{', '.join(repr(v) for v in by_value)}",
+            )
+        termination = by_value[value]
+    ply_cap = None
+    if "PlyCap" in tags:
+        line, value = tags.pop("PlyCap")
+        if not value.isdigit() or int(value) < 1:
+            raise fail(line, f"bad PlyCap {value!r}: it is a whole number of plies, at least 1")
+        ply_cap = int(value)
+
+    moves, lines_of_moves, (result_line, token) = _parse_movetext(
+        rules, _numbering(rules, start), move_lines, (move_lines or tag_lines)[-1][0], fail
+    )
+    if RESULTS[token] != result:
+        raise fail(
+            result_line,
+            f"the result token {token} disagrees with the Result tag {RESULT_TOKENS[result]}",
+        )
+    record = GameRecord(
+        rules=rules,
+        players=players,
+        date=date,
+        start=start,
+        moves=tuple(moves),
+        result=result,
+        termination=termination,
+        ply_cap=ply_cap,
+        extra_tags=tuple((name, value) for name, (_, value) in tags.items()),
+    )
+
+    def where(i: int) -> str:
+        if i == len(moves):
+            return f"game {game_number}, line {result_line}"
+        return (
+            f"game {game_number}, line {lines_of_moves[i]}, ply {i + 1} "
+            f"({rules.format_move(moves[i])})"
+        )
+
+    _replay(record, where)
+    return record
+
+
+def _parse_tags(
+    tag_lines: list[tuple[int, str]], fail: Callable[[int, str], NotationError]
+) -> dict[str, tuple[int, str]]:
+    """Each tag's (line number, value), in order."""
+    tags: dict[str, tuple[int, str]] = {}
+    for line_number, line in tag_lines:
+        match = _TAG_LINE.match(line)
+        if not match:
+            raise fail(line_number, f'malformed tag line {line!r}: write [Name "value"]')
+        name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
+        if name in tags:
+            raise fail(line_number, f"duplicate tag {name}")
+        tags[name] = (line_number, value)
+    return tags
+
+
+def _parse_movetext(
+    rules: GameRules,
+    offset: int,
+    move_lines: list[tuple[int, str]],
+    last_line: int,
+    fail: Callable[[int, str], NotationError],
+) -> tuple[list, list[int], tuple[int, str]]:
+    """The moves (checked for form, not legality), the line of each and the result token's
+    (line, token). Comments are skipped; move numbers, where given, must fit the ply."""
+    moves: list = []
+    lines_of_moves: list[int] = []
+    result: tuple[int, str] | None = None
+    number: tuple[int, str] | None = None  # a move number waiting for its move
+    in_comment = False
+    line_number = last_line
+    for line_number, line in move_lines:
+        for token in _TOKEN.findall(line):
+            if in_comment or token == "{":
+                in_comment = token != "}"
+                continue
+            if result is not None:
+                raise fail(line_number, f"{token!r} after the result token {result[1]}")
+            if token == "}":
+                raise fail(line_number, "a '}' that closes no comment")
+            if token in RESULTS:
+                result = (line_number, token)
+                continue
+            match = _MOVE_NUMBER.match(token)
+            if match:
+                number = (line_number, match.group(1) + match.group(2))
+                token = match.group(3)
+                if not token:
+                    continue
+            expected = _move_number(len(moves), offset)
+            if number is not None and number[1] != expected:
+                raise fail(
+                    number[0],
+                    f"move number {number[1]!r} does not fit: ply "
+                    f"{len(moves) + 1} is numbered {expected!r}",
+                )
+            number = None
+            try:
+                moves.append(rules.parse_move(token))
+            except NotationError as error:
+                raise fail(line_number, f"malformed move token {token!r}: {error}") from None
+            lines_of_moves.append(line_number)
+    if in_comment:
+        raise fail(line_number, "unclosed comment: a '{' without its '}'")
+    if result is None:
+        raise fail(
+            line_number, "missing result token at the end of the moves (1-0, 0-1, 1/2-1/2 or *)"
+        )
+    return moves, lines_of_moves, result
+
+
+def write_records(path: str | os.PathLike, records: Iterable[GameRecord]) -> None:
+    """Write the records to ``path``, separated by blank lines, atomically: into a temporary
+    file in the same directory, then renamed over ``path``, so a reader sees the old file or the
+    whole new one, and a failure leaves no temporary file behind."""
+    path = Path(path)
+    text = "\n".join(format_record(record) for record in records)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; a records file is for sharing
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def read_records(
+    path: str | os.PathLike, rules_lookup: Callable[[str], GameRules] = rules_by_title
+) -> list[GameRecord]:
+    """Every record in the file at ``path`` (see :func:`parse_records`)."""
+    return parse_records(Path(path).read_text(encoding="utf-8"), rules_lookup)
+
+
+__all__ = [
+    "RESULTS",
+    "RESULT_TOKENS",
+    "GameRecord",
+    "format_record",
+    "parse_records",
+    "read_records",
+    "record_from_game",
+    "replay",
+    "rules_by_title",
+    "write_records",
+]

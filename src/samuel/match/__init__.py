@@ -1,0 +1,1 @@
+"""Playing games between players (and, later, matches and their statistics)."""

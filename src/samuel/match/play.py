@@ -1,0 +1,37 @@
+"""One game between two players, from a start position to its end."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from samuel.games.base import GameRules
+from samuel.games.game import Game
+from samuel.players import Player, Resigned
+
+
+def play_game(
+    rules: GameRules,
+    players: Mapping[str, Player],
+    start=None,
+    ply_cap: int | None = None,
+    after_move: Callable[[Game, Player], None] | None = None,
+) -> Game:
+    """Play until the game ends; ``players`` maps each of ``rules.sides`` to its player.
+
+    ``after_move`` is called after every move (to draw the board, say). A player may raise
+    :class:`samuel.players.Resigned` to stop early; the game is then returned unfinished.
+    """
+    missing = [side for side in rules.sides if side not in players]
+    if missing:
+        raise ValueError(f"no player for {', '.join(missing)}")
+    game = Game(rules, start=start, ply_cap=ply_cap)
+    while game.outcome is None:
+        player = players[rules.sides[rules.side_to_move(game.position)]]
+        try:
+            move = player.choose_move(game)
+        except Resigned:
+            return game
+        game.play(move)
+        if after_move is not None:
+            after_move(game, player)
+    return game

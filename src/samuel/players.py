@@ -1,0 +1,219 @@
+"""Players, and the spec strings that name them everywhere (``play``, ``analyse``, later matches).
+
+A spec is a name with options: ``human``, ``random``, ``classic:depth=4``,
+``classic:depth=6,time=2``, ``classic:weights=tuned.json``. Options are separated by ``,`` or
+``:``. Every random choice a player makes comes from its seed and the ply, so the same seeds give
+the same game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+from samuel.games import kernels as game_kernels
+from samuel.games.base import GameRules, IllegalMoveError, NotationError
+from samuel.games.game import Game
+from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
+
+DEFAULT_DEPTH = 4
+PLAYER_NAMES = ("human", "random", "classic")
+SPEC_HELP = "human | random | classic[:depth=N,time=SECONDS,epsilon=P,weights=FILE,seed=N]"
+
+
+class PlayerSpecError(ValueError):
+    """A player spec that names no player, or gives a bad option."""
+
+
+class Resigned(Exception):
+    """A human player chose to stop the game."""
+
+
+class Player(Protocol):
+    spec: str
+
+    def choose_move(self, game: Game):
+        """The move to play in ``game``'s current position (which is not over)."""
+        ...
+
+
+def move_seed(seed: int, ply: int) -> int:
+    """A seed for one move, derived from the player's seed and the ply, never from a worker."""
+    state = np.random.SeedSequence([seed & 0xFFFFFFFFFFFFFFFF, ply]).generate_state(1, np.uint64)
+    return int(state[0]) >> 1
+
+
+@dataclass
+class RandomPlayer:
+    """Plays a uniformly random legal move."""
+
+    seed: int = 0
+    spec: str = "random"
+
+    def choose_move(self, game: Game):
+        moves = game.legal_moves()
+        rng = np.random.default_rng([self.seed & 0xFFFFFFFFFFFFFFFF, game.ply])
+        return moves[int(rng.integers(len(moves)))]
+
+
+@dataclass
+class SearchPlayer:
+    """Alpha-beta search with a pluggable evaluation, to a depth or for a time per move.
+
+    With ``epsilon`` > 0 it plays a random legal move instead with that probability.
+    """
+
+    rules: GameRules
+    evaluator: int
+    params: np.ndarray
+    depth: int = DEFAULT_DEPTH
+    seconds: float | None = None
+    epsilon: float = 0.0
+    seed: int = 0
+    spec: str = "classic"
+    last: SearchResult | None = field(default=None, repr=False)
+    _searcher: Searcher | None = field(default=None, repr=False)
+
+    def search(self, game: Game) -> SearchResult:
+        if self._searcher is None:
+            self._searcher = Searcher(self.rules.kernel_id)
+        self.last = self._searcher.search(
+            self.rules.encode(game.position),
+            game.history_keys(),
+            game.window_start,
+            self.evaluator,
+            self.params,
+            self.depth,
+            self.seconds,
+            move_seed(self.seed, game.ply),
+        )
+        return self.last
+
+    def choose_move(self, game: Game):
+        if self.epsilon > 0:
+            rng = np.random.default_rng([self.seed & 0xFFFFFFFFFFFFFFFF, game.ply, 1])
+            if rng.random() < self.epsilon:
+                self.last = None
+                moves = game.legal_moves()
+                return moves[int(rng.integers(len(moves)))]
+        return self.rules.move_from_code(self.search(game).best_move)
+
+
+@dataclass
+class HumanPlayer:
+    """Asks a person for moves at the terminal; explains bad ones and asks again."""
+
+    read: Callable[[str], str] = input
+    write: Callable[[str], None] = print
+    spec: str = "human"
+
+    def choose_move(self, game: Game):
+        rules = game.rules
+        side = rules.sides[rules.side_to_move(game.position)]
+        while True:
+            try:
+                text = self.read(f"{side} to move (a move, 'moves', 'help' or 'quit'): ").strip()
+            except EOFError:
+                raise Resigned from None
+            if text in ("quit", "resign", "exit"):
+                raise Resigned
+            if text in ("moves", "?", "legal"):
+                self.write(
+                    "legal moves: " + " ".join(rules.format_move(m) for m in game.legal_moves())
+                )
+                continue
+            if text in ("help", "h"):
+                self.write(
+                    "type a placement as c3, a step as a1-b2, a jump as a1xc3; "
+                    "'moves' lists the legal moves; 'quit' stops the game"
+                )
+                continue
+            if not text:
+                continue
+            try:
+                move = rules.parse_move(text)
+                rules.play(game.position, move)  # checks legality, changes nothing
+                return move
+            except (NotationError, IllegalMoveError) as error:
+                self.write(f"{error} (type 'moves' for the legal moves)")
+
+
+def _parse_options(name: str, text: str) -> dict[str, str]:
+    options: dict[str, str] = {}
+    for part in text.replace(":", ",").split(","):
+        if not part:
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key or not value:
+            raise PlayerSpecError(
+                f"player option {part!r} of {name!r} is not KEY=VALUE; players are: {SPEC_HELP}"
+            )
+        options[key.strip()] = value.strip()
+    return options
+
+
+def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
+    if key not in options:
+        return None
+    try:
+        value = kind(options.pop(key))
+    except ValueError:
+        raise PlayerSpecError(f"{spec!r}: {key} must be a {kind.__name__}") from None
+    if not (low <= value <= high) or (isinstance(value, float) and not math.isfinite(value)):
+        raise PlayerSpecError(f"{spec!r}: {key} must be between {low} and {high}, not {value}")
+    return value
+
+
+def make_player(
+    spec: str,
+    rules: GameRules,
+    depth: int | None = None,
+    seconds: float | None = None,
+    seed: int = 0,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> Player:
+    """The player a spec names. ``depth``, ``seconds`` and ``seed`` are defaults that the spec's
+    own options override. Raises :class:`PlayerSpecError` with the valid choices."""
+    name, _, rest = spec.strip().partition(":")
+    options = _parse_options(name, rest)
+    spec_seed = _number(options, "seed", int, spec, 0, 2**63 - 1)
+    seed = seed if spec_seed is None else spec_seed
+    if name == "human":
+        player: Player = HumanPlayer(read=read, write=write, spec=spec)
+    elif name == "random":
+        player = RandomPlayer(seed=seed, spec=spec)
+    elif name == "classic":
+        from samuel.games.tigers.classic import WeightsError
+
+        spec_depth = _number(options, "depth", int, spec, 1, MAX_PLY - 1)
+        spec_time = _number(options, "time", float, spec, 1e-3, 1e6)
+        epsilon = _number(options, "epsilon", float, spec, 0.0, 1.0) or 0.0
+        weights_file = options.pop("weights", None)
+        timed = spec_time is not None or seconds is not None  # then depth only caps the search
+        try:
+            weights = rules.classic_weights(weights_file)
+        except WeightsError as error:
+            raise PlayerSpecError(str(error)) from None
+        player = SearchPlayer(
+            rules=rules,
+            evaluator=game_kernels.EVALUATOR_CLASSIC,
+            params=weights,
+            depth=spec_depth or depth or (MAX_PLY - 1 if timed else DEFAULT_DEPTH),
+            seconds=spec_time if spec_time is not None else seconds,
+            epsilon=epsilon,
+            seed=seed,
+            spec=spec,
+        )
+    else:
+        raise PlayerSpecError(f"unknown player {spec!r}; players are: {SPEC_HELP}")
+    if options:
+        raise PlayerSpecError(
+            f"{spec!r}: unknown option(s) {', '.join(sorted(options))} for "
+            f"{name}; players are: {SPEC_HELP}"
+        )
+    return player

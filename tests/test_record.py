@@ -1,0 +1,219 @@
+"""Game records: random games survive format -> parse -> replay, files round-trip atomically,
+and every kind of malformed record is rejected with a message that says what is wrong."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from samuel.games import get_game
+from samuel.games.base import NotationError, Termination
+from samuel.games.game import Game
+from samuel.games.record import (
+    GameRecord,
+    format_record,
+    parse_records,
+    read_records,
+    record_from_game,
+    replay,
+    write_records,
+)
+
+RULES = get_game("tigers")
+PLY_CAP = 150
+
+
+def random_game(seed: int) -> Game:
+    """A game of random legal moves. Every third starts from a position reached by random play
+    (with either side to move); every fifth stops before its end; every seventh has a ply cap
+    of 40, which random games reach (150 they do not)."""
+    rng = np.random.default_rng(seed)
+    start = RULES.initial_position()
+    if seed % 3 == 0:
+        walk = Game(RULES)
+        for _ in range(rng.integers(1, 40)):
+            if walk.outcome is not None:
+                break
+            moves = walk.legal_moves()
+            walk.play(moves[rng.integers(len(moves))])
+        if walk.outcome is None:
+            start = walk.position
+    game = Game(RULES, start, ply_cap=40 if seed % 7 == 0 else PLY_CAP)
+    stop = rng.integers(0, 60) if seed % 5 == 0 else PLY_CAP
+    while game.outcome is None and game.ply < stop:
+        moves = game.legal_moves()
+        game.play(moves[rng.integers(len(moves))])
+    return game
+
+
+def record_of(seed: int) -> GameRecord:
+    return record_from_game(
+        random_game(seed),
+        {"tigers": f"random {seed}", "sheep": "random"},
+        date="2025.01.31",
+        extra_tags={"Round": str(seed)},
+    )
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_random_games_round_trip(seed: int) -> None:
+    game = random_game(seed)
+    record = record_from_game(game, {"tigers": "random", "sheep": "random"}, date="2025.01.31")
+    text = format_record(record)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    [parsed] = parse_records(text)
+    assert parsed == record
+    replayed = replay(parsed)
+    assert replayed.moves == game.moves
+    assert replayed.positions == game.positions
+    assert replayed.outcome == game.outcome
+
+
+def test_the_kinds_of_game_are_covered() -> None:
+    games = [random_game(seed) for seed in range(200)]
+    assert any(g.outcome is None for g in games)
+    assert {g.outcome.termination for g in games if g.outcome} >= {
+        Termination.FIVE_CAPTURED,
+        Termination.PLY_CAP,
+    }
+    assert any(RULES.side_to_move(g.start) == 0 for g in games)  # tigers to move: "1... move"
+
+
+def test_a_tigers_start_begins_with_an_ellipsis() -> None:
+    start = RULES.parse_position("T3T/5/2S2/5/T3T T 19")
+    game = Game(RULES, start)
+    game.play_text("a1-b2")
+    game.play_text("d3")
+    text = format_record(record_from_game(game, {}, date="2025.01.31"))
+    assert "1... a1-b2 2. d3 *" in text
+    assert parse_records(text)[0].moves == tuple(game.moves)
+
+
+def test_many_games_round_trip_through_a_file(tmp_path) -> None:
+    records = [record_of(seed) for seed in range(20)]
+    path = tmp_path / "games.txt"
+    write_records(path, records)
+    assert read_records(path) == records
+    write_records(path, records[:3])  # overwriting an existing file
+    assert read_records(path) == records[:3]
+    assert [p.name for p in tmp_path.iterdir()] == ["games.txt"]
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path) -> None:
+    path = tmp_path / "games.txt"
+    write_records(path, [record_of(1)])
+    before = path.read_text()
+
+    def records():
+        yield record_of(2)
+        raise RuntimeError("interrupted")
+
+    with pytest.raises(RuntimeError):
+        write_records(path, records())
+    assert path.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["games.txt"]
+
+
+def test_comments_and_missing_move_numbers_are_read() -> None:
+    text = """[Game "Tigers & Sheep"]
+[Result "*"]
+{ a comment
+  over two lines } c3 {another} a1-b2 2.d3 2... b2-b1 *"""
+    [record] = parse_records(text)
+    assert [RULES.format_move(m) for m in record.moves] == ["c3", "a1-b2", "d3", "b2-b1"]
+    assert record.players == ("?", "?") and record.date == "????.??.??"
+    assert record.start == RULES.initial_position()
+
+
+GOOD_TAGS = '[Game "Tigers & Sheep"]\n[Result "*"]\n'
+
+
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ('[Result "*"]\n\n1. c3 *', "game 1, line 1: missing Game tag"),
+        ('[Game "Chess"]\n[Result "*"]\n\n*', "unknown game 'Chess'"),
+        ('[Game "Tigers & Sheep"]\n[Result *]\n\n*', "line 2: malformed tag line"),
+        (GOOD_TAGS + '[Result "*"]\n\n*', "line 3: duplicate tag Result"),
+        ('[Game "Tigers & Sheep"]\n\n*', "missing Result tag"),
+        ('[Game "Tigers & Sheep"]\n[Result "2-0"]\n\n*', "unknown Result '2-0'"),
+        (GOOD_TAGS + '[Start "T3T/5/5/5/T3T X 20"]\n\n*', "line 3: bad Start position"),
+        (GOOD_TAGS + '[Termination "resigned"]\n\n*', "unknown Termination 'resigned'"),
+        (GOOD_TAGS + '[PlyCap "0"]\n\n*', "bad PlyCap '0'"),
+        (GOOD_TAGS + '[Date "31.01.2025"]\n\n*', "malformed Date"),
+        (GOOD_TAGS + "\n1. c3 a1-b2\n2. f7 *", "line 5: malformed move token 'f7'"),
+        (GOOD_TAGS + "\n1. c3 a1-c2 *", "malformed move token 'a1-c2'"),
+        (
+            GOOD_TAGS + "\n1. c3 2. a1-b2 *",
+            "move number '2.' does not fit: ply 2 is numbered '1...'",
+        ),
+        (GOOD_TAGS + "\n1. c3 a1-b2 2. d3 { unclosed *", "unclosed comment"),
+        (GOOD_TAGS + "\n1. c3 } *", "closes no comment"),
+        (GOOD_TAGS + "\n1. c3 a1-b2", "line 4: missing result token"),
+        (GOOD_TAGS, "missing result token"),
+        (GOOD_TAGS + "\n1. c3 * a1-b2", "'a1-b2' after the result token"),
+        (GOOD_TAGS + "\n1. c3 1-0", "the result token 1-0 disagrees with the Result tag *"),
+        (
+            GOOD_TAGS + "\n1. c3 c3 *",
+            "line 4, ply 2 (c3): illegal move: c3 is not legal: it is the tigers' turn",
+        ),
+        (
+            GOOD_TAGS + "\n1. c3\na1-b2 2. b2 *",
+            "line 5, ply 3 (b2): illegal move: b2 is not legal: b2 is occupied",
+        ),
+        (
+            '[Game "Tigers & Sheep"]\n[Result "1-0"]\n\n1. c3 a1-b2 1-0',
+            "line 4: Result 1-0 disagrees with the moves, which do not end the game",
+        ),
+        (
+            '[Game "Tigers & Sheep"]\n[Result "*"]\n[PlyCap "2"]\n\n1. c3 a1-b2 *',
+            "Result * disagrees with the moves, which end 1/2-1/2 (ply cap reached)",
+        ),
+        (
+            '[Game "Tigers & Sheep"]\n[Result "1/2-1/2"]\n[Termination "threefold repetition"]\n'
+            '[PlyCap "2"]\n\n1. c3 a1-b2 1/2-1/2',
+            "Termination 'threefold repetition' disagrees",
+        ),
+        (
+            '[Game "Tigers & Sheep"]\n[Result "1/2-1/2"]\n[PlyCap "2"]\n\n'
+            "1. c3 a1-b2 2. d3 1/2-1/2",
+            "ply 3 (d3): a move after the game ended (ply cap reached, ply 2)",
+        ),
+    ],
+)
+def test_malformed_records_are_rejected(text: str, phrase: str) -> None:
+    with pytest.raises(NotationError, match="^game 1") as error:
+        parse_records(text)
+    assert phrase in str(error.value)
+
+
+def test_the_error_names_the_game_in_the_file() -> None:
+    good = format_record(record_of(7))
+    bad = good.replace("[Game ", "[Gmae ")
+    first = 2 * len(good.splitlines()) + 3  # two games, each followed by a blank line
+    with pytest.raises(NotationError, match=f"^game 3, line {first}: missing Game tag"):
+        parse_records("\n".join([good, good, bad]))
+
+
+def test_a_finished_game_with_a_wrong_result_is_rejected_with_the_replayed_outcome() -> None:
+    record = next(r for r in map(record_of, range(50)) if r.result == 1)
+    text = format_record(record).replace('"1-0"', '"0-1"')
+    text = text.removesuffix("1-0\n") + "0-1\n"
+    with pytest.raises(
+        NotationError,
+        match="Result 0-1 disagrees with the moves, which end 1-0 "
+        r"\(enough sheep captured\)",
+    ):
+        parse_records(text)
+
+
+def test_replay_checks_a_record_built_by_hand() -> None:
+    game = random_game(1)
+    record = record_from_game(game, {}, date="2025.01.31")
+    with pytest.raises(NotationError, match="the result: Result \\* disagrees"):
+        replay(dataclasses.replace(record, result=None, termination=None))
+    moves = (RULES.parse_move("c3"), RULES.parse_move("c3"))
+    with pytest.raises(NotationError, match=r"ply 2 \(c3\): illegal move"):
+        replay(GameRecord(RULES, ("?", "?"), "2025.01.31", RULES.initial_position(), moves))
