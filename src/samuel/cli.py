@@ -80,7 +80,7 @@ def _describe_score(rules, result, position) -> str:
     plies = result.forced_plies
     if plies is not None:
         winner = rules.sides[side] if result.score > 0 else rules.sides[1 - side]
-        return f"{winner} win in {plies} plies"
+        return f"{winner} win in {plies} {'ply' if plies == 1 else 'plies'}"
     first_player_view = result.score if side == 0 else -result.score
     return f"{first_player_view:+.3f} ({rules.sides[0]}' view)"
 
