@@ -1,0 +1,90 @@
+"""The `samuel` command, run as a person would: real processes, real input and output."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from samuel.games.record import read_records
+
+
+def samuel(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "samuel.cli", *args], input=stdin,
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_perft_prints_the_count_last():
+    run = samuel("perft", "4")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "68204"
+
+
+def test_perft_from_a_position_with_divide():
+    run = samuel("perft", "2", "--position", "T3T/5/2S2/5/T3T T 19", "--divide")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    divided = [line for line in lines if not line.startswith("perft")][:-1]
+    assert sum(int(line.split()[1]) for line in divided) == int(lines[-1])
+
+
+def test_analyse_prints_move_score_pv_nodes_and_speed():
+    run = samuel("analyse", "start", "--depth", "4")
+    assert run.returncode == 0, run.stderr
+    for label in ("best move", "score", "pv", "nodes", "nodes/s", "depth"):
+        assert label in run.stdout
+
+
+def test_analyse_reports_a_forced_win():
+    run = samuel("analyse", "T3T/SSSSS/SSSSS/SSSS1/TS1ST T 0", "--depth", "3")
+    assert run.returncode == 0, run.stderr
+    assert "tigers win in 1 ply" in run.stdout
+
+
+@pytest.mark.parametrize(("args", "phrase"), [
+    (("analyse", "T3T/5/5/5 S 20"), "5 rows"),
+    (("analyse", "T3T/5/5/5/T3T S"), "three fields"),
+    (("analyse", "TTT2/5/5/5/T3T S 20"), "exactly 4 tigers"),
+    (("analyse", "start", "--player", "wizard"), "unknown player"),
+    (("analyse", "start", "--player", "classic:depth=zero"), "depth must be"),
+    (("analyse", "start", "--player", "classic:weights=/nonexistent.json"), "does not exist"),
+    (("analyse", "TSSST/SSSSS/S1SSS/SSSSS/TSSST T 0"), "over"),
+    (("play", "-T", "classic:colour=red"), "unknown option"),
+    (("perft", "3", "--position", "T3T/5/5/5/T3X S 20"), "'X'"),
+])
+def test_user_mistakes_get_a_message_and_status_2_not_a_traceback(args, phrase):
+    run = samuel(*args)
+    assert run.returncode == 2
+    assert phrase in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_bad_option_values_are_refused_by_the_parser():
+    run = samuel("perft", "-3")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+
+
+def test_an_engine_game_is_played_to_the_end_and_its_record_saved(tmp_path):
+    path = tmp_path / "game.txt"
+    run = samuel("play", "-S", "classic:depth=2", "-T", "random", "--record", str(path))
+    assert run.returncode == 0, run.stderr
+    assert "game over" in run.stdout
+    [record] = read_records(path)
+    assert record.players == ("random", "classic:depth=2")
+    assert record.result is not None
+
+
+def test_a_human_gets_help_for_bad_moves_and_the_record_is_saved(tmp_path):
+    path = tmp_path / "human.txt"
+    moves = "\n".join(["zz", "moves", "a1-b2", "c3", "c3", "quit"]) + "\n"
+    run = samuel("play", "-S", "human", "-T", "classic:depth=2", "--record", str(path),
+                 stdin=moves)
+    assert run.returncode == 0, run.stderr
+    assert "'zz' is not a move" in run.stdout
+    assert "legal moves: b1 c1" in run.stdout
+    assert "there is no sheep on a1" in run.stdout
+    assert "c3 is occupied" in run.stdout
+    [record] = read_records(path)
+    assert [str(m) for m in record.moves][0] == "c3" and len(record.moves) == 2
+    assert record.result is None  # stopped, not finished

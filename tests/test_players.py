@@ -1,0 +1,104 @@
+"""Player specs, their errors, reproducible players and the classic weights file."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from samuel.games.game import Game
+from samuel.games.tigers import classic
+from samuel.games.tigers.rules import RULES
+from samuel.match.play import play_game
+from samuel.players import (
+    HumanPlayer,
+    PlayerSpecError,
+    RandomPlayer,
+    SearchPlayer,
+    make_player,
+)
+
+
+def test_specs_name_players_with_options():
+    player = make_player("classic:depth=5,time=0.5,epsilon=0.1,seed=9", RULES)
+    assert isinstance(player, SearchPlayer)
+    assert (player.depth, player.seconds, player.epsilon, player.seed) == (5, 0.5, 0.1, 9)
+    assert make_player("classic:depth=2:seed=3", RULES).depth == 2
+    assert isinstance(make_player("random", RULES), RandomPlayer)
+    assert isinstance(make_player("human", RULES), HumanPlayer)
+
+
+def test_defaults_apply_unless_the_spec_overrides_them():
+    assert make_player("classic", RULES, depth=6).depth == 6
+    assert make_player("classic:depth=2", RULES, depth=6).depth == 2
+    timed = make_player("classic", RULES, seconds=1.0)
+    assert timed.seconds == 1.0 and timed.depth > 50  # time decides, the depth only caps
+
+
+@pytest.mark.parametrize(("spec", "phrase"), [
+    ("wizard", "unknown player 'wizard'; players are: human | random | classic"),
+    ("classic:depth", "is not KEY=VALUE"),
+    ("classic:depth=0", "depth must be between 1"),
+    ("classic:depth=four", "depth must be a int"),
+    ("classic:time=-1", "time must be between"),
+    ("classic:epsilon=2", "epsilon must be between 0.0 and 1.0"),
+    ("classic:colour=red", "unknown option(s) colour"),
+    ("random:depth=3", "unknown option(s) depth"),
+])
+def test_bad_specs_say_what_is_valid(spec, phrase):
+    with pytest.raises(PlayerSpecError) as error:
+        make_player(spec, RULES)
+    assert phrase in str(error.value)
+
+
+def play(sheep: str, tigers: str, seed: int) -> list[str]:
+    players = {"sheep": make_player(sheep, RULES, seed=seed),
+               "tigers": make_player(tigers, RULES, seed=seed + 1)}
+    return [str(m) for m in play_game(RULES, players, ply_cap=120).moves]
+
+
+def test_the_same_seeds_give_the_same_game_and_other_seeds_another():
+    first = play("classic:depth=2,epsilon=0.2", "classic:depth=2", seed=5)
+    assert play("classic:depth=2,epsilon=0.2", "classic:depth=2", seed=5) == first
+    others = [play("classic:depth=2,epsilon=0.2", "classic:depth=2", seed=s) for s in (6, 7)]
+    assert all(other != first for other in others)
+
+
+def test_the_random_player_plays_legal_moves_reproducibly():
+    game = Game(RULES)
+    player = RandomPlayer(seed=4)
+    move = player.choose_move(game)
+    assert move in game.legal_moves()
+    assert RandomPlayer(seed=4).choose_move(game) == move
+
+
+def test_weights_round_trip_and_load_into_a_player(tmp_path):
+    weights = classic.load_weights()
+    changed = weights.copy()
+    changed[1] = 0.123
+    path = tmp_path / "tuned.json"
+    classic.save_weights(changed, path, note="test")
+    assert np.array_equal(classic.load_weights(path), changed)
+    assert [p.name for p in tmp_path.iterdir()] == ["tuned.json"]  # no temporary file left
+    player = make_player(f"classic:weights={path}", RULES)
+    assert np.array_equal(player.params, changed)
+
+
+@pytest.mark.parametrize(("content", "phrase"), [
+    ("not json", "is not valid JSON"),
+    ("[1, 2]", "has no \"weights\" object"),
+    (json.dumps({"weights": {"captured": 1.0}}), "missing ['tiger_mobility'"),
+    (json.dumps({"weights": {**dict.fromkeys(classic.FEATURES, 1.0), "magic": 2}}),
+     "unknown ['magic']"),
+    (json.dumps({"weights": {**dict.fromkeys(classic.FEATURES, 1.0), "captured": "one"}}),
+     "captured = 'one' is not a number"),
+])
+def test_bad_weights_files_are_rejected_with_the_reason(tmp_path, content, phrase):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(classic.WeightsError) as error:
+        classic.load_weights(path)
+    assert phrase in str(error.value)
+    with pytest.raises(PlayerSpecError):
+        make_player(f"classic:weights={path}", RULES)
