@@ -53,7 +53,7 @@ def parse_point(text: str) -> Point:
     raise NotationError(f"{text!r} is not a point: points are a1 to e5 (column a-e, row 1-5)")
 
 
-_MOVE = re.compile(r"^([a-e][1-5])(?:([-x])([a-e][1-5]))?$")
+_MOVE = re.compile(r"^([a-z][0-9]+)(?:([-x])([a-z][0-9]+))?$")  # points checked after
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,8 +300,9 @@ def parse_position(text: str) -> Position:
             if char in "12345":
                 x += int(char)
             elif char in "TS":
-                if x >= SIZE:
-                    break
+                if x >= SIZE:  # the row is too long; the check below says so
+                    x += 1
+                    continue
                 bit = 1 << (x + SIZE * y)
                 if char == "T":
                     tigers |= bit
@@ -316,7 +317,7 @@ def parse_position(text: str) -> Position:
             raise NotationError(f"{text!r}: row {y + 1} ({row!r}) covers {x} points, not 5")
     if side not in ("S", "T"):
         raise NotationError(f"{text!r}: the side to move is S or T, not {side!r}")
-    if not hand_text.isdigit() or not 0 <= int(hand_text) <= SHEEP:
+    if not re.fullmatch("[0-9]{1,2}", hand_text) or not 0 <= int(hand_text) <= SHEEP:
         raise NotationError(
             f"{text!r}: sheep in hand must be a number from 0 to 20, not {hand_text!r}"
         )

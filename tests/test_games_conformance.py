@@ -1,0 +1,138 @@
+"""What every registered game promises through :class:`samuel.games.base.GameRules`, checked on
+random games. Only the interface is used here, so a new game gets these tests by registering."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from samuel.games import registry
+from samuel.games.base import GameRules, Termination
+from samuel.games.game import Game
+
+GAMES = sorted(registry())
+
+
+@pytest.fixture(params=GAMES)
+def rules(request: pytest.FixtureRequest) -> GameRules:
+    return registry()[request.param]
+
+
+def random_walk(rules: GameRules, seed: int, games: int = 6, plies: int = 120) -> list:
+    """``(position, move)`` pairs along seeded random games, each game up to its end or
+    ``plies`` moves; a finished position comes with move None."""
+    rng = random.Random(seed)
+    walk = []
+    for _ in range(games):
+        position = rules.initial_position()
+        for _ in range(plies):
+            if rules.decided_outcome(position) is not None:
+                walk.append((position, None))
+                break
+            move = rng.choice(rules.legal_moves(position))
+            walk.append((position, move))
+            position = rules.play(position, move)
+    return walk
+
+
+def test_the_start_is_open_and_has_moves(rules: GameRules) -> None:
+    start = rules.initial_position()
+    assert rules.decided_outcome(start) is None
+    assert len(rules.legal_moves(start)) > 0
+    assert rules.initial_position() == start and hash(rules.initial_position()) == hash(start)
+    assert rules.side_to_move(start) in (0, 1)
+    assert isinstance(rules.draw_board(start), str) and rules.draw_board(start)
+
+
+def test_play_returns_a_new_position_and_leaves_the_old_one(rules: GameRules) -> None:
+    for position, move in random_walk(rules, seed=1):
+        if move is None:
+            assert rules.legal_moves(position) == []
+            continue
+        text, key, encoding = (
+            rules.format_position(position),
+            rules.key(position),
+            rules.encode(position).copy(),
+        )
+        child = rules.play(position, move)
+        assert child is not position and child != position
+        assert rules.format_position(position) == text
+        assert rules.key(position) == key
+        assert np.array_equal(rules.encode(position), encoding)
+        assert rules.play(position, move) == child  # the same move, the same position
+
+
+def test_positions_and_moves_read_back_what_they_write(rules: GameRules) -> None:
+    for position, _ in random_walk(rules, seed=2):
+        text = rules.format_position(position)
+        assert rules.parse_position(text) == position
+        assert rules.format_position(rules.parse_position(text)) == text
+        for move in rules.legal_moves(position):
+            move_text = rules.format_move(move)
+            assert rules.parse_move(move_text) == move
+            assert rules.move_from_code(rules.move_code(move)) == move
+
+
+def test_each_symmetry_has_an_inverse_and_maps_moves(rules: GameRules) -> None:
+    walk = random_walk(rules, seed=3, games=3)
+    positions = [position for position, _ in walk]
+    count = rules.symmetry_count
+    assert count >= 1
+    identities = [
+        s for s in range(count) if all(rules.transform_position(p, s) == p for p in positions)
+    ]
+    assert identities, "no symmetry leaves every position as it is"
+    for s in range(count):
+        inverses = [
+            t
+            for t in range(count)
+            if all(
+                rules.transform_position(rules.transform_position(p, s), t) == p for p in positions
+            )
+        ]
+        assert inverses, f"symmetry {s} has no inverse"
+    for position, _ in walk[::5]:
+        moves = rules.legal_moves(position)
+        for s in range(count):
+            image = rules.transform_position(position, s)
+            assert sorted(rules.format_move(rules.transform_move(m, s)) for m in moves) == sorted(
+                rules.format_move(m) for m in rules.legal_moves(image)
+            )
+            assert (rules.decided_outcome(image) is None) == (
+                rules.decided_outcome(position) is None
+            )
+
+
+def test_keys_and_encodings_tell_positions_apart(rules: GameRules) -> None:
+    by_key: dict[int, object] = {}
+    by_encoding: dict[bytes, object] = {}
+    for position, _ in random_walk(rules, seed=4):
+        twin = rules.parse_position(rules.format_position(position))
+        assert twin == position and hash(twin) == hash(position)
+        assert rules.key(twin) == rules.key(position)
+        assert np.array_equal(rules.encode(twin), rules.encode(position))
+        key = rules.key(position)
+        encoding = rules.encode(position).tobytes()
+        assert by_key.setdefault(key, position) == position
+        assert by_encoding.setdefault(encoding, position) == position
+    assert len(by_key) > 100
+
+
+def test_a_random_game_under_a_ply_cap_ends(rules: GameRules) -> None:
+    cap = 60
+    for seed in range(8):
+        rng = random.Random(seed)
+        game = Game(rules, ply_cap=cap)
+        assert game.outcome is None
+        while game.outcome is None:
+            moves = game.legal_moves()
+            assert moves
+            game.play(rng.choice(moves))
+        assert game.ply <= cap
+        assert isinstance(game.outcome.termination, Termination)
+        assert game.outcome.result in (-1, 0, 1)
+        assert game.legal_moves() == []
+        if game.outcome.termination is Termination.PLY_CAP:
+            assert game.ply == cap and game.outcome.result == 0
