@@ -33,6 +33,9 @@ HISTORY_CAPACITY = 4096  # positions of game history the repetition check can se
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
+# Where each table sits in the tables tuple (see new_tables).
+HISTORY, KILLERS, STATES, PATH, PV, PV_LENGTH, COUNTERS = 4, 5, 6, 9, 10, 11, 12
+
 # counters[] slots
 NODES, STAMP, STOP = 0, 1, 2
 
@@ -311,24 +314,13 @@ def search_kernel(
     positions before ``window_start`` cannot recur. The principal variation of the deepest
     completed iteration is written to ``best_pv``; the score is the side to move's.
     """
-    (
-        tt_key,
-        tt_move,
-        tt_score,
-        tt_info,
-        history,
-        killers,
-        states,
-        moves,
-        order,
-        path,
-        pv,
-        pv_length,
-        counters,
-        scratch,
-        frame,
-        scores,
-    ) = tables
+    history = tables[HISTORY]
+    killers = tables[KILLERS]
+    states = tables[STATES]
+    path = tables[PATH]
+    pv = tables[PV]
+    pv_length = tables[PV_LENGTH]
+    counters = tables[COUNTERS]
     counters[NODES] = 0
     counters[STAMP] += 1
     counters[STOP] = 0
@@ -478,7 +470,7 @@ class Searcher:
             best_move=pv[0],
             score=float(score),
             depth=int(done),
-            nodes=int(self.tables[12][NODES]),
+            nodes=int(self.tables[COUNTERS][NODES]),
             seconds=elapsed,
             principal_variation=pv,
         )
