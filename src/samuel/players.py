@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
@@ -21,8 +22,13 @@ from samuel.games.game import Game
 from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
 
 DEFAULT_DEPTH = 4
-PLAYER_NAMES = ("human", "random", "classic")
-SPEC_HELP = "human | random | classic[:depth=N,time=SECONDS,epsilon=P,weights=FILE,seed=N]"
+PLAYER_NAMES = ("human", "random", "classic", "net", "FILE.bin")
+SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N"
+SPEC_HELP = (f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
+             f"net[:{SEARCH_OPTIONS}] (the shipped network) | FILE.bin[:{SEARCH_OPTIONS}] "
+             "(a trained network)")
+# The network shipped with the package: the best of the documented training run.
+SHIPPED_NETWORK = Path(__file__).parent / "nn" / "shipped.bin"
 
 
 class PlayerSpecError(ValueError):
@@ -168,6 +174,27 @@ def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
     return value
 
 
+def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[int, np.ndarray]:
+    """The evaluator number and parameters a searching player's name asks for."""
+    from samuel.games.tigers.classic import WeightsError
+    from samuel.nn.weights import WeightsFileError, load_parameters
+
+    if name == "classic":
+        try:
+            return game_kernels.EVALUATOR_CLASSIC, rules.classic_weights(options.pop("weights",
+                                                                                    None))
+        except WeightsError as error:
+            raise PlayerSpecError(str(error)) from None
+    path = SHIPPED_NETWORK if name == "net" else Path(name)
+    if name == "net" and not path.exists():
+        raise PlayerSpecError("no network is shipped with this install; name a weights file "
+                              "(e.g. weights/latest.bin) instead of 'net'")
+    try:
+        return game_kernels.EVALUATOR_NETWORK, load_parameters(path)
+    except WeightsFileError as error:
+        raise PlayerSpecError(str(error)) from None
+
+
 def make_player(
     spec: str,
     rules: GameRules,
@@ -187,22 +214,16 @@ def make_player(
         player: Player = HumanPlayer(read=read, write=write, spec=spec)
     elif name == "random":
         player = RandomPlayer(seed=seed, spec=spec)
-    elif name == "classic":
-        from samuel.games.tigers.classic import WeightsError
-
+    elif name == "classic" or name == "net" or name.endswith(".bin"):
+        evaluator, params = _evaluation(name, options, rules)
         spec_depth = _number(options, "depth", int, spec, 1, MAX_PLY - 1)
         spec_time = _number(options, "time", float, spec, 1e-3, 1e6)
         epsilon = _number(options, "epsilon", float, spec, 0.0, 1.0) or 0.0
-        weights_file = options.pop("weights", None)
         timed = spec_time is not None or seconds is not None  # then depth only caps the search
-        try:
-            weights = rules.classic_weights(weights_file)
-        except WeightsError as error:
-            raise PlayerSpecError(str(error)) from None
         player = SearchPlayer(
             rules=rules,
-            evaluator=game_kernels.EVALUATOR_CLASSIC,
-            params=weights,
+            evaluator=evaluator,
+            params=params,
             depth=spec_depth or depth or (MAX_PLY - 1 if timed else DEFAULT_DEPTH),
             seconds=spec_time if spec_time is not None else seconds,
             epsilon=epsilon,

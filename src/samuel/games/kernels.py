@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from samuel.jit import kernel
+from samuel.nn import network
 
 from .tigers import classic as tigers_classic
 from .tigers import kernels as tigers
@@ -22,12 +23,13 @@ TIGERS_AND_SHEEP = 0
 
 STATE_SIZE = 4
 MAX_MOVES = 192
-FEATURE_SCRATCH = 16  # room for any game's classic feature vector
+SCRATCH = 192  # float32 room for any evaluator's work: the network's activations
 
 NOT_OVER = 2
 
 # Evaluators the search can use; each reads its own parameter array.
-EVALUATOR_CLASSIC = 0
+EVALUATOR_CLASSIC = 0  # params: the classic weights (float64)
+EVALUATOR_NETWORK = 1  # params: the network's parameters (float32)
 
 
 @kernel
@@ -115,4 +117,6 @@ def evaluate(
             return tigers_classic.classic_evaluate(
                 state[0], state[1], state[2], state[3], params, scratch
             )
+        if evaluator == EVALUATOR_NETWORK:
+            return network.forward(params, state[0], state[1], state[2], state[3], scratch)
     return 0.0

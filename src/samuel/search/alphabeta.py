@@ -358,7 +358,8 @@ def search_kernel(
     return best_score, done, length
 
 
-def new_tables(table_bits: int, state_size: int, max_moves: int) -> tuple[np.ndarray, ...]:
+@kernel
+def new_tables(table_bits, state_size, max_moves):
     """The search's working memory: transposition table, ordering tables, stacks."""
     entries = 1 << table_bits
     return (
@@ -375,7 +376,7 @@ def new_tables(table_bits: int, state_size: int, max_moves: int) -> tuple[np.nda
         np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64),  # triangular PV table
         np.zeros(MAX_PLY + 1, dtype=np.int64),  # PV lengths
         np.zeros(4, dtype=np.int64),  # counters: nodes, stamp, stop
-        np.zeros(games.FEATURE_SCRATCH, dtype=np.float64),  # evaluator scratch
+        np.zeros(games.SCRATCH, dtype=np.float32),  # evaluator scratch
         np.zeros((MAX_PLY + 1, 8), dtype=np.int64),  # search stack: integer fields
         np.zeros((MAX_PLY + 1, 3), dtype=np.float64),  # search stack: alpha, beta, best
     )

@@ -1,0 +1,81 @@
+"""Gradients and losses over many samples, in parallel and yet the same on any number of threads.
+
+A batch is split into chunks of ``GRAD_CHUNK`` samples (``LOSS_CHUNK`` for losses); each chunk is
+computed by one thread into its own slot, and the slots are then added up in chunk order.
+Floating-point addition is not associative, so this fixed order is what makes training
+bit-identical on 1 or N threads (``numba.set_num_threads``).
+
+A set of samples is five arrays of equal length: ``tigers``, ``sheep``, ``hand``,
+``tiger_to_move`` (int64) and ``target`` (float32, tigers' view).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from samuel.jit import kernel, parallel_kernel
+
+from .network import PARAMS, SCRATCH, add_gradient, forward
+
+GRAD_CHUNK = 32
+LOSS_CHUNK = 1024
+
+
+@parallel_kernel
+def batch_gradient(params, tigers, sheep, hand, tiger_to_move, target, grad):
+    """Write the summed gradient of the samples into ``grad``; return their summed loss."""
+    n = tigers.shape[0]
+    chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
+    partial = np.zeros((chunks, PARAMS), dtype=np.float32)
+    losses = np.zeros(chunks, dtype=np.float64)
+    for c in numba.prange(chunks):
+        scratch = np.empty(SCRATCH, dtype=np.float32)
+        for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
+            losses[c] += add_gradient(params, partial[c], tigers[i], sheep[i], hand[i],
+                                      tiger_to_move[i], target[i], scratch)
+    grad[:] = 0
+    total = 0.0
+    for c in range(chunks):
+        grad += partial[c]
+        total += losses[c]
+    return total
+
+
+@parallel_kernel
+def batch_loss(params, tigers, sheep, hand, tiger_to_move, target):
+    """The summed loss ``(out - target)^2 / 2`` of the samples."""
+    n = tigers.shape[0]
+    chunks = (n + LOSS_CHUNK - 1) // LOSS_CHUNK
+    losses = np.zeros(chunks, dtype=np.float64)
+    for c in numba.prange(chunks):
+        scratch = np.empty(SCRATCH, dtype=np.float32)
+        for i in range(c * LOSS_CHUNK, min(n, (c + 1) * LOSS_CHUNK)):
+            error = forward(params, tigers[i], sheep[i], hand[i], tiger_to_move[i],
+                            scratch) - target[i]
+            losses[c] += 0.5 * error * error
+    total = 0.0
+    for c in range(chunks):
+        total += losses[c]
+    return total
+
+
+@parallel_kernel
+def batch_values(params, tigers, sheep, hand, tiger_to_move, out):
+    """The network's value of each position, into ``out``."""
+    for i in numba.prange(tigers.shape[0]):
+        scratch = np.empty(SCRATCH, dtype=np.float32)
+        out[i] = forward(params, tigers[i], sheep[i], hand[i], tiger_to_move[i], scratch)
+
+
+@kernel
+def adam_step(params, grad, m, v, step, learning_rate, beta1, beta2, epsilon, grad_scale):
+    """One Adam step on ``grad * grad_scale``; ``step`` counts from 1 (for bias correction)."""
+    correction1 = 1.0 - beta1**step
+    correction2 = 1.0 - beta2**step
+    for i in range(params.shape[0]):
+        g = grad[i] * grad_scale
+        m[i] = beta1 * m[i] + (1.0 - beta1) * g
+        v[i] = beta2 * v[i] + (1.0 - beta2) * g * g
+        params[i] -= learning_rate * (m[i] / correction1) / (np.sqrt(v[i] / correction2)
+                                                            + epsilon)

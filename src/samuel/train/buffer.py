@@ -1,0 +1,89 @@
+"""The sample buffer: each generation's samples kept by outcome, and balanced epochs built from
+the last ``buffer_generations`` generations.
+
+Self-play ends mostly in tiger wins (random sheep moves tend to leave a sheep to be jumped), so an
+epoch trained on everything would mostly teach what tiger wins look like. With balancing, an
+epoch holds:
+
+- as many positions from sheep-win games as from tiger-win games: their mean (rounded down), so
+  the epoch keeps about the same size. The bigger pool gives a random subset (every position at
+  most once); the smaller gives every position plus random repeats;
+- every position from drawn games, once.
+
+If either kind of win has no positions at all there is nothing to balance, and everything is used.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import numpy as np
+
+TIGER_WIN, SHEEP_WIN, DRAW = 0, 1, 2
+OUTCOMES = (TIGER_WIN, SHEEP_WIN, DRAW)
+
+
+@dataclass(frozen=True)
+class Samples:
+    """Positions with targets: equal-length arrays (``state`` rows are the kernels' positions)."""
+
+    states: np.ndarray  # (n, state size) int64
+    targets: np.ndarray  # (n,) float32, tigers' view
+
+    def __len__(self) -> int:
+        return len(self.targets)
+
+    @staticmethod
+    def empty(state_size: int) -> Samples:
+        return Samples(np.zeros((0, state_size), np.int64), np.zeros(0, np.float32))
+
+    @staticmethod
+    def concatenate(parts: list[Samples], state_size: int) -> Samples:
+        if not parts:
+            return Samples.empty(state_size)
+        return Samples(np.concatenate([p.states for p in parts]),
+                       np.concatenate([p.targets for p in parts]))
+
+    def take(self, indices: np.ndarray) -> Samples:
+        return Samples(self.states[indices], self.targets[indices])
+
+
+class SampleBuffer:
+    """The samples of the last ``generations`` generations, split by how their game ended."""
+
+    def __init__(self, generations: int, state_size: int) -> None:
+        if generations < 1:
+            raise ValueError(f"the buffer must keep at least 1 generation, not {generations}")
+        self.state_size = state_size
+        self._generations: deque[dict[int, Samples]] = deque(maxlen=generations)
+
+    def add_generation(self, by_outcome: dict[int, Samples]) -> None:
+        self._generations.append({o: by_outcome.get(o, Samples.empty(self.state_size))
+                                  for o in OUTCOMES})
+
+    def pool(self, outcome: int) -> Samples:
+        return Samples.concatenate([g[outcome] for g in self._generations], self.state_size)
+
+    def epoch(self, rng: np.random.Generator, balance: bool = True) -> Samples:
+        """One epoch's samples (unshuffled), balanced as the module says, or everything."""
+        tigers, sheep, draws = (self.pool(o) for o in OUTCOMES)
+        return balanced_epoch(tigers, sheep, draws, rng, balance)
+
+
+def balanced_epoch(tigers: Samples, sheep: Samples, draws: Samples, rng: np.random.Generator,
+                   balance: bool = True) -> Samples:
+    """The seed's balancing rule on pools of tiger-win, sheep-win and drawn positions."""
+    state_size = tigers.states.shape[1]
+    if not balance or len(tigers) == 0 or len(sheep) == 0:
+        return Samples.concatenate([tigers, sheep, draws], state_size)
+    each = (len(tigers) + len(sheep)) // 2
+    parts = []
+    for pool in (tigers, sheep):
+        if len(pool) >= each:
+            parts.append(pool.take(rng.choice(len(pool), size=each, replace=False)))
+        else:
+            repeats = rng.integers(0, len(pool), size=each - len(pool))
+            parts.append(pool.take(np.concatenate([np.arange(len(pool)), repeats])))
+    parts.append(draws)
+    return Samples.concatenate(parts, state_size)

@@ -1,0 +1,56 @@
+"""The training configuration: every field is a ``samuel train`` option, with the seed's
+defaults, and the whole config is saved next to every weights file it produced."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+RANDOM_WEIGHTS_SEED = 0x5EED  # the network a run starts from when there is nothing to resume
+TRAINING_SEED = 0x7EA1  # shuffles, orientations and balancing draw from (this, generation)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    generations: int = 50  # generations to train
+    games: int = 500  # self-play games per generation
+    out_dir: str = "weights"  # where weights are saved and resumed from
+    start_from: str | None = None  # start from this weights file (--from)
+    depth: int = 3  # search depth in self-play and matches
+    ply_cap: int = 200  # a game this long is a draw
+    random_plies: int = 10  # random opening plies in self-play
+    epsilon: float = 0.05  # chance of a random move after that
+    lam: float = 0.7  # TD(lambda) blend (--lambda)
+    buffer_generations: int = 5  # generations of samples to train on
+    balance: bool = True  # balance tiger-win and sheep-win positions (--no-balance turns off)
+    epochs: int = 2  # passes over the samples per generation
+    batch_size: int = 256  # positions per optimiser step
+    learning_rate: float = 1e-3  # Adam's learning rate
+    match_games: int = 100  # games per match
+    match_every: int = 10  # play matches every this many generations
+    workers: int | None = None  # threads/processes; None: every core (results don't depend on it)
+
+    def __post_init__(self) -> None:
+        checks = [
+            (self.generations >= 1, "generations must be at least 1"),
+            (self.games >= 1, "games must be at least 1"),
+            (1 <= self.depth <= 20, "depth must be between 1 and 20"),
+            (self.ply_cap >= 1, "ply cap must be at least 1"),
+            (self.random_plies >= 0, "random plies must not be negative"),
+            (0.0 <= self.epsilon <= 1.0, "epsilon must be between 0 and 1"),
+            (0.0 <= self.lam <= 1.0, "lambda must be between 0 and 1"),
+            (self.buffer_generations >= 1, "buffer generations must be at least 1"),
+            (self.epochs >= 0, "epochs must not be negative"),
+            (self.batch_size >= 1, "batch size must be at least 1"),
+            (self.learning_rate > 0.0, "learning rate must be more than 0"),
+            (self.match_games >= 2 and self.match_games % 2 == 0,
+             "match games must be an even number, at least 2 (each opening is played twice)"),
+            (self.match_every >= 1, "match every must be at least 1"),
+            (self.workers is None or self.workers >= 1, "workers must be at least 1"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)

@@ -1,0 +1,198 @@
+"""Self-play training in generations (``docs/training.md``).
+
+Each generation plays ``games`` games of the network against itself, labels the positions with
+TD(lambda) targets, keeps them in the sample buffer by outcome, trains on the last
+``buffer_generations`` generations (balanced epochs, random orientations, Adam), and saves
+``gen-NNN.bin`` and ``latest.bin``. Every ``match_every`` generations it plays matches against
+the generation that last played matches and against ``classic``.
+
+A run resumes from ``start_from``, else the newest ``gen-NNN.bin`` in the out dir, else random
+weights (seed ``0x5EED``); generation numbers carry on from the newest file in the out dir. Adam's
+state and the buffer are not saved, so they start empty on a restart. Weights are written
+atomically, so a run stopped at any moment loses at most the generation in progress.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from samuel.games import kernels as games
+from samuel.games.tigers.rules import Position
+from samuel.nn.network import random_parameters
+from samuel.nn.weights import load_parameters, save_parameters, write_atomically
+
+from .buffer import DRAW, SHEEP_WIN, TIGER_WIN, SampleBuffer, Samples
+from .config import RANDOM_WEIGHTS_SEED, TRAINING_SEED, TrainConfig
+from .selfplay import play_selfplay
+from .targets import td_lambda_targets
+from .trainer import Adam, mean_loss, train_epoch
+
+GENERATION_FILE = re.compile(r"^gen-(\d+)\.bin$")
+START_FILE = "start.bin"  # the network a run started from, for `vs prev` when no file has it
+SELFPLAY_CHUNK = 50  # games per compiled call, so the progress bar moves
+
+
+@dataclass(frozen=True)
+class GenerationReport:
+    """One row of the training table (``docs/training.md``, "Reading the output")."""
+
+    generation: int
+    trained: int  # positions in each epoch
+    tiger_wins: int
+    sheep_wins: int
+    draws: int
+    tigers_before: float  # mean loss on tiger-win positions in the buffer, before training
+    sheep_before: float
+    tigers_after: float
+    sheep_after: float
+    vs_previous: float | None  # match score, only every match_every generations
+    vs_classic: float | None
+    train_seconds: float
+    seconds: float
+
+
+def game_seed(generation: int, game: int) -> int:
+    """A game's seed, from (generation, game number) only: the same on any number of workers."""
+    state = np.random.SeedSequence([generation, game]).generate_state(1, np.uint64)
+    return int(state[0]) >> 1
+
+
+def newest_generation(out_dir: Path) -> tuple[int, Path | None]:
+    """The highest generation number saved in ``out_dir`` and its file (0, None if none)."""
+    best, best_path = 0, None
+    if out_dir.is_dir():
+        for path in out_dir.iterdir():
+            match = GENERATION_FILE.match(path.name)
+            if match and int(match.group(1)) > best:
+                best, best_path = int(match.group(1)), path
+    return best, best_path
+
+
+def generation_path(out_dir: Path, generation: int) -> Path:
+    return out_dir / f"gen-{generation:03d}.bin"
+
+
+def starting_point(config: TrainConfig) -> tuple[np.ndarray, str, int]:
+    """The parameters to start from, where they came from, and the last generation number."""
+    out_dir = Path(config.out_dir)
+    last, newest = newest_generation(out_dir)
+    if config.start_from is not None:
+        return load_parameters(config.start_from), config.start_from, last
+    if newest is not None:
+        return load_parameters(newest), str(newest), last
+    random_start = f"random weights (seed {RANDOM_WEIGHTS_SEED:#x})"
+    return random_parameters(RANDOM_WEIGHTS_SEED), random_start, last
+
+
+def self_play(params: np.ndarray, config: TrainConfig, generation: int,
+              progress: Callable[[int], None] | None = None):
+    """Play the generation's games, in chunks so that ``progress(games done)`` can be called."""
+    root = Position.initial().encode()
+    seeds = np.array([game_seed(generation, g) for g in range(config.games)], dtype=np.int64)
+    parts = []
+    for start in range(0, config.games, SELFPLAY_CHUNK):
+        parts.append(play_selfplay(games.TIGERS_AND_SHEEP, games.EVALUATOR_NETWORK, params, root,
+                                   config.depth, config.random_plies, config.epsilon,
+                                   config.ply_cap, seeds[start:start + SELFPLAY_CHUNK]))
+        if progress is not None:
+            progress(min(config.games, start + SELFPLAY_CHUNK))
+    return parts
+
+
+def label_games(parts, lam: float) -> dict[int, Samples]:
+    """TD(lambda)-labelled samples of the games, by outcome."""
+    states = {TIGER_WIN: [], SHEEP_WIN: [], DRAW: []}
+    targets = {TIGER_WIN: [], SHEEP_WIN: [], DRAW: []}
+    for part in parts:
+        for g in range(len(part.plies)):
+            n = int(part.plies[g])
+            if n == 0:
+                continue
+            result = int(part.results[g])
+            outcome = TIGER_WIN if result > 0 else SHEEP_WIN if result < 0 else DRAW
+            labels = np.empty(n, dtype=np.float32)
+            td_lambda_targets(part.scores[g, :n], part.random_moves[g, :n], float(result), lam,
+                              labels)
+            states[outcome].append(part.positions[g, :n])
+            targets[outcome].append(labels)
+    return {o: Samples(np.concatenate(states[o]) if states[o] else np.zeros((0, 4), np.int64),
+                       np.concatenate(targets[o]) if targets[o] else np.zeros(0, np.float32))
+            for o in states}
+
+
+def outcome_counts(parts) -> tuple[int, int, int]:
+    results = np.concatenate([p.results for p in parts])
+    return int((results > 0).sum()), int((results < 0).sum()), int((results == 0).sum())
+
+
+MatchFunction = Callable[[str, str, int], float]
+
+
+def train(config: TrainConfig, report: Callable[[GenerationReport], None],
+          play_match: MatchFunction | None = None,
+          progress: Callable[[str, int, int], None] | None = None,
+          log: Callable[[str], None] = print) -> np.ndarray:
+    """Run ``config.generations`` generations; call ``report`` after each. Returns the network.
+
+    ``play_match(first_spec, second_spec, seed)`` plays a match of ``config.match_games`` games
+    and returns the first player's score (share of points); without it no matches are played.
+    ``progress(stage, done, total)`` is told how the generation's self-play is going.
+    """
+    if config.workers is not None:
+        numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
+    out_dir = Path(config.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    params, source, last = starting_point(config)
+    log(f"starting from {source}; generations {last + 1} to {last + config.generations}")
+    start_file = out_dir / START_FILE
+    save_parameters(params, start_file)
+    adam = Adam()
+    buffer = SampleBuffer(config.buffer_generations, games.STATE_SIZE)
+    for generation in range(last + 1, last + config.generations + 1):
+        started = time.perf_counter()
+        parts = self_play(params, config, generation,
+                          None if progress is None else
+                          lambda done: progress("self-play", done, config.games))
+        buffer.add_generation(label_games(parts, config.lam))
+        tiger_pool, sheep_pool = buffer.pool(TIGER_WIN), buffer.pool(SHEEP_WIN)
+        tigers_before, sheep_before = mean_loss(params, tiger_pool), mean_loss(params, sheep_pool)
+        rng = np.random.default_rng([TRAINING_SEED, generation])
+        train_started = time.perf_counter()
+        trained = 0
+        for _ in range(config.epochs):
+            epoch = buffer.epoch(rng, config.balance)
+            trained = len(epoch)
+            train_epoch(params, adam, epoch, config.batch_size, config.learning_rate, rng)
+        train_seconds = time.perf_counter() - train_started
+        tigers_after, sheep_after = mean_loss(params, tiger_pool), mean_loss(params, sheep_pool)
+        path = generation_path(out_dir, generation)
+        save_parameters(params, path)
+        save_parameters(params, out_dir / "latest.bin")
+        vs_previous = vs_classic = None
+        if play_match is not None and generation % config.match_every == 0:
+            # Against the generation that last played matches, or the starting network if
+            # that generation's file is missing.
+            previous = generation_path(out_dir, generation - config.match_every)
+            previous = previous if previous.exists() else start_file
+            spec = f"{path}:depth={config.depth}"
+            vs_previous = play_match(spec, f"{previous}:depth={config.depth}", generation)
+            vs_classic = play_match(spec, f"classic:depth={config.depth}", generation)
+        tiger_wins, sheep_wins, draws = outcome_counts(parts)
+        row = GenerationReport(
+            generation, trained, tiger_wins, sheep_wins, draws, tigers_before, sheep_before,
+            tigers_after, sheep_after, vs_previous, vs_classic, train_seconds,
+            time.perf_counter() - started)
+        record = {"config": config.to_dict(), "started_from": source,
+                  "report": row.__dict__, "weights": path.name}
+        write_atomically(path.with_suffix(".json"),
+                         (json.dumps(record, indent=2) + "\n").encode())
+        report(row)
+    return params

@@ -1,0 +1,121 @@
+"""Self-play: whole games of a player against itself, run compiled, many at once.
+
+Each game searches every position to a fixed depth (a depth, not a time, keeps runs
+reproducible), plays ``random_plies`` random opening plies, then a random move instead of the
+searched one with probability ``epsilon``; it is a draw on a threefold repetition (the search
+sees the game's earlier positions) or after ``ply_cap`` plies. Every position where a move was
+played is recorded with the search's score for it (clamped to -1..1, tigers' view) and whether
+the move played there was random. A game's randomness comes only from its seed, which the caller
+derives from (generation, game number): the games are the same on any number of threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from samuel.games import kernels as games
+from samuel.jit import kernel, parallel_kernel
+from samuel.search.alphabeta import MAX_PLY, _mix, new_tables, search_kernel
+
+SELFPLAY_TABLE_BITS = 14  # shallow searches visit few nodes; a small table is cheaper to make
+
+
+@kernel
+def _random_below(rng: int, n: int):
+    """A uniform integer below ``n`` and the generator's next state (splitmix64)."""
+    rng += -7046029254386353131  # 0x9E3779B97F4A7C15
+    return (_mix(rng) >> 1) % n, rng
+
+
+@kernel
+def play_one_game(game, evaluator, params, root, depth, random_plies, epsilon, ply_cap, seed,
+                  tables, pv, positions, scores, random_moves):
+    """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``.
+
+    ``positions[ply]`` is the position where the ply's move was played, ``scores[ply]`` the
+    clamped search score (first player's view), ``random_moves[ply]`` whether the move played was
+    random. The result is the first player's: 1, 0 or -1.
+    """
+    state = root.copy()
+    child = np.empty_like(state)
+    keys = np.empty(ply_cap + 1, dtype=np.int64)
+    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    window = 0
+    rng = seed
+    for ply in range(ply_cap):
+        key = games.key(game, state)
+        keys[ply] = key
+        seen = 0
+        for i in range(window, ply + 1):
+            if keys[i] == key:
+                seen += 1
+        if seen >= 3:
+            return ply, 0
+        n = games.generate(game, state, moves)
+        result = games.result(game, state, n)
+        if result != games.NOT_OVER:
+            return ply, result
+        score, _, _ = search_kernel(game, evaluator, params, state, keys[: ply + 1], window,
+                                    depth, 0.0, _mix(seed + ply), tables, pv)
+        side = games.sign(game, state)
+        score = score * side
+        positions[ply, :] = state
+        scores[ply] = max(-1.0, min(1.0, score))
+        move = pv[0]
+        random_moves[ply] = False
+        explore = 1.0
+        if epsilon > 0.0 and ply >= random_plies:
+            draw, rng = _random_below(rng, 1 << 53)
+            explore = draw / float(1 << 53)
+        if ply < random_plies or explore < epsilon:
+            pick, rng = _random_below(rng, n)
+            move = moves[pick]
+            random_moves[ply] = True
+        if games.is_irreversible(game, state, move):
+            window = ply + 1
+        games.play(game, state, move, child)
+        state[:] = child
+    return ply_cap, 0
+
+
+@parallel_kernel
+def play_games(game, evaluator, params, root, depth, random_plies, epsilon, ply_cap, seeds,
+               positions, scores, random_moves, plies, results):
+    """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``."""
+    for g in numba.prange(seeds.shape[0]):
+        tables = new_tables(SELFPLAY_TABLE_BITS, games.STATE_SIZE, games.MAX_MOVES)
+        pv = np.zeros(MAX_PLY, dtype=np.int64)
+        n, result = play_one_game(game, evaluator, params, root, depth, random_plies, epsilon,
+                                  ply_cap, seeds[g], tables, pv, positions[g], scores[g],
+                                  random_moves[g])
+        plies[g] = n
+        results[g] = result
+
+
+@dataclass(frozen=True)
+class SelfPlayGames:
+    """The games of one batch: per-game arrays padded to the ply cap."""
+
+    positions: np.ndarray  # (games, ply_cap, state size) int64
+    scores: np.ndarray  # (games, ply_cap) float32, clamped search scores, first player's view
+    random_moves: np.ndarray  # (games, ply_cap) bool
+    plies: np.ndarray  # (games,) moves played in each game
+    results: np.ndarray  # (games,) first player's result: 1, 0, -1
+
+
+def play_selfplay(game: int, evaluator: int, params: np.ndarray, root: np.ndarray, depth: int,
+                  random_plies: int, epsilon: float, ply_cap: int,
+                  seeds: np.ndarray) -> SelfPlayGames:
+    """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``)."""
+    count = len(seeds)
+    positions = np.zeros((count, ply_cap, len(root)), dtype=np.int64)
+    scores = np.zeros((count, ply_cap), dtype=np.float32)
+    random_moves = np.zeros((count, ply_cap), dtype=np.bool_)
+    plies = np.zeros(count, dtype=np.int64)
+    results = np.zeros(count, dtype=np.int64)
+    play_games(game, evaluator, params, root, depth, random_plies, epsilon, ply_cap,
+               np.asarray(seeds, dtype=np.int64), positions, scores, random_moves, plies, results)
+    return SelfPlayGames(positions, scores, random_moves, plies, results)
