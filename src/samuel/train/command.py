@@ -95,7 +95,7 @@ def command_train(args: argparse.Namespace) -> None:
     def report(row: GenerationReport) -> None:
         print(format_row(row), flush=True)
 
-    from samuel.match.training import training_match
+    from .matches import training_match
 
     print(HEADER, flush=True)
     try:

@@ -1,0 +1,45 @@
+"""Self-play speed: games per second at depth 3 with 1 and with 2 workers (numba threads).
+
+The games are the training loop's (``samuel.train.loop.self_play``): the network from random
+weights (seed 0x5EED), 10 random opening plies, epsilon 0.05, ply cap 200, seeds from
+(generation, game). The same games are played on every thread count.
+
+    .venv/bin/python benchmarks/selfplay.py [--games 500] [--depth 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+
+from samuel.nn.network import random_parameters
+from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig
+from samuel.train.loop import self_play
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--depth", type=int, default=3)
+    args = parser.parse_args()
+    params = random_parameters(RANDOM_WEIGHTS_SEED)
+    config = TrainConfig(games=args.games, depth=args.depth)
+    self_play(params, TrainConfig(games=4, depth=args.depth), 1)  # compile or load the kernels
+    print(f"{'workers':>7} {'games':>6} {'plies':>7} {'seconds':>8} {'games/s':>8} {'speed-up':>8}")
+    first = None
+    for workers in range(1, numba.config.NUMBA_NUM_THREADS + 1):
+        numba.set_num_threads(workers)
+        started = time.perf_counter()
+        parts = self_play(params, config, 1)
+        seconds = time.perf_counter() - started
+        plies = int(np.sum([p.plies.sum() for p in parts]))
+        first = first or seconds
+        print(f"{workers:7d} {args.games:6d} {plies:7d} {seconds:8.2f} {args.games / seconds:8.1f} "
+              f"{first / seconds:7.2f}x")
+
+
+if __name__ == "__main__":
+    main()
