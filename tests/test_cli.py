@@ -88,3 +88,32 @@ def test_a_human_gets_help_for_bad_moves_and_the_record_is_saved(tmp_path):
     [record] = read_records(path)
     assert [str(m) for m in record.moves][0] == "c3" and len(record.moves) == 2
     assert record.result is None  # stopped, not finished
+
+
+def test_train_prints_the_table_saves_every_generation_and_resumes(tmp_path):
+    out = tmp_path / "weights"
+    args = ("train", "2", "8", str(out), "--depth", "1", "--ply-cap", "60", "--match-every", "2",
+            "--match-games", "2", "--workers", "1")
+    run = samuel(*args)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert lines[0].split()[:3] == ["gen", "trained", "tigers"]
+    assert [line.split()[0] for line in lines[1:]] == ["1", "2"]
+    assert lines[2].split()[9].endswith("%") and lines[2].split()[10].endswith("%")
+    assert {"gen-001.bin", "gen-002.bin", "gen-002.json", "latest.bin"} <= {
+        p.name for p in out.iterdir()}
+    again = samuel("train", "1", "8", str(out), "--depth", "1", "--ply-cap", "60",
+                   "--match-every", "5", "--workers", "1")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip().splitlines()[-1].split()[0] == "3"
+    assert "gen-002.bin" in again.stderr
+
+
+@pytest.mark.parametrize(("args", "phrase"), [
+    (("--epsilon", "2"), "epsilon must be between 0 and 1"),
+    (("--match-games", "3"), "even number"),
+    (("--from", "/nonexistent.bin"), "does not exist"),
+])
+def test_train_refuses_bad_settings(tmp_path, args, phrase):
+    run = samuel("train", "1", "4", str(tmp_path / "w"), *args)
+    assert run.returncode == 2 and phrase in run.stderr and "Traceback" not in run.stderr

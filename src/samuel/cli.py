@@ -207,6 +207,30 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--start", default=START, help="start position string, or 'start'")
     play.add_argument("--record", help="where to save the game record (games/DATE-TIME.txt)")
     play.set_defaults(run=command_play)
+
+    from samuel.web import command_serve  # light: FastAPI is imported only when serving
+
+    serve = commands.add_parser("serve", help="play and analyse in the browser (docs/web.md)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    serve.add_argument("--port", type=_positive_int, default=8000, help="port (8000)")
+    serve.add_argument("--weights-dir", help="networks (*.bin) to offer; specs read only these")
+    serve.set_defaults(run=command_serve)
+
+    from samuel.match import commands as match_commands  # light: matches import on running
+
+    match = commands.add_parser("match", help="a fair match between two players, with statistics")
+    match_commands.add_match_arguments(match)
+    match.set_defaults(run=match_commands.command_match)
+
+    tournament = commands.add_parser("tournament", help="every pair plays; ratings for all")
+    match_commands.add_tournament_arguments(tournament)
+    tournament.set_defaults(run=match_commands.command_tournament)
+
+    from samuel.train import command as train_command  # light: training imports on running
+
+    train = commands.add_parser("train", help="learn by self-play (docs/training.md)")
+    train_command.add_arguments(train, _positive_int, _positive_float)
+    train.set_defaults(run=train_command.command_train)
     return parser
 
 

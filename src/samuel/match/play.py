@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from samuel.games.base import GameRules
 from samuel.games.game import Game
@@ -15,16 +15,21 @@ def play_game(
     start=None,
     ply_cap: int | None = None,
     after_move: Callable[[Game, Player], None] | None = None,
+    opening: Sequence = (),
 ) -> Game:
     """Play until the game ends; ``players`` maps each of ``rules.sides`` to its player.
 
     ``after_move`` is called after every move (to draw the board, say). A player may raise
     :class:`samuel.players.Resigned` to stop early; the game is then returned unfinished.
+    The ``opening`` moves are played first, as part of the game (they count for repetition and
+    the ply cap; ``after_move`` is not called for them).
     """
     missing = [side for side in rules.sides if side not in players]
     if missing:
         raise ValueError(f"no player for {', '.join(missing)}")
     game = Game(rules, start=start, ply_cap=ply_cap)
+    for move in opening:
+        game.play(move)
     while game.outcome is None:
         player = players[rules.sides[rules.side_to_move(game.position)]]
         try:

@@ -1,0 +1,213 @@
+"""``samuel match`` and ``samuel tournament``: their options, and what each runs and prints.
+
+:mod:`samuel.cli` adds the two subcommands with :func:`add_match_arguments` and
+:func:`add_tournament_arguments` and runs :func:`command_match` or :func:`command_tournament`.
+Heavy imports wait until a command runs, so building the parser stays quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+from pathlib import Path
+
+DEFAULT_FOLDER = Path("matches")  # where reports and game records go unless told otherwise
+DEFAULT_SPRT_GAMES = 10_000  # the most games an SPRT match plays unless told otherwise
+SPEC_EXAMPLES = "a player spec: classic:depth=4, random, classic:depth=3,epsilon=0.1, ..."
+
+
+def _whole_number(low: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at least {low}")
+        return value
+
+    return parse
+
+
+def _even_games(text: str) -> int:
+    value = _whole_number(2)(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is odd: a match is pairs of games (each opening is played twice)"
+        )
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
+    return value
+
+
+def _finite_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def _opening_plies(text: str):
+    from samuel.match.openings import parse_opening_plies
+
+    try:
+        return parse_opening_plies(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _sprt(text: str):
+    from samuel.match.sprt import parse_sprt
+
+    try:
+        return parse_sprt(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workers", type=_whole_number(1), default=os.cpu_count() or 1,
+        help="worker processes (this machine's cores); results do not depend on it",
+    )
+    parser.add_argument(
+        "--seed", type=_whole_number(0), default=0, help="picks the openings and players' seeds (0)"
+    )
+    parser.add_argument(
+        "--opening-plies", type=_opening_plies, default=None, metavar="N|LOW-HIGH",
+        help="length of the random openings, e.g. 4 or 2-6 (4)",
+    )
+    parser.add_argument(
+        "--ply-cap", type=_whole_number(1), default=200, help="a game this long is a draw (200)"
+    )
+    parser.add_argument(
+        "--depth", type=_whole_number(1), help="default search depth for specs without one (4)"
+    )
+    parser.add_argument(
+        "--time", type=_positive_float, help="default seconds per move for specs without one"
+    )
+    parser.add_argument("--json", metavar="FILE", help="where to write the report as JSON")
+    parser.add_argument("--records", metavar="FILE", help="where to write every game's record")
+    parser.add_argument(
+        "--no-progress", action="store_true", help="no progress bar (none when not a terminal)"
+    )
+
+
+def add_match_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``samuel match``."""
+    parser.add_argument("first", help=f"the player reported on, {SPEC_EXAMPLES}")
+    parser.add_argument("second", help="its opponent (a spec as for the first)")
+    parser.add_argument(
+        "--games", type=_even_games,
+        help=f"games, an even number (200; with --sprt the most, {DEFAULT_SPRT_GAMES:,})",
+    )
+    parser.add_argument(
+        "--sprt", type=_sprt, metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
+        help="stop as soon as the SPRT on game pairs decides (e.g. elo0=0,elo1=10,alpha=0.05,"
+        "beta=0.05)",
+    )
+    _add_common_arguments(parser)
+
+
+def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of ``samuel tournament``."""
+    parser.add_argument("players", nargs="+", metavar="PLAYER", help=f"two or more, each "
+                        f"{SPEC_EXAMPLES}")
+    parser.add_argument(
+        "--games", type=_even_games, help="games per pairing, an even number (100)"
+    )
+    parser.add_argument(
+        "--anchor", metavar="PLAYER", help="the player whose rating is fixed (the pool's average)"
+    )
+    parser.add_argument(
+        "--anchor-rating", type=_finite_float, default=0.0,
+        help="the anchor's rating, or the pool's average (0)",
+    )
+    _add_common_arguments(parser)
+
+
+def _output_paths(args: argparse.Namespace, name: str) -> tuple[Path, Path]:
+    """The JSON and records paths: as given, or ``matches/DATE-TIME-name.json`` and
+    ``.games.txt``. Checked before any game is played, so a typo costs no match."""
+    stem = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + f"-{name}"
+    if not (args.json and args.records):
+        DEFAULT_FOLDER.mkdir(parents=True, exist_ok=True)
+    json_path = Path(args.json) if args.json else DEFAULT_FOLDER / f"{stem}.json"
+    records_path = Path(args.records) if args.records else DEFAULT_FOLDER / f"{stem}.games.txt"
+    for path in (json_path, records_path):
+        if not path.parent.is_dir():
+            raise ValueError(f"cannot write {path}: the folder {path.parent} does not exist")
+        if path.is_dir():
+            raise ValueError(f"cannot write {path}: it is a folder")
+    return json_path, records_path
+
+
+def _openings(args: argparse.Namespace):
+    from samuel.match.openings import OpeningConfig
+
+    return args.opening_plies if args.opening_plies is not None else OpeningConfig()
+
+
+def command_match(args: argparse.Namespace) -> None:
+    from samuel.games.record import write_records
+    from samuel.match.head_to_head import DEFAULT_GAMES, play_match
+    from samuel.match.report import format_match_report, match_json, write_json
+
+    games = args.games or (DEFAULT_SPRT_GAMES if args.sprt else DEFAULT_GAMES)
+    json_path, records_path = _output_paths(args, "match")
+    result = play_match(
+        args.first,
+        args.second,
+        games,
+        seed=args.seed,
+        openings=_openings(args),
+        ply_cap=args.ply_cap,
+        depth=args.depth,
+        seconds=args.time,
+        sprt=args.sprt,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    print(format_match_report(result))
+    write_json(json_path, match_json(result))
+    write_records(records_path, result.records())
+    print(f"\nreport written to {json_path}")
+    print(f"game records written to {records_path}")
+
+
+def command_tournament(args: argparse.Namespace) -> None:
+    from samuel.games.record import write_records
+    from samuel.match.report import format_tournament_report, tournament_json, write_json
+    from samuel.match.tournament import DEFAULT_TOURNAMENT_GAMES, play_tournament
+
+    json_path, records_path = _output_paths(args, "tournament")
+    result = play_tournament(
+        args.players,
+        args.games or DEFAULT_TOURNAMENT_GAMES,
+        seed=args.seed,
+        openings=_openings(args),
+        ply_cap=args.ply_cap,
+        depth=args.depth,
+        seconds=args.time,
+        anchor=args.anchor,
+        anchor_rating=args.anchor_rating,
+        workers=args.workers,
+        progress=not args.no_progress,
+    )
+    print(format_tournament_report(result))
+    write_json(json_path, tournament_json(result))
+    write_records(records_path, result.records())
+    print(f"\nreport written to {json_path}")
+    print(f"game records written to {records_path}")

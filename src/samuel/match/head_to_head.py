@@ -1,0 +1,267 @@
+"""A fair match between two players: paired games from random openings, and its statistics.
+
+Every opening is played twice, each player taking each side once; games run on worker processes
+and the result does not depend on how many. With an SPRT the match stops at the first pair (in
+pair order) after which the test decides. This is the function the training loop and the
+``samuel match`` command call:
+
+    result = play_match("classic:depth=4", "classic:depth=2", 200, seed=1, workers=2)
+    result.score, result.statistics.elo, result.statistics.pentanomial.counts
+"""
+
+from __future__ import annotations
+
+import datetime
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from samuel.games import get_game
+from samuel.games.record import GameRecord
+from samuel.match.openings import OpeningConfig, as_opening_config
+from samuel.match.progress import progress_bar
+from samuel.match.runner import PairResult, PairTask, check_match_player, run_pairs
+from samuel.match.sprt import Sprt, SprtResult
+from samuel.match.stats import MatchStatistics, Pentanomial, match_statistics
+
+DEFAULT_GAMES = 200  # a 95% range of about +/-7 points around 50%: the seed's final checks
+DEFAULT_PLY_CAP = 200  # as in training: a game this long is a draw
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """How a match is played. Every field is an option of ``samuel match``."""
+
+    games: int = DEFAULT_GAMES  # an even number (pairs of games); with an SPRT, the most
+    seed: int = 0  # picks the openings and every player's seeds
+    openings: OpeningConfig = field(default_factory=OpeningConfig)
+    ply_cap: int | None = DEFAULT_PLY_CAP  # None: no cap (repetition still ends games)
+    depth: int | None = None  # search depth for specs that set none (None: the player's own)
+    seconds: float | None = None  # time per move for specs that set none (None: search by depth)
+    sprt: Sprt | None = None  # stop as soon as this test decides
+    game: str = "tigers"  # the registry name of the game
+
+    def __post_init__(self) -> None:
+        if self.games < 2 or self.games % 2:
+            raise ValueError(
+                f"a match is an even number of games (each opening is played twice), "
+                f"at least 2, not {self.games}"
+            )
+        if self.seed < 0:
+            raise ValueError(f"the match seed must not be negative, not {self.seed}")
+        if self.ply_cap is not None and self.ply_cap < 1:
+            raise ValueError(f"the ply cap must be at least 1, not {self.ply_cap}")
+        if self.ply_cap is not None and self.ply_cap <= self.openings.max_plies:
+            raise ValueError(
+                f"the ply cap ({self.ply_cap}) must be longer than the openings "
+                f"({self.openings})"
+            )
+
+    @property
+    def pairs(self) -> int:
+        return self.games // 2
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """The first player's results when it played one side."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+    @property
+    def score(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match, from the first player's view: the pairs played (in pair order), the
+    statistics, the SPRT's state (when one ran) and the wall-clock seconds it took."""
+
+    first: str
+    second: str
+    config: MatchConfig
+    pairs: tuple[PairResult, ...]
+    statistics: MatchStatistics
+    sprt: SprtResult | None
+    seconds: float
+
+    @property
+    def score(self) -> float:
+        """The first player's share of the points."""
+        return self.statistics.score
+
+    @property
+    def games(self) -> int:
+        """Games played: ``config.games``, or fewer when an SPRT stopped the match."""
+        return 2 * len(self.pairs)
+
+    @property
+    def by_side(self) -> dict[str, SideResult]:
+        """The first player's results on each side of the game."""
+        tally: dict[str, Counter] = {}
+        for pair in self.pairs:
+            for game in pair.games:
+                tally.setdefault(game.first_side, Counter())[game.first_points] += 1
+        return {
+            side: SideResult(wins=c[1.0], draws=c[0.5], losses=c[0.0]) for side, c in tally.items()
+        }
+
+    @property
+    def terminations(self) -> Counter:
+        """How many games ended each way (by :class:`Termination`)."""
+        return Counter(game.termination for pair in self.pairs for game in pair.games)
+
+    @property
+    def average_plies(self) -> float:
+        return sum(len(game.moves) for pair in self.pairs for game in pair.games) / self.games
+
+    def records(self, date: datetime.date | str | None = None) -> list[GameRecord]:
+        """Every game as a game record, in pair order (as tigers first), tagged with its round
+        (``pair.game``, counting from 1) and its opening's length."""
+        rules = get_game(self.config.game)
+        if date is None:
+            date = datetime.date.today()
+        if isinstance(date, datetime.date):
+            date = date.strftime("%Y.%m.%d")
+        records = []
+        for pair in self.pairs:
+            for number, game in enumerate(pair.games):
+                names = {game.first_side: self.first}
+                names[next(s for s in rules.sides if s != game.first_side)] = self.second
+                records.append(
+                    GameRecord(
+                        rules=rules,
+                        players=tuple(names[side] for side in rules.sides),
+                        date=date,
+                        start=rules.initial_position(),
+                        moves=tuple(rules.parse_move(move) for move in game.moves),
+                        result=game.result,
+                        termination=game.termination,
+                        ply_cap=self.config.ply_cap,
+                        extra_tags=(
+                            ("Round", f"{pair.pair + 1}.{number + 1}"),
+                            ("OpeningPlies", str(len(pair.opening))),
+                        ),
+                    )
+                )
+        return records
+
+
+class Tally:
+    """Running counts of a match's results, pair by pair."""
+
+    def __init__(self) -> None:
+        self.outcomes: Counter = Counter()  # first player's points per game: 1, 0.5, 0
+        self.pair_points: Counter = Counter()  # first player's points per pair
+
+    def add(self, pair: PairResult) -> None:
+        for game in pair.games:
+            self.outcomes[game.first_points] += 1
+        self.pair_points[pair.first_points] += 1
+
+    @property
+    def pentanomial(self) -> Pentanomial:
+        return Pentanomial.from_pair_points(self.pair_points.elements())
+
+    def statistics(self) -> MatchStatistics:
+        return match_statistics(
+            self.outcomes[1.0], self.outcomes[0.5], self.outcomes[0.0], self.pentanomial
+        )
+
+
+def summarize(first: str, second: str, config: MatchConfig, pairs: list[PairResult],
+              seconds: float) -> MatchResult:
+    """The :class:`MatchResult` of ``pairs`` (in pair order)."""
+    tally = Tally()
+    for pair in pairs:
+        tally.add(pair)
+    return MatchResult(
+        first=first,
+        second=second,
+        config=config,
+        pairs=tuple(pairs),
+        statistics=tally.statistics(),
+        sprt=None if config.sprt is None else config.sprt.result(tally.pentanomial),
+        seconds=seconds,
+    )
+
+
+def play_match(
+    first: str,
+    second: str,
+    games: int = DEFAULT_GAMES,
+    *,
+    seed: int = 0,
+    openings: OpeningConfig | int | tuple[int, int] | str = 4,
+    ply_cap: int | None = DEFAULT_PLY_CAP,
+    depth: int | None = None,
+    seconds: float | None = None,
+    sprt: Sprt | None = None,
+    workers: int = 1,
+    progress: bool = False,
+    game: str = "tigers",
+) -> MatchResult:
+    """Play a match of ``games`` games (an even number) between the players the specs
+    ``first`` and ``second`` name, and return it with its statistics, from ``first``'s view.
+
+    ``openings`` is the random openings' length: an :class:`OpeningConfig`, a number of plies,
+    a (low, high) range or text such as ``"2-6"``. ``depth`` and ``seconds`` are defaults that a
+    spec's own options override. With ``sprt`` the match stops as soon as the test decides
+    (``games`` is then the most it plays). The result is the same for any number of
+    ``workers`` (searches by time excepted: a clock is never reproducible). ``progress`` shows a
+    bar on standard error when it is a terminal.
+
+    Raises :class:`samuel.players.PlayerSpecError` for a bad spec and :class:`ValueError` for a
+    bad setting, before any game is played.
+    """
+    config = MatchConfig(
+        games=games,
+        seed=seed,
+        openings=as_opening_config(openings),
+        ply_cap=ply_cap,
+        depth=depth,
+        seconds=seconds,
+        sprt=sprt,
+        game=game,
+    )
+    started = time.perf_counter()
+    rules = get_game(config.game)
+    for spec in dict.fromkeys((first, second)):
+        check_match_player(spec, rules, depth=depth, seconds=seconds)
+    tasks = [
+        PairTask(first=first, second=second, pair=pair, seed=seed, openings=config.openings,
+                 ply_cap=ply_cap, depth=depth, seconds=seconds, game=config.game)
+        for pair in range(config.pairs)
+    ]
+    bar = progress_bar(config.games, f"{first} vs {second}", enabled=progress)
+    tally = Tally()
+
+    def after_pair(done: list[PairResult]) -> bool:
+        tally.add(done[-1])
+        bar.update(2)
+        statistics = tally.statistics()
+        text = f"score {100 * statistics.score:.1f}%"
+        decided = False
+        if config.sprt is not None:
+            state = config.sprt.result(tally.pentanomial)
+            text += f" LLR {state.llr:.2f} [{config.sprt.lower:.2f}, {config.sprt.upper:.2f}]"
+            decided = state.decision is not None
+        bar.set_postfix_str(text)
+        return decided
+
+    try:
+        pairs = run_pairs(tasks, workers=workers, after_pair=after_pair)
+    finally:
+        bar.close()
+    return summarize(first, second, config, pairs, time.perf_counter() - started)

@@ -1,0 +1,329 @@
+"""Match and tournament reports: the text a person reads and the JSON a program reads.
+
+The text follows what users of cutechess-cli and fishtest expect (W/D/L, score, Elo +/- error,
+LOS, draw ratio, pentanomial counts, SPRT bounds), split by side since the game is asymmetric,
+and ends with one line saying what the match does or does not show.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from samuel.games import get_game
+from samuel.match.head_to_head import MatchConfig, MatchResult
+from samuel.match.stats import PAIR_POINTS
+from samuel.match.tournament import TournamentConfig, TournamentResult
+
+SCHEMA_VERSION = 1  # bump when the JSON's fields change meaning
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _elo(x: float) -> str:
+    return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+
+
+def _error(x: float) -> str:
+    return f"{x:.1f}" if math.isfinite(x) else "inf"
+
+
+def _points(x: float) -> str:
+    return f"{x:g}"
+
+
+def _defaults(config: MatchConfig | TournamentConfig) -> str:
+    """The default depth and time that specs without their own were played with, if any."""
+    text = ""
+    if config.depth is not None:
+        text += f", default depth {config.depth}"
+    if config.seconds is not None:
+        text += f", default time {config.seconds:g} s per move"
+    return text
+
+
+def verdict(result: MatchResult) -> str:
+    """One honest sentence on what the match shows."""
+    if result.sprt is not None and result.sprt.decision is None:
+        return f"the SPRT did not decide in {result.games} games; {_fixed_verdict(result)}"
+    return _fixed_verdict(result)
+
+
+def _fixed_verdict(result: MatchResult) -> str:
+    s = result.statistics
+    if result.sprt is not None and result.sprt.decision is not None:
+        test = result.sprt.test
+        accepted, rejected = (test.elo1, test.elo0)
+        if result.sprt.decision == "H0":
+            accepted, rejected = rejected, accepted
+        return (
+            f"the SPRT accepted {result.sprt.decision}: the results favour {result.first} being "
+            f"{accepted:+g} Elo against {result.second} over its being {rejected:+g} Elo "
+            f"(error rates alpha={test.alpha:g}, beta={test.beta:g})"
+        )
+    if s.score_error == 0:  # no spread: the normal range below would be a single point
+        if s.score == 0.5:
+            return (
+                "every pair was split evenly: this match shows no difference (the players may "
+                "play alike, or the openings be too few to tell them apart)"
+            )
+        better = result.first if s.score > 0.5 else result.second
+        return (
+            f"every pair scored the same, {2 * s.score:g} points of 2: {better} did better in "
+            f"every pair (LOS {_percent(s.los)}), by more than this match can measure"
+        )
+    if s.score_low > 0.5:
+        return (
+            f"the 95% range is above 50%: {result.first} is stronger than {result.second} "
+            f"(by {_elo(s.elo_low)} to {_elo(s.elo_high)} Elo)"
+        )
+    if s.score_high < 0.5:
+        return (
+            f"the 95% range is below 50%: {result.first} is weaker than {result.second} "
+            f"(by {_elo(-s.elo_high)} to {_elo(-s.elo_low)} Elo)"
+        )
+    return (
+        f"the 95% range includes 50%: this match shows no difference between the "
+        f"players (any true difference from {_elo(s.elo_low)} to {_elo(s.elo_high)} Elo fits it)"
+    )
+
+
+def format_match_report(result: MatchResult) -> str:
+    """The match report as text, one item a line."""
+    config = result.config
+    s = result.statistics
+    stopped = ""
+    if result.games < config.games:
+        stopped = f", stopped by the SPRT after {result.games} of {config.games}"
+    lines = [
+        f"Match: {result.first} vs {result.second}",
+        f"  {result.games} games{stopped}: {len(result.pairs)} openings of "
+        f"{config.openings} random plies, each played twice, each player taking each side once",
+        f"  seed {config.seed}, ply cap {config.ply_cap or 'none'}{_defaults(config)}, "
+        f"{result.seconds:.1f} s, average game {result.average_plies:.1f} plies",
+        "",
+        f"Results of {result.first}:",
+        f"  {'':12}{'games':>6}{'wins':>6}{'draws':>6}{'losses':>7}{'points':>8}{'score':>8}",
+    ]
+    rows = [(f"as {side}", side_result) for side, side_result in result.by_side.items()]
+    for label, r in [*rows, ("total", s)]:
+        lines.append(
+            f"  {label:12}{r.games:>6}{r.wins:>6}{r.draws:>6}{r.losses:>7}"
+            f"{_points(r.points):>8}{_percent(r.points / r.games):>8}"
+        )
+    first_side_wins = sum(
+        1 for pair in result.pairs for game in pair.games if game.result > 0
+    )
+    second_side_wins = sum(
+        1 for pair in result.pairs for game in pair.games if game.result < 0
+    )
+    draws = result.games - first_side_wins - second_side_wins
+    sides = get_game(config.game).sides
+    lines += [
+        f"  {sides[0]} vs {sides[1]}, whoever played them: {first_side_wins} {sides[0]} wins, "
+        f"{draws} draws, {second_side_wins} {sides[1]} wins",
+        "",
+        f"Score          {_percent(s.score)}  95% range {_percent(s.score_low)} to "
+        f"{_percent(s.score_high)}  (standard error {_percent(s.score_error)}, from the pairs)",
+    ]
+    if s.score_error == 0:
+        lines.append(
+            "               every pair scored the same: with no spread to measure, this range "
+            "(and the Elo's) is empty and says nothing"
+        )
+    lines += [
+        f"Elo difference {_elo(s.elo)} +/- {_error(s.elo_error)}  95% range {_elo(s.elo_low)} "
+        f"to {_elo(s.elo_high)}",
+        f"LOS            {_percent(s.los)}",
+        f"Draw ratio     {_percent(s.draw_ratio)}",
+        f"Pentanomial    {', '.join(map(str, s.pentanomial.counts))}  (pairs scoring "
+        f"{', '.join(_points(p) for p in PAIR_POINTS)} points)",
+    ]
+    if result.sprt is not None:
+        sprt = result.sprt
+        accepted = f"{sprt.decision} accepted" if sprt.decision else "no decision"
+        lines.append(
+            f"SPRT           {sprt.test}: LLR {sprt.llr:.2f} ({100 * sprt.progress:.1f}%), "
+            f"bounds {sprt.test.lower:.2f} and {sprt.test.upper:.2f}: {accepted}"
+        )
+    endings = ", ".join(
+        f"{termination.value} {count}" for termination, count in result.terminations.most_common()
+    )
+    lines += [f"Endings        {endings}", "", f"Verdict: {verdict(result)}."]
+    return "\n".join(lines)
+
+
+def _finite(x: float) -> float | None:
+    """JSON has no infinity: an infinite value is written as null."""
+    return x if math.isfinite(x) else None
+
+
+def match_json(result: MatchResult) -> dict[str, Any]:
+    """The match as JSON-ready data: settings, statistics, by side, SPRT and every pair."""
+    config = result.config
+    s = result.statistics
+    sprt = None
+    if result.sprt is not None:
+        test = result.sprt.test
+        sprt = {
+            "elo0": test.elo0,
+            "elo1": test.elo1,
+            "alpha": test.alpha,
+            "beta": test.beta,
+            "llr": result.sprt.llr,
+            "lower_bound": test.lower,
+            "upper_bound": test.upper,
+            "decision": result.sprt.decision,
+        }
+    return {
+        "schema": SCHEMA_VERSION,
+        "first": result.first,
+        "second": result.second,
+        "settings": {
+            "games": config.games,
+            "seed": config.seed,
+            "opening_plies": [config.openings.min_plies, config.openings.max_plies],
+            "ply_cap": config.ply_cap,
+            "depth": config.depth,
+            "seconds": config.seconds,
+            "game": config.game,
+        },
+        "games": result.games,
+        "seconds": result.seconds,
+        "wins": s.wins,
+        "draws": s.draws,
+        "losses": s.losses,
+        "points": s.points,
+        "score": s.score,
+        "score_error": s.score_error,
+        "score_range": [s.score_low, s.score_high],
+        "elo": _finite(s.elo),
+        "elo_error": _finite(s.elo_error),
+        "elo_range": [_finite(s.elo_low), _finite(s.elo_high)],
+        "los": s.los,
+        "draw_ratio": s.draw_ratio,
+        "pentanomial": list(s.pentanomial.counts),
+        "by_side": {
+            side: {"wins": r.wins, "draws": r.draws, "losses": r.losses, "score": r.score}
+            for side, r in result.by_side.items()
+        },
+        "terminations": {t.value: n for t, n in result.terminations.most_common()},
+        "sprt": sprt,
+        "pairs": [
+            {
+                "pair": pair.pair,
+                "opening": list(pair.opening),
+                "points": [game.first_points for game in pair.games],
+                "first_sides": [game.first_side for game in pair.games],
+                "plies": [len(game.moves) for game in pair.games],
+            }
+            for pair in result.pairs
+        ],
+    }
+
+
+def write_json(path: str | os.PathLike, data: Any) -> None:
+    """Write ``data`` as JSON to ``path`` atomically (a temporary file renamed over it)."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            json.dump(data, file, indent=1, allow_nan=False)
+            file.write("\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def format_tournament_report(result: TournamentResult) -> str:
+    """The tournament as text: a table like Ordo's (rating, error, points, played, %, W D L),
+    then every pairing's score."""
+    config = result.config
+    ratings = result.ratings
+    if ratings.anchor is None:
+        anchored = f"the pool's average is {ratings.anchor_rating:g}"
+    else:
+        anchored = f"{ratings.anchor} is fixed at {ratings.anchor_rating:g}"
+    lines = [
+        f"Tournament: {len(result.players)} players, every pairing {config.games} games "
+        f"({config.games // 2} openings of {config.openings} random plies, each played twice)",
+        f"  seed {config.seed}, ply cap {config.ply_cap or 'none'}{_defaults(config)}, "
+        f"{result.seconds:.1f} s",
+        f"  ratings in Elo, fitted all at once (Bradley-Terry, maximum likelihood); {anchored}; "
+        f"errors are 95% ranges",
+    ]
+    if ratings.virtual_draws:
+        lines.append(
+            f"  a player won or lost every point: {ratings.virtual_draws:g} virtual draw(s) per "
+            f"pairing keep the ratings finite"
+        )
+    width = max(len("PLAYER"), *(len(p) for p in result.players))
+    lines += [
+        "",
+        f"{'#':>4} {'PLAYER':<{width}} : {'RATING':>7} {'ERROR':>6} {'POINTS':>7} {'PLAYED':>6}"
+        f" {'(%)':>6} {'W':>5} {'D':>5} {'L':>5}",
+    ]
+    for rank, row in enumerate(result.standings, start=1):
+        error = "----" if row.error is None else f"{row.error:.1f}"
+        lines.append(
+            f"{rank:>4} {row.player:<{width}} : {row.rating:>7.1f} {error:>6} "
+            f"{_points(row.points):>7} {row.played:>6} {100 * row.score:>6.1f} "
+            f"{row.wins:>5} {row.draws:>5} {row.losses:>5}"
+        )
+    lines += ["", "Pairings (first player's view):"]
+    for match in result.matches:
+        s = match.statistics
+        lines.append(
+            f"  {match.first} vs {match.second}: {_points(s.points)}-"
+            f"{_points(match.games - s.points)}, score {_percent(s.score)} "
+            f"({_percent(s.score_low)} to {_percent(s.score_high)}), "
+            f"Elo {_elo(s.elo)} +/- {_error(s.elo_error)}"
+        )
+    return "\n".join(lines)
+
+
+def tournament_json(result: TournamentResult) -> dict[str, Any]:
+    """The tournament as JSON-ready data: settings, the table, and every pairing's match."""
+    config = result.config
+    return {
+        "schema": SCHEMA_VERSION,
+        "players": list(result.players),
+        "settings": {
+            "games_per_pairing": config.games,
+            "seed": config.seed,
+            "opening_plies": [config.openings.min_plies, config.openings.max_plies],
+            "ply_cap": config.ply_cap,
+            "depth": config.depth,
+            "seconds": config.seconds,
+            "anchor": config.anchor,
+            "anchor_rating": config.anchor_rating,
+            "game": config.game,
+        },
+        "seconds": result.seconds,
+        "virtual_draws": result.ratings.virtual_draws,
+        "standings": [
+            {
+                "player": row.player,
+                "rating": row.rating,
+                "error": row.error,
+                "points": row.points,
+                "played": row.played,
+                "score": row.score,
+                "wins": row.wins,
+                "draws": row.draws,
+                "losses": row.losses,
+            }
+            for row in result.standings
+        ],
+        "matches": [match_json(match) for match in result.matches],
+    }

@@ -1,0 +1,183 @@
+"""Playing pairs of games on worker processes, with results that do not depend on the workers.
+
+A pair is one opening played twice, each player taking each side once (the game is asymmetric:
+one game as tigers, one as sheep). Everything random in a pair comes from seeds derived from
+(match seed, pair number, game of the pair, side), and every game gets freshly built players (no
+search table carries over from another game), so a pair's result is the same whichever worker
+plays it. Results are collected in pair order.
+
+Workers are started with the ``spawn`` method: a fresh interpreter that rebuilds the players from
+their spec strings and loads the compiled kernels from numba's cache. The parent compiles (warms)
+every player's kernels first, since parallel cache writes can crash (numba issue #4807).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+
+import numpy as np
+
+from samuel.games import get_game
+from samuel.games.base import GameRules, Result, Termination
+from samuel.games.game import Game
+from samuel.match.openings import OpeningConfig, opening_moves
+from samuel.match.play import play_game
+from samuel.players import HumanPlayer, Player, PlayerSpecError, make_player
+
+PLAYER_STREAM = 0x5EED  # keeps the players' seeds apart from the openings'
+
+
+def player_seed(match_seed: int, pair: int, game: int, side: int) -> int:
+    """The seed of the player on side ``side`` (0 the game's first side, the tigers; 1 the
+    second) in game ``game`` (0 or 1) of pair ``pair``: derived from these numbers only, never
+    from a worker."""
+    sequence = np.random.SeedSequence(
+        [match_seed & 0xFFFFFFFFFFFFFFFF, pair, game, side, PLAYER_STREAM]
+    )
+    return int(sequence.generate_state(1, np.uint64)[0]) >> 1
+
+
+@dataclass(frozen=True)
+class PairTask:
+    """Everything a worker needs to play one pair; plain data, so it crosses processes."""
+
+    first: str  # the first player's spec; its results are the ones reported
+    second: str
+    pair: int  # the pair's number in its match: picks the opening and the seeds
+    seed: int  # the match seed
+    openings: OpeningConfig
+    ply_cap: int | None
+    depth: int | None = None  # default search depth for specs that do not set one
+    seconds: float | None = None  # default time per move for specs that do not set one
+    game: str = "tigers"  # the registry name of the game
+
+
+@dataclass(frozen=True)
+class GamePlayed:
+    """One finished game of a pair, as plain data."""
+
+    first_side: str  # the side the first player took
+    result: Result  # from the view of the game's first side (the tigers): +1, 0, -1
+    first_points: float  # the first player's points: 1 a win, 0.5 a draw, 0 a loss
+    termination: Termination
+    moves: tuple[str, ...]  # every move in notation, the opening's included
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """Both games of one opening: ``games[0]`` with the first player on the game's first side
+    (tigers), ``games[1]`` with it on the second (sheep)."""
+
+    pair: int
+    opening: tuple[str, ...]  # the opening's moves in notation
+    games: tuple[GamePlayed, GamePlayed]
+
+    @property
+    def first_points(self) -> float:
+        """The first player's points from the pair: 0, 0.5, 1, 1.5 or 2."""
+        return sum(game.first_points for game in self.games)
+
+
+def build_player(spec: str, rules: GameRules, task: PairTask, game: int, side: int) -> Player:
+    """The player ``spec`` names, with its seed for this pair, game and side."""
+    return make_player(
+        spec,
+        rules,
+        depth=task.depth,
+        seconds=task.seconds,
+        seed=player_seed(task.seed, task.pair, game, side),
+    )
+
+
+def play_pair(task: PairTask) -> PairResult:
+    """Play both games of one pair (in this process) and return their results."""
+    rules = get_game(task.game)
+    opening = opening_moves(rules, task.openings, task.seed, task.pair)
+    played = []
+    for game_number in (0, 1):
+        first_side = rules.sides[game_number]
+        second_side = rules.sides[1 - game_number]
+        players = {
+            first_side: build_player(task.first, rules, task, game_number, game_number),
+            second_side: build_player(task.second, rules, task, game_number, 1 - game_number),
+        }
+        game = play_game(rules, players, opening=opening, ply_cap=task.ply_cap)
+        sign = 1 if game_number == 0 else -1
+        played.append(
+            GamePlayed(
+                first_side=first_side,
+                result=game.outcome.result,
+                first_points=(1 + sign * game.outcome.result) / 2,
+                termination=game.outcome.termination,
+                moves=tuple(rules.format_move(move) for move in game.moves),
+            )
+        )
+    return PairResult(
+        pair=task.pair,
+        opening=tuple(rules.format_move(move) for move in opening),
+        games=(played[0], played[1]),
+    )
+
+
+def check_match_player(spec: str, rules: GameRules, depth: int | None = None,
+                       seconds: float | None = None) -> Player:
+    """Build ``spec``'s player and play one move with it, so that a bad spec fails here, before
+    any worker starts, and its kernels are compiled (and cached) in this process."""
+    player = make_player(spec, rules, depth=depth, seconds=seconds)
+    if isinstance(player, HumanPlayer):
+        raise PlayerSpecError("human cannot play in a match: matches are between engines")
+    player.choose_move(Game(rules))
+    return player
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run_pairs(
+    tasks: Sequence[PairTask],
+    workers: int = 1,
+    after_pair: Callable[[list[PairResult]], bool] | None = None,
+) -> list[PairResult]:
+    """Play every task and return the results in task order.
+
+    ``after_pair`` is called with the results of tasks 0..k each time that run of finished
+    tasks grows by one (in task order, whatever order the workers finish in); if it returns
+    True, the remaining tasks are cancelled and the results of tasks 0..k are returned, so an
+    early stop, too, does not depend on the number of workers. With ``workers`` 1 the pairs are
+    played in this process.
+    """
+    if workers < 1:
+        raise ValueError(f"the number of workers must be at least 1, not {workers}")
+    done: list[PairResult] = []
+    if workers == 1 or len(tasks) <= 1:
+        for task in tasks:
+            done.append(play_pair(task))
+            if after_pair is not None and after_pair(done):
+                break
+        return done
+    waiting: dict[int, PairResult] = {}
+    executor = ProcessPoolExecutor(
+        max_workers=min(workers, len(tasks)),
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_ignore_interrupts,
+    )
+    try:
+        futures = {executor.submit(play_pair, task): index for index, task in enumerate(tasks)}
+        pending = set(futures)
+        stopped = False
+        while pending and not stopped:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                waiting[futures[future]] = future.result()
+            while len(done) in waiting and not stopped:
+                done.append(waiting.pop(len(done)))
+                stopped = after_pair is not None and after_pair(done)
+    finally:
+        executor.shutdown(wait=True, cancel_futures=True)
+    return done

@@ -1,0 +1,25 @@
+"""Play and analyse in the browser: ``samuel serve`` (docs/web.md).
+
+The server lives here, apart from the core, which never imports it; this module imports
+FastAPI and uvicorn only when a server is started, so the rest of ``samuel`` runs without them.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def command_serve(args: argparse.Namespace) -> None:
+    """``samuel serve``: run the web server until interrupted."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn
+    except ImportError as error:
+        raise OSError(
+            f"samuel serve needs the web extra ({error}): pip install 'samuel[web]'"
+        ) from None
+    from samuel.web.app import create_app
+
+    app = create_app(weights_dir=args.weights_dir)
+    print(f"Samuel: open http://{args.host}:{args.port}/ (Ctrl-C stops the server)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info")

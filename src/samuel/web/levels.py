@@ -1,0 +1,83 @@
+"""The players the page offers: classic levels, random, and the networks that
+:func:`samuel.players.make_player` can load (the shipped one, and each ``*.bin`` in the weights
+dir).
+
+A candidate is offered only if ``make_player`` accepts its spec, so the list always holds just
+what this version of Samuel can play: network players appear as soon as ``make_player`` knows
+them, with no change here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from samuel.players import PlayerSpecError
+from samuel.web import schemas
+from samuel.web.games import player_for
+
+# (spec, label): depth 2 answers at once; 4 is quick and fair; 6 still answers well within a
+# second on a laptop; the timed levels go as deep as their time allows.
+CLASSIC_LEVELS = (
+    ("classic:depth=2", "Classic, depth 2 (easy)"),
+    ("classic:depth=4", "Classic, depth 4"),
+    ("classic:depth=6", "Classic, depth 6"),
+    ("classic:time=1", "Classic, 1 s per move"),
+    ("classic:time=3", "Classic, 3 s per move"),
+)
+DEFAULT = "classic:depth=4"
+STRONGEST_CLASSIC = "classic:time=3"
+
+# The networks shipped with Samuel, most wanted first: the hybrid (classic + network) played best
+# in the course this project follows (shared/seeds, Module 8), so it leads once it exists.
+SHIPPED_NETWORKS = (
+    ("hybrid", "Hybrid: classic + the shipped network"),
+    ("net", "The shipped network"),
+)
+# The specs a weights file may be played by; each one make_player accepts is offered.
+WEIGHTS_FILE_SPECS = (
+    ("hybrid:weights={path}", "Hybrid: classic + {name}"),
+    ("{path}", "Network {name}"),
+)
+WEIGHTS_PATTERN = "*.bin"
+
+
+def _accepted(spec: str, weights_dir: Path | None) -> bool:
+    try:
+        player_for(spec, weights_dir)
+    except PlayerSpecError:
+        return False
+    return True
+
+
+def offered_players(weights_dir: Path | None) -> schemas.PlayerList:
+    """Every player the page can offer now, in the order it lists them."""
+    networks: list[schemas.PlayerLevel] = []
+    for spec, label in SHIPPED_NETWORKS:
+        if _accepted(spec, weights_dir):
+            networks.append(
+                schemas.PlayerLevel(spec=spec, label=label, group="Network", engine=spec)
+            )
+    files = (
+        sorted(weights_dir.glob(WEIGHTS_PATTERN)) if weights_dir and weights_dir.is_dir() else []
+    )
+    for path in files:
+        labels_taken = set()
+        for template, label_template in WEIGHTS_FILE_SPECS:
+            spec = template.format(path=path)
+            label = label_template.format(name=path.name)
+            if label not in labels_taken and _accepted(spec, weights_dir):
+                labels_taken.add(label)
+                networks.append(
+                    schemas.PlayerLevel(spec=spec, label=label, group="Network", engine=spec)
+                )
+    classic = [
+        schemas.PlayerLevel(spec=spec, label=label, group="Classic", engine="classic")
+        for spec, label in CLASSIC_LEVELS
+    ]
+    other = [schemas.PlayerLevel(spec="random", label="Random moves", group="Other", engine=None)]
+    shipped = [level for level in networks if level.spec in dict(SHIPPED_NETWORKS)]
+    return schemas.PlayerList(
+        players=[*classic, *networks, *other],
+        default=DEFAULT,
+        strongest=shipped[0].spec if shipped else STRONGEST_CLASSIC,
+    )

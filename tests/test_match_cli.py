@@ -1,0 +1,83 @@
+"""`samuel match` and `samuel tournament` run as a person would: real processes and files."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from samuel.games.record import read_records
+
+
+def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "samuel.cli", *args], capture_output=True,
+                          text=True, timeout=300, cwd=cwd)
+
+
+def test_match_prints_the_full_report_and_writes_json_and_records(tmp_path):
+    report, records = tmp_path / "m.json", tmp_path / "m.txt"
+    run = samuel("match", "classic:depth=2", "classic:depth=1", "--games", "8", "--workers", "2",
+                 "--opening-plies", "2-6", "--sprt", "elo0=0,elo1=10", "--json", str(report),
+                 "--records", str(records))
+    assert run.returncode == 0, run.stderr
+    for label in ("as tigers", "as sheep", "total", "Score", "95% range", "Elo difference",
+                  "+/-", "LOS", "Draw ratio", "Pentanomial", "SPRT", "LLR", "bounds -2.94 and "
+                  "2.94", "Endings", "Verdict:", f"report written to {report}"):
+        assert label in run.stdout, label
+    data = json.loads(report.read_text())
+    assert data["first"] == "classic:depth=2" and data["settings"]["opening_plies"] == [2, 6]
+    assert data["wins"] + data["draws"] + data["losses"] == data["games"] == 8
+    assert sum(data["pentanomial"]) == 4 and len(data["pairs"]) == 4
+    assert data["sprt"]["upper_bound"] == pytest.approx(2.944, abs=1e-3)
+    assert len(read_records(records)) == 8
+    assert "Traceback" not in run.stderr and run.stderr == ""  # no bar when not a terminal
+
+
+def test_match_writes_under_matches_by_default(tmp_path):
+    run = samuel("match", "random", "random", "--games", "2", "--workers", "1", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    written = sorted(p.name for p in (tmp_path / "matches").iterdir())
+    assert len(written) == 2 and written[0].endswith("-match.games.txt")
+    assert written[1].endswith("-match.json")
+    assert f"matches/{written[1]}" in run.stdout
+
+
+def test_tournament_prints_a_table_like_ordos(tmp_path):
+    run = samuel("tournament", "random", "classic:depth=1", "classic:depth=2", "--games", "4",
+                 "--workers", "1", "--anchor", "random", "--anchor-rating", "1000", "--json",
+                 str(tmp_path / "t.json"), "--records", str(tmp_path / "t.txt"))
+    assert run.returncode == 0, run.stderr
+    header = next(line for line in run.stdout.splitlines() if "PLAYER" in line)
+    assert header.split() == ["#", "PLAYER", ":", "RATING", "ERROR", "POINTS", "PLAYED", "(%)",
+                              "W", "D", "L"]
+    rows = [line for line in run.stdout.splitlines() if line.strip()[:1].isdigit() and ":" in line]
+    assert len(rows) == 3
+    random_row = next(row for row in rows if " random " in row)
+    assert "1000.0" in random_row and "----" in random_row
+    data = json.loads((tmp_path / "t.json").read_text())
+    assert [row["played"] for row in data["standings"]] == [8, 8, 8]
+    assert len(data["matches"]) == 3
+    assert len(read_records(tmp_path / "t.txt")) == 12
+
+
+@pytest.mark.parametrize(("args", "phrase"), [
+    (("match", "random", "random", "--games", "7"), "odd: a match is pairs of games"),
+    (("match", "random", "random", "--sprt", "elo0=5,elo1=1"), "elo0 < elo1"),
+    (("match", "random", "random", "--sprt", "margin=3"), "the settings are elo0=E0"),
+    (("match", "random", "random", "--opening-plies", "6-2"), "0 <= low <= high"),
+    (("match", "random", "random", "--workers", "0"), "must be at least 1"),
+    (("match", "wizard", "random", "--games", "2"), "unknown player 'wizard'; players are:"),
+    (("match", "human", "random", "--games", "2"), "human cannot play in a match"),
+    (("match", "random", "random", "--games", "2", "--json", "/nonexistent/x.json"),
+     "the folder /nonexistent does not exist"),
+    (("tournament", "random", "--games", "2"), "at least two players"),
+    (("tournament", "random", "classic:depth=1", "--anchor", "nobody", "--games", "2"),
+     "the anchor 'nobody' is not one of the players"),
+])
+def test_mistakes_get_a_message_and_status_2_not_a_traceback(args, phrase, tmp_path):
+    run = samuel(*args, cwd=tmp_path)
+    assert run.returncode == 2
+    assert phrase in run.stderr
+    assert "Traceback" not in run.stderr

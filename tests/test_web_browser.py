@@ -1,0 +1,194 @@
+"""The page in a real browser: Playwright drives Debian's Chromium against `samuel serve`'s app
+on a free localhost port, and plays by clicking, as a person would.
+
+Chromium comes from Debian (``apt-get install chromium``; ``.ci/run`` installs it), never from a
+browser download. Outside CI the tests skip when it is missing; in CI (``CI=true``) they fail.
+Set ``SAMUEL_SCREENSHOTS=DIR`` to keep the screenshots there as well as in pytest's tmp dir.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IN_CI = os.environ.get("CI") == "true"
+WAIT_MS = 20_000  # for one engine reply or page update; they take milliseconds here
+MOST_CLICKS = 400  # a guard: a game is at most 200 plies (the ply cap), one or two clicks each
+
+
+def _need(available: bool, reason: str) -> None:
+    if not available:
+        if IN_CI:
+            pytest.fail(f"{reason}; CI must run the browser tests (.ci/run installs chromium)")
+        pytest.skip(reason, allow_module_level=True)
+
+
+try:
+    import uvicorn
+    from playwright.sync_api import Page, expect, sync_playwright
+except ImportError as error:  # pragma: no cover - the test extra installs both
+    _need(False, f"the browser tests need playwright and uvicorn ({error})")
+
+
+@pytest.fixture(scope="module")
+def server_url():
+    from samuel.web.app import create_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60  # the app warms the search up (compiles on a fresh clone)
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    _need(CHROMIUM.exists(), f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, server_url):
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(WAIT_MS)
+    page.goto(server_url)
+    page.wait_for_selector("#opponent option", state="attached")
+    page.wait_for_function("() => localStorage.getItem('samuel.game') !== null")
+    yield page
+    context.close()
+    assert not errors, f"the page raised: {errors}"
+
+
+def screenshot(page: Page, path: Path) -> None:
+    page.screenshot(path=path, full_page=True)
+    keep = os.environ.get("SAMUEL_SCREENSHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, Path(keep) / path.name)
+
+
+def start_game(page: Page, you: str, opponent: str, strength: str = "") -> None:
+    page.locator(f'input[name="you"][value="{you}"]').check(force=True)
+    page.select_option("#opponent", opponent)
+    if strength:
+        page.select_option("#strength", strength)
+    before = page.evaluate("() => localStorage.getItem('samuel.game')")
+    page.click("#new-game")
+    page.wait_for_function("(id) => localStorage.getItem('samuel.game') !== id", arg=before)
+    wait_for_turn(page)
+
+
+def wait_for_turn(page: Page) -> None:
+    """Until it is the person's turn or the game is over (not while a move is on its way)."""
+    page.wait_for_selector('body[data-status="your-turn"], body[data-status="over"]')
+
+
+def play_one_move(page: Page) -> None:
+    """Click the first legal move: a placement, or the first movable piece and its first target;
+    then wait until the move (and the engine's reply) are on the board."""
+    ply = int(page.get_attribute("body", "data-ply"))
+    if page.locator(".point.target").count() == 0:
+        page.locator(".point.movable").first.click()
+        expect(page.locator(".point.selected")).to_have_count(1)
+    page.locator(".point.target").first.click()
+    page.wait_for_function(
+        "(ply) => Number(document.body.dataset.ply) > ply && "
+        "['your-turn', 'over'].includes(document.body.dataset.status)",
+        arg=ply,
+    )
+
+
+def game_state(page: Page) -> dict:
+    return page.evaluate(
+        "async () => (await fetch('/api/games/' + localStorage.getItem('samuel.game'))).json()"
+    )
+
+
+def test_a_whole_game_by_clicking_against_the_engine(page: Page, tmp_path: Path):
+    start_game(page, "sheep", "classic:depth=2", strength="depth=1")
+    for _ in range(MOST_CLICKS):
+        if page.get_attribute("body", "data-status") == "over":
+            break
+        play_one_move(page)
+    state = game_state(page)
+    assert state["outcome"] is not None, "the game did not end"
+    status = page.inner_text("#status")
+    assert status == f"Game over. {state['outcome']['message']}"
+    assert re.fullmatch(r"Game over\. (The (tigers|sheep) win|A draw): .+\.", status)
+    assert state["players"] == {"tigers": "classic:depth=1", "sheep": "human"}
+    plies = page.locator("#moves .ply").all_inner_texts()
+    assert plies == [played["move"] for played in state["moves"]]
+    assert len(plies) == state["ply"] > 0
+    assert page.inner_text("#engine-depth") == "1"  # the engine's last search is shown
+    assert page.inner_text("#engine-pv")
+    screenshot(page, tmp_path / "web-game-over.png")
+    assert (tmp_path / "web-game-over.png").stat().st_size > 10_000
+
+
+def test_bad_input_is_explained_and_changes_nothing(page: Page, tmp_path: Path):
+    start_game(page, "sheep", "random")
+    play_one_move(page)
+    before = game_state(page)
+    page.fill("#position", "TTT2/5/5/5/T3T S 20")
+    page.click("#setup-form button")
+    expect(page.locator("#message")).to_contain_text("exactly 4 tigers")
+    assert game_state(page)["id"] == before["id"]
+    assert page.locator("#moves .ply").count() == before["ply"] == 2
+
+    page.fill("#position", "T3T/5/2S2/5/T3T T 19")  # a good one starts a game from it;
+    page.click("#setup-form button")  # the random tigers move at once
+    page.wait_for_function("() => document.body.dataset.ply === '1'")
+    wait_for_turn(page)
+    assert game_state(page)["start"] == "T3T/5/2S2/5/T3T T 19"
+
+
+def test_undo_flip_and_the_phone_layout(page: Page, tmp_path: Path):
+    page.set_viewport_size({"width": 390, "height": 844})
+    start_game(page, "tigers", "random")  # the random sheep open; then it is the tigers' turn
+    assert page.get_attribute("body", "data-ply") == "1"
+    play_one_move(page)
+    assert page.get_attribute("body", "data-ply") == "3"
+    page.click("#undo")  # takes back the sheep's reply and the tiger's move
+    page.wait_for_function("() => document.body.dataset.ply === '1'")
+    a5_before = page.locator('[data-point="a5"]').bounding_box()
+    page.click("#flip")
+    a5_after = page.locator('[data-point="a5"]').bounding_box()
+    assert a5_after["y"] > a5_before["y"]  # the fifth row went to the bottom
+    page.click("#flip")
+    box = page.locator("#board").bounding_box()
+    assert box["width"] <= 390 and box["width"] > 300  # the board fills a phone's width
+    screenshot(page, tmp_path / "web-phone.png")
