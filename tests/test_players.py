@@ -102,3 +102,13 @@ def test_bad_weights_files_are_rejected_with_the_reason(tmp_path, content, phras
     assert phrase in str(error.value)
     with pytest.raises(PlayerSpecError):
         make_player(f"classic:weights={path}", RULES)
+
+
+def test_net_is_the_shipped_network():
+    from samuel.nn.weights import load_parameters
+    from samuel.players import SHIPPED_NETWORK
+
+    player = make_player("net:depth=2", RULES)
+    assert isinstance(player, SearchPlayer) and player.depth == 2
+    assert np.array_equal(player.params, load_parameters(SHIPPED_NETWORK))
+    assert player.choose_move(Game(RULES)) in Game(RULES).legal_moves()
