@@ -97,10 +97,13 @@ def command_train(args: argparse.Namespace) -> None:
 
     from .matches import training_match
 
-    print(HEADER, flush=True)
+    def log(line: str) -> None:
+        # "starting from ..." comes first, then the table's header.
+        print(line, file=sys.stderr, flush=True)
+        print(HEADER, flush=True)
+
     try:
-        train(config, report, play_match=training_match(config), progress=progress,
-              log=lambda line: print(line, file=sys.stderr))
+        train(config, report, play_match=training_match(config), progress=progress, log=log)
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
