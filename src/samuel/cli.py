@@ -231,6 +231,24 @@ def build_parser() -> argparse.ArgumentParser:
     train = commands.add_parser("train", help="learn by self-play (docs/training.md)")
     train_command.add_arguments(train, _positive_int, _positive_float)
     train.set_defaults(run=train_command.command_train)
+
+    from samuel.tune import commands as tune_commands  # light: tuning imports on running
+
+    selfplay = commands.add_parser("selfplay", help="labelled positions from self-play games")
+    tune_commands.add_selfplay_arguments(selfplay)
+    selfplay.set_defaults(run=tune_commands.command_selfplay)
+    tune = commands.add_parser("tune", help="tune the classic weights by gradient descent")
+    tune_commands.add_tune_arguments(tune)
+    tune.set_defaults(run=tune_commands.command_tune)
+    hillclimb = commands.add_parser("hillclimb", help="tune the classic weights by matches")
+    tune_commands.add_hillclimb_arguments(hillclimb)
+    hillclimb.set_defaults(run=tune_commands.command_hillclimb)
+
+    from samuel.tablebase import commands as tablebase_commands  # light: solving imports on running
+
+    tablebase = commands.add_parser("tablebase", help="perfect play with the hand empty "
+                                    "(docs/tablebase.md)")
+    tablebase_commands.add_arguments(tablebase, _positive_int, _non_negative_int)
     return parser
 
 

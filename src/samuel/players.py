@@ -22,11 +22,15 @@ from samuel.games.game import Game
 from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
 
 DEFAULT_DEPTH = 4
-PLAYER_NAMES = ("human", "random", "classic", "net", "FILE.bin")
-SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N"
+PLAYER_NAMES = ("human", "random", "classic", "net", "FILE.bin", "hybrid", "perfect")
+SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
 SPEC_HELP = (f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
              f"net[:{SEARCH_OPTIONS}] (the shipped network) | FILE.bin[:{SEARCH_OPTIONS}] "
-             "(a trained network)")
+             "(a trained network) | "
+             f"hybrid[:{SEARCH_OPTIONS},net=FILE.bin,scale=S,weights=FILE.json] "
+             "(classic + S x network) | "
+             f"perfect[:{SEARCH_OPTIONS}] (classic, playing from the tablebase, by default "
+             "tablebase/: perfect once the hand is empty)")
 # The network shipped with the package: the best of the documented training run.
 SHIPPED_NETWORK = Path(__file__).parent / "nn" / "shipped.bin"
 
@@ -81,6 +85,7 @@ class SearchPlayer:
     epsilon: float = 0.0
     seed: int = 0
     spec: str = "classic"
+    tablebase: object | None = None  # a samuel.tablebase.probe.Tablebase the search probes
     last: SearchResult | None = field(default=None, repr=False)
     _searcher: Searcher | None = field(default=None, repr=False)
 
@@ -96,6 +101,7 @@ class SearchPlayer:
             self.depth,
             self.seconds,
             move_seed(self.seed, game.ply),
+            None if self.tablebase is None else self.tablebase.layers,
         )
         return self.last
 
@@ -185,6 +191,22 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
                                                                                     None))
         except WeightsError as error:
             raise PlayerSpecError(str(error)) from None
+    if name == "hybrid":
+        from samuel.games.tigers.hybrid import DEFAULT_SCALE, hybrid_parameters
+
+        scale = _number(options, "scale", float, name, -1e3, 1e3)
+        _, classic_weights = _evaluation("classic", options, rules)
+        path = Path(options.pop("net", SHIPPED_NETWORK))
+        if not path.exists() and path == SHIPPED_NETWORK:
+            raise PlayerSpecError("no network is shipped with this install; give the hybrid one: "
+                                  "hybrid:net=FILE.bin")
+        try:
+            network_params = load_parameters(path)
+        except WeightsFileError as error:
+            raise PlayerSpecError(str(error)) from None
+        scale = DEFAULT_SCALE if scale is None else scale
+        return game_kernels.EVALUATOR_HYBRID, hybrid_parameters(scale, classic_weights,
+                                                                network_params)
     path = SHIPPED_NETWORK if name == "net" else Path(name)
     if name == "net" and not path.exists():
         raise PlayerSpecError("no network is shipped with this install; name a weights file "
@@ -195,6 +217,21 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
         raise PlayerSpecError(str(error)) from None
 
 
+def _tablebase(directory: str, rules: GameRules, spec: str):
+    """The tablebase a searching player probes, checked against the rules it plays."""
+    from samuel.tablebase.files import TablebaseError
+    from samuel.tablebase.probe import load_tablebase
+
+    try:
+        table = load_tablebase(directory)
+    except TablebaseError as error:
+        raise PlayerSpecError(f"{spec!r}: {error}") from None
+    if getattr(rules, "captures_to_win", None) != table.captures_to_win:
+        raise PlayerSpecError(f"{spec!r}: {directory} is the tablebase of the game won by "
+                              f"{table.captures_to_win} captures, not of {rules!r}")
+    return table
+
+
 def make_player(
     spec: str,
     rules: GameRules,
@@ -203,9 +240,11 @@ def make_player(
     seed: int = 0,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    tablebase: str | None = None,
 ) -> Player:
-    """The player a spec names. ``depth``, ``seconds`` and ``seed`` are defaults that the spec's
-    own options override. Raises :class:`PlayerSpecError` with the valid choices."""
+    """The player a spec names. ``depth``, ``seconds``, ``seed`` and ``tablebase`` (a tablebase
+    directory for searching players) are defaults that the spec's own options override. Raises
+    :class:`PlayerSpecError` with the valid choices."""
     name, _, rest = spec.strip().partition(":")
     options = _parse_options(name, rest)
     spec_seed = _number(options, "seed", int, spec, 0, 2**63 - 1)
@@ -214,8 +253,11 @@ def make_player(
         player: Player = HumanPlayer(read=read, write=write, spec=spec)
     elif name == "random":
         player = RandomPlayer(seed=seed, spec=spec)
-    elif name == "classic" or name == "net" or name.endswith(".bin"):
-        evaluator, params = _evaluation(name, options, rules)
+    elif name in ("classic", "net", "hybrid", "perfect") or name.endswith(".bin"):
+        evaluator, params = _evaluation("classic" if name == "perfect" else name, options, rules)
+        directory = options.pop("tablebase", None) or tablebase
+        if name == "perfect" and directory is None:
+            directory = "tablebase"  # samuel.tablebase.probe.DEFAULT_DIRECTORY
         spec_depth = _number(options, "depth", int, spec, 1, MAX_PLY - 1)
         spec_time = _number(options, "time", float, spec, 1e-3, 1e6)
         epsilon = _number(options, "epsilon", float, spec, 0.0, 1.0) or 0.0
@@ -229,6 +271,7 @@ def make_player(
             epsilon=epsilon,
             seed=seed,
             spec=spec,
+            tablebase=None if directory is None else _tablebase(directory, rules, spec),
         )
     else:
         raise PlayerSpecError(f"unknown player {spec!r}; players are: {SPEC_HELP}")

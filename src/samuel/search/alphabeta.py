@@ -4,7 +4,9 @@ The whole search runs compiled: iterative deepening to a fixed depth or until a 
 transposition table, move ordering (the table's move, captures, killer moves, the history
 heuristic), repetition (a position occurring for the third time, counting the game's history and
 the search path, is a draw) and forced results scored by distance (``WIN - plies``), so a faster
-win beats a slower one and a loss is put off as long as possible. Moves that are equally good at
+win beats a slower one and a loss is put off as long as possible. Given a tablebase (the layers of
+:mod:`samuel.tablebase`), it scores every position below the root that the table holds by its
+perfect-play value instead of searching it. Moves that are equally good at
 the root are told apart by a seeded shuffle, so the same seed gives the same game.
 
 The evaluation plugs in through ``(evaluator, params)``: the evaluator's number selects a branch
@@ -87,10 +89,12 @@ FIRST, PROBE, RESEARCH = 0, 1, 2
 
 
 @kernel
-def _alphabeta(game, evaluator, params, tables, depth, root_index, window_start, deadline, seed):
+def _alphabeta(game, evaluator, params, tables, depth, root_index, window_start, deadline, seed,
+               tablebase):
     """The negamax score of the root (``states[0]``) to ``depth`` plies, side to move's view.
 
-    ``root_index`` is where the root's key goes in ``path`` (after the game's history).
+    ``root_index`` is where the root's key goes in ``path`` (after the game's history);
+    ``tablebase`` is None or the game's tablebase layers.
     """
     (
         tt_key,
@@ -148,6 +152,11 @@ def _alphabeta(game, evaluator, params, tables, depth, root_index, window_start,
                 elif result * side < 0:
                     value = -(WIN - ply)
                 continue
+            if tablebase is not None and ply > 0:
+                found, outcome, plies = games.tablebase_result(game, state, tablebase)
+                if found:  # perfect play: a win in plies scores WIN - (ply + plies), as above
+                    value = outcome * (WIN - (ply + plies)) if outcome != 0 else 0.0
+                    continue
             node_depth = frame[ply, F_DEPTH]
             if node_depth <= 0 or ply >= MAX_PLY - 1:
                 value = side * games.evaluate(game, evaluator, params, state, scratch)
@@ -307,12 +316,15 @@ def search_kernel(
     seed,
     tables,
     best_pv,
+    tablebase=None,
 ):
     """Iterative deepening from ``root``; returns ``(score, depth, pv_length)``.
 
     ``history_keys`` are the keys of the game's positions up to and including the root, and
     positions before ``window_start`` cannot recur. The principal variation of the deepest
-    completed iteration is written to ``best_pv``; the score is the side to move's.
+    completed iteration is written to ``best_pv``; the score is the side to move's. With a
+    ``tablebase`` (the game's layers), positions below the root that it holds are not searched
+    but scored exactly; without one (None) that code is not even compiled.
     """
     history = tables[HISTORY]
     killers = tables[KILLERS]
@@ -345,6 +357,7 @@ def search_kernel(
             window_start,
             deadline if depth > 1 else 0.0,
             seed,
+            tablebase,
         )
         if counters[STOP] and done > 0:
             break
@@ -433,13 +446,16 @@ class Searcher:
         depth: int,
         seconds: float | None = None,
         seed: int = 0,
+        tablebase: tuple[np.ndarray, ...] | None = None,
     ) -> SearchResult:
         """Search ``root`` to ``depth`` plies, or until ``seconds`` have passed (the deepest
         completed iteration counts; depth 1 always completes).
 
         ``history_keys`` are the keys of the game's positions so far, ending with the root's;
-        ``window_start`` is the first of them that could still recur. Does not check that the
-        root is a legal, unfinished position: the caller does.
+        ``window_start`` is the first of them that could still recur. ``tablebase`` is the
+        layers of a tablebase for this game's rules (``Tablebase.layers``), or None. Does not
+        check that the root is a legal, unfinished position, nor that the table fits the game:
+        the caller does.
         """
         if not 1 <= depth < MAX_PLY:
             raise ValueError(f"search depth must be between 1 and {MAX_PLY - 1}, not {depth}")
@@ -462,6 +478,7 @@ class Searcher:
             seed & 0x7FFFFFFFFFFFFFFF,
             self.tables,
             self._pv,
+            tablebase,
         )
         elapsed = time.perf_counter() - started
         if length == 0:

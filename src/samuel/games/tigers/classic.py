@@ -144,18 +144,22 @@ def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def save_weights(weights: np.ndarray, path: str | os.PathLike, note: str = "") -> None:
-    """Write a weights file atomically (a temporary file renamed into place)."""
+def save_weights(weights: np.ndarray, path: str | os.PathLike, note: str = "",
+                 extra: dict | None = None) -> None:
+    """Write a weights file atomically (a temporary file renamed into place). ``extra`` adds
+    keys beside ``weights`` (how the weights were made); loading ignores them."""
     path = Path(path)
     document = {"weights": {name: float(w) for name, w in zip(FEATURES, weights, strict=True)}}
     if note:
         document["note"] = note
+    document.update(extra or {})
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
         with os.fdopen(handle, "w") as file:
             json.dump(document, file, indent=2)
             file.write("\n")
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; a weights file is for sharing
         os.replace(temporary, path)
     except BaseException:
         os.unlink(temporary)

@@ -7,6 +7,11 @@ A position is four integers: ``tigers`` and ``sheep`` (25-bit masks), ``hand`` (
 ``tiger_to_move`` (0 or 1). A move is one integer ``origin | target << 5 | captured << 10``, where
 ``origin`` is ``NO_POINT`` for a placement and ``captured`` is ``NO_POINT`` unless the move is a
 jump.
+
+The captures that win the game are a parameter, ``captures_to_win``, of the kernels that judge
+the end (``generate_moves``, ``count_moves``, ``decided_result``); it defaults to the standard 5
+(``board.CAPTURES_TO_WIN``), so callers of the standard game omit it. Variants (4 and 6 are played;
+1 and 2 make games small enough to solve in tests) pass it explicitly.
 """
 
 from __future__ import annotations
@@ -81,14 +86,19 @@ def captured_sheep(sheep: int, hand: int) -> int:
 
 @kernel
 def generate_moves(
-    tigers: int, sheep: int, hand: int, tiger_to_move: int, moves: np.ndarray
+    tigers: int,
+    sheep: int,
+    hand: int,
+    tiger_to_move: int,
+    moves: np.ndarray,
+    captures_to_win: int = CAPTURES_TO_WIN,
 ) -> int:
     """Write the legal moves into ``moves`` and return how many; a finished game has none.
 
     Threefold repetition is not seen here: it needs the game's history (the search and
     :class:`~samuel.games.tigers.rules.Game` handle it).
     """
-    if captured_sheep(sheep, hand) >= CAPTURES_TO_WIN:
+    if captured_sheep(sheep, hand) >= captures_to_win:
         return 0
     empty = FULL & ~(tigers | sheep)
     n = 0
@@ -129,9 +139,11 @@ def generate_moves(
 
 
 @kernel
-def count_moves(tigers: int, sheep: int, hand: int, tiger_to_move: int) -> int:
+def count_moves(
+    tigers: int, sheep: int, hand: int, tiger_to_move: int, captures_to_win: int = CAPTURES_TO_WIN
+) -> int:
     """How many legal moves ``generate_moves`` would write, without writing them."""
-    if captured_sheep(sheep, hand) >= CAPTURES_TO_WIN:
+    if captured_sheep(sheep, hand) >= captures_to_win:
         return 0
     empty = FULL & ~(tigers | sheep)
     if tiger_to_move:
@@ -185,15 +197,18 @@ def key_hand(key: int) -> int:
 
 
 @kernel
-def decided_result(tigers: int, sheep: int, hand: int, tiger_to_move: int) -> int:
+def decided_result(
+    tigers: int, sheep: int, hand: int, tiger_to_move: int, captures_to_win: int = CAPTURES_TO_WIN
+) -> int:
     """The result if the position itself ends the game, else ``NOT_OVER``.
 
-    Five captured sheep win for the tigers; the side to move with no legal move loses.
-    Repetition and the ply cap depend on the game's history and are not seen here.
+    ``captures_to_win`` captured sheep (5 in the standard game) win for the tigers; the side to
+    move with no legal move loses. Repetition and the ply cap depend on the game's history and
+    are not seen here.
     """
-    if captured_sheep(sheep, hand) >= CAPTURES_TO_WIN:
+    if captured_sheep(sheep, hand) >= captures_to_win:
         return TIGERS_WIN
-    if count_moves(tigers, sheep, hand, tiger_to_move) == 0:
+    if count_moves(tigers, sheep, hand, tiger_to_move, captures_to_win) == 0:
         return SHEEP_WIN if tiger_to_move else TIGERS_WIN
     return NOT_OVER
 

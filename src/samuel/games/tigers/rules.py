@@ -140,16 +140,22 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """Where the pieces stand, the sheep in hand and whose turn it is. Immutable and hashable."""
+    """Where the pieces stand, the sheep in hand and whose turn it is. Immutable and hashable.
+
+    ``captures_to_win`` is the rule the position is played under (5, the standard game, unless a
+    variant says otherwise); it is not part of the notation or of the kernels' state, and the
+    positions a game reaches keep their start's.
+    """
 
     tigers: int  # 25-bit mask
     sheep: int  # 25-bit mask
     sheep_in_hand: int
     tiger_to_move: bool
+    captures_to_win: int = CAPTURES_TO_WIN
 
     @classmethod
-    def initial(cls) -> Position:
-        return cls(tigers=START_TIGERS, sheep=0, sheep_in_hand=SHEEP, tiger_to_move=False)
+    def initial(cls, captures_to_win: int = CAPTURES_TO_WIN) -> Position:
+        return cls(START_TIGERS, 0, SHEEP, False, captures_to_win)
 
     @property
     def captured(self) -> int:
@@ -169,19 +175,24 @@ class Position:
         )
 
     @classmethod
-    def decode(cls, state: np.ndarray) -> Position:
-        return cls(int(state[0]), int(state[1]), int(state[2]), bool(state[3]))
+    def decode(cls, state: np.ndarray, captures_to_win: int = CAPTURES_TO_WIN) -> Position:
+        return cls(int(state[0]), int(state[1]), int(state[2]), bool(state[3]), captures_to_win)
 
     def move_codes(self) -> np.ndarray:
         buffer = np.empty(MAX_MOVES, dtype=np.int64)
         n = kernels.generate_moves(
-            self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move), buffer
+            self.tigers,
+            self.sheep,
+            self.sheep_in_hand,
+            int(self.tiger_to_move),
+            buffer,
+            self.captures_to_win,
         )
         return buffer[:n]
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move (none once five sheep are captured). Repetition is the game's
-        business, not the position's."""
+        """Every legal move (none once ``captures_to_win`` sheep are captured). Repetition is the
+        game's business, not the position's."""
         return [Move.from_code(int(code)) for code in self.move_codes()]
 
     def is_legal(self, move: Move) -> bool:
@@ -198,7 +209,7 @@ class Position:
         t, s, h, side = kernels.play_move(
             self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move), move.code
         )
-        return Position(int(t), int(s), int(h), bool(side))
+        return Position(int(t), int(s), int(h), bool(side), self.captures_to_win)
 
     def _why_illegal(self, move: Move) -> str:
         side = "tigers" if self.tiger_to_move else "sheep"
@@ -232,11 +243,15 @@ class Position:
 
     def decided_outcome(self) -> Outcome | None:
         """The outcome if this position ends the game by itself (captures or no move)."""
-        if self.captured >= CAPTURES_TO_WIN:
+        if self.captured >= self.captures_to_win:
             return Outcome(Termination.FIVE_CAPTURED, kernels.TIGERS_WIN)
         if (
             kernels.count_moves(
-                self.tigers, self.sheep, self.sheep_in_hand, int(self.tiger_to_move)
+                self.tigers,
+                self.sheep,
+                self.sheep_in_hand,
+                int(self.tiger_to_move),
+                self.captures_to_win,
             )
             == 0
         ):
@@ -252,12 +267,13 @@ class Position:
             kernels.transform_mask(self.sheep, symmetry),
             self.sheep_in_hand,
             self.tiger_to_move,
+            self.captures_to_win,
         )
 
     @classmethod
-    def parse(cls, text: str) -> Position:
+    def parse(cls, text: str, captures_to_win: int = CAPTURES_TO_WIN) -> Position:
         """Read a position string such as ``T3T/5/5/5/T3T S 20`` (shared/RULES.md)."""
-        return parse_position(text)
+        return parse_position(text, captures_to_win)
 
     def __str__(self) -> str:
         return format_position(self)
@@ -280,8 +296,11 @@ def format_position(position: Position) -> str:
     return f"{'/'.join(rows)} {side} {position.sheep_in_hand}"
 
 
-def parse_position(text: str) -> Position:
-    """Read a position string; raise :class:`NotationError` saying what is wrong."""
+def parse_position(text: str, captures_to_win: int = CAPTURES_TO_WIN) -> Position:
+    """Read a position string; raise :class:`NotationError` saying what is wrong.
+
+    ``captures_to_win`` is the rule it is played under: more captured sheep than that is an error.
+    """
     fields = text.split()
     if len(fields) != 3:
         raise NotationError(
@@ -330,15 +349,15 @@ def parse_position(text: str) -> Position:
             f"{text!r}: {on_board} sheep on the board and {hand} in hand make more than 20 sheep"
         )
     captured = SHEEP - on_board - hand
-    if captured > CAPTURES_TO_WIN:
+    if captured > captures_to_win:
         raise NotationError(
-            f"{text!r}: {captured} sheep captured, but the game ends at {CAPTURES_TO_WIN}"
+            f"{text!r}: {captured} sheep captured, but the game ends at {captures_to_win}"
         )
     if hand == SHEEP and side == "T":
         raise NotationError(
             f"{text!r}: the sheep move first, so with 20 in hand it is the sheep's turn"
         )
-    return Position(tigers, sheep, hand, side == "T")
+    return Position(tigers, sheep, hand, side == "T", captures_to_win)
 
 
 def draw_board(position: Position) -> str:
@@ -367,17 +386,32 @@ def draw_board(position: Position) -> str:
 
 
 class TigersAndSheep:
-    """The :class:`~samuel.games.base.GameRules` of Tigers & Sheep."""
+    """The :class:`~samuel.games.base.GameRules` of Tigers & Sheep.
 
-    name = "tigers"
+    ``TigersAndSheep()`` is the standard game (:data:`RULES`, registered as ``tigers``);
+    ``TigersAndSheep(captures_to_win=4)`` is the variant won by 4 captures (named ``tigers-4``,
+    not registered): its positions carry the rule, and its ``kernel_id`` tells the compiled search.
+
+    >>> TigersAndSheep(captures_to_win=2).parse_position("T3T/5/5/5/T3T S 20").captures_to_win
+    2
+    """
+
     title = "Tigers & Sheep"
-    kernel_id = game_kernels.TIGERS_AND_SHEEP
     sides = ("tigers", "sheep")
     side_letters = ("T", "S")
     symmetry_count = 8
 
+    def __init__(self, captures_to_win: int = CAPTURES_TO_WIN) -> None:
+        self.kernel_id = game_kernels.tigers_and_sheep(captures_to_win)  # checks the range
+        self.captures_to_win = captures_to_win
+        standard = captures_to_win == CAPTURES_TO_WIN
+        self.name = "tigers" if standard else f"tigers-{captures_to_win}"
+
+    def __repr__(self) -> str:
+        return f"TigersAndSheep(captures_to_win={self.captures_to_win})"
+
     def initial_position(self) -> Position:
-        return Position.initial()
+        return Position.initial(self.captures_to_win)
 
     def legal_moves(self, position: Position) -> list[Move]:
         return position.legal_moves()
@@ -413,7 +447,7 @@ class TigersAndSheep:
         return move.transformed(symmetry)
 
     def parse_position(self, text: str) -> Position:
-        return parse_position(text)
+        return parse_position(text, self.captures_to_win)
 
     def format_position(self, position: Position) -> str:
         return format_position(position)

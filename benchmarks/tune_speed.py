@@ -1,0 +1,62 @@
+"""Gradient-tuning speed: one full-batch gradient iteration (error and gradient over every
+position) of ``samuel tune``, in positions per second per thread.
+
+The seed's Leorik did 725,000 positions in 9 ms on 12 threads: about 6.7 million positions per
+second per thread. The positions are real ones, from classic self-play (a data file from
+``samuel selfplay``, or 300 games played here at depth 2), repeated to ``--positions`` rows; the
+features are computed once, outside the timing, as ``samuel tune`` does.
+
+    .venv/bin/python benchmarks/tune_speed.py [--positions 1000000] [--data FILE.npz]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numba
+import numpy as np
+
+from samuel.games.tigers.classic import load_weights
+from samuel.tune import gradient as G
+from samuel.tune.config import SelfPlayDataConfig
+from samuel.tune.dataset import load_positions, make_positions
+
+LEORIK = 725_000 / 0.009 / 12  # positions per second per thread
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=1_000_000)
+    parser.add_argument("--data", help="labelled positions (samuel selfplay); else play 300 games")
+    parser.add_argument("--repeats", type=int, default=20, help="iterations timed (best taken)")
+    args = parser.parse_args()
+    if args.data:
+        data = load_positions(args.data)
+    else:
+        data = make_positions(SelfPlayDataConfig(games=300, player="classic:depth=2"))
+    rows = np.resize(np.arange(len(data)), args.positions)
+    states, target = data.states[rows], G.result_targets(data.results[rows])
+    features = G.sparse_features(states)
+    weights = load_weights()
+    print(f"{len(features):,} positions ({len(data):,} distinct, repeated), "
+          f"{len(features.index) / len(features):.2f} non-zero features each")
+    G.error_gradient(features, target, weights, 0.5)  # compile (or load) the kernel
+    cores = numba.config.NUMBA_NUM_THREADS
+    for threads in sorted({1, cores}):
+        numba.set_num_threads(threads)
+        times = []
+        for _ in range(args.repeats):
+            started = time.perf_counter()
+            G.error_gradient(features, target, weights, 0.5)
+            times.append(time.perf_counter() - started)
+        best, median = min(times), float(np.median(times))
+        rate = len(features) / best / threads
+        print(f"{threads} thread(s): one iteration {1000 * best:.1f} ms (median "
+              f"{1000 * median:.1f} ms), {len(features) / best / 1e6:.1f} M positions/s, "
+              f"{rate / 1e6:.1f} M per thread: {rate / LEORIK:.1f} x Leorik's "
+              f"{LEORIK / 1e6:.1f} M")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""The tablebase on disk: one file per layer (captured count, side to move), with a checksum.
+
+A layer file is a 128-byte header and then one code per position (one byte, uint8; codes in
+:mod:`samuel.tablebase.values`), in index order (:mod:`samuel.tablebase.index`). The header, all
+integers little-endian:
+
+=======  ====  ==============================================================
+offset   type  field
+=======  ====  ==============================================================
+0        8s    magic ``SAMUELTB``
+8        u32   format version (1)
+12       u32   captures to win (5 in the standard game)
+16       u32   captured sheep (the layer)
+20       u32   1 if the tigers are to move, else 0
+24       u64   positions (= codes that follow)
+32       u64   wins, draws, losses (3 x u64), for the side to move
+56       u64   the same up to symmetry: positions, wins, draws, losses (4 x u64)
+88       u32   longest win, longest loss, in plies (2 x u32)
+96       32s   SHA-256 of header bytes 0..95 followed by the codes
+=======  ====  ==============================================================
+
+A file is written to a temporary name and renamed into place, so a file that exists is whole;
+the build resumes at the first layer whose files are missing. Readers map the codes into memory
+(``open_codes``) and read only the pages they touch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .counts import LayerCounts
+from .index import layer_size
+from .values import CODE_DTYPE
+
+MAGIC = b"SAMUELTB"
+VERSION = 1
+HEADER = struct.Struct("<8sIIIIQ3Q4Q2I32s")
+HEADER_SIZE = HEADER.size  # 128
+CHECKED = 96  # header bytes covered by the checksum (all but the checksum itself)
+HASH_BLOCK = 1 << 24  # codes hashed per step, so a big layer is not copied at once
+
+
+class TablebaseError(ValueError):
+    """A tablebase directory or layer file that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class LayerHeader:
+    """What a layer file says about itself."""
+
+    captures_to_win: int
+    captured: int
+    tiger_to_move: bool
+    counts: LayerCounts
+    checksum: bytes
+
+    def pack(self) -> bytes:
+        c = self.counts
+        return HEADER.pack(MAGIC, VERSION, self.captures_to_win, self.captured,
+                           int(self.tiger_to_move), c.positions, c.wins, c.draws, c.losses,
+                           c.sym_positions, c.sym_wins, c.sym_draws, c.sym_losses,
+                           c.longest_win, c.longest_loss, self.checksum)
+
+
+def layer_path(directory: str | os.PathLike, captured: int, tiger_to_move: bool) -> Path:
+    """``DIR/captured-2-tigers.tb``: the file of one layer."""
+    side = "tigers" if tiger_to_move else "sheep"
+    return Path(directory) / f"captured-{captured}-{side}.tb"
+
+
+def _checksum(head: bytes, codes: np.ndarray) -> bytes:
+    digest = hashlib.sha256(head[:CHECKED])
+    for start in range(0, len(codes), HASH_BLOCK):
+        digest.update(np.ascontiguousarray(codes[start:start + HASH_BLOCK]).view(np.uint8))
+    return digest.digest()
+
+
+def write_layer(directory: str | os.PathLike, captures_to_win: int, captured: int,
+                tiger_to_move: bool, codes: np.ndarray, counts: LayerCounts) -> Path:
+    """Write one layer file atomically (a temporary file renamed into place); return its path."""
+    codes = np.ascontiguousarray(codes, dtype=CODE_DTYPE)
+    if len(codes) != layer_size(captured) or counts.positions != len(codes):
+        raise ValueError(f"layer {captured} has {layer_size(captured)} positions, "
+                         f"not {len(codes)}")
+    header = LayerHeader(captures_to_win, captured, tiger_to_move, counts, bytes(32))
+    head = header.pack()
+    header = LayerHeader(captures_to_win, captured, tiger_to_move, counts,
+                         _checksum(head, codes))
+    path = layer_path(directory, captured, tiger_to_move)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(header.pack())
+            codes.tofile(file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+    return path
+
+
+def read_header(path: str | os.PathLike) -> LayerHeader:
+    """The header of a layer file, checked for form and size (not the checksum: see
+    :func:`checksum_ok`). Raises :class:`TablebaseError` saying what is wrong."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as file:
+            head = file.read(HEADER_SIZE)
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise TablebaseError(f"tablebase layer {path} does not exist") from None
+    if len(head) < HEADER_SIZE or head[:8] != MAGIC:
+        raise TablebaseError(f"{path} is not a tablebase layer file (no {MAGIC.decode()} header)")
+    fields = HEADER.unpack(head)
+    version, captures_to_win, captured, tiger_to_move, positions = fields[1:6]
+    if version != VERSION:
+        raise TablebaseError(f"{path}: format version {version}; this program reads {VERSION}")
+    if not 0 <= captured < captures_to_win or positions != layer_size(captured):
+        raise TablebaseError(f"{path}: a layer of {captured} captured sheep (of "
+                             f"{captures_to_win}) with {positions} positions is not possible")
+    if size != HEADER_SIZE + positions * CODE_DTYPE.itemsize:
+        raise TablebaseError(f"{path}: {size} bytes, but the header says "
+                             f"{HEADER_SIZE + positions * CODE_DTYPE.itemsize}")
+    counts = LayerCounts(positions, *fields[6:15])
+    return LayerHeader(captures_to_win, captured, bool(tiger_to_move), counts, fields[15])
+
+
+def open_codes(path: str | os.PathLike) -> np.ndarray:
+    """The codes of a layer file, memory-mapped read-only (a plain ndarray view)."""
+    header = read_header(path)
+    mapped = np.memmap(path, dtype=CODE_DTYPE, mode="r", offset=HEADER_SIZE,
+                       shape=(header.counts.positions,))
+    return mapped.view(np.ndarray)
+
+
+def checksum_ok(path: str | os.PathLike) -> bool:
+    """True if the file's SHA-256 matches its header and codes."""
+    header = read_header(path)
+    with open(path, "rb") as file:
+        head = file.read(HEADER_SIZE)
+    return _checksum(head, open_codes(path)) == header.checksum

@@ -1,0 +1,200 @@
+"""Players measured against perfect play: how often a move gives away the position's true value.
+
+``score_player`` has the player play itself from random openings and takes, from each game, one
+position of the movement phase (hand empty) where the player moved, chosen at random; so the
+sampled positions are independent and the 95% ranges are plain binomial ones (Wilson's). A move
+is a *blunder* if it changes the true value for the side that plays it: from a win to a draw or a
+loss, or from a draw to a loss (from a lost position no move is a blunder). For a network player
+it also compares the network's value of each position (tigers' view, -1..1) with the truth.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from samuel.games import kernels as game_kernels
+from samuel.games.game import Game
+from samuel.match.play import play_game
+from samuel.players import SearchPlayer, make_player
+
+from .probe import Tablebase
+
+Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% range
+SCORE_STREAM = 0x7AB1E  # keeps this module's random numbers apart from the players' and openings'
+
+
+def wilson_range(successes: int, trials: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a binomial proportion."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + Z95**2 / trials
+    centre = (p + Z95**2 / (2 * trials)) / denominator
+    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(frozen=True)
+class ScoredMove:
+    """One sampled position, the player's move there and what the table says of both."""
+
+    game: int
+    position: object  # a Position
+    move: object  # a Move
+    value: tuple[int, int]  # the position's (outcome, plies), side to move's view
+    after: tuple[int, int]  # the move's (outcome, plies) for the side that played it
+    network_value: float | None  # the network's value (tigers' view), for network players
+
+    @property
+    def blunder(self) -> bool:
+        return self.after[0] < self.value[0]
+
+
+@dataclass(frozen=True)
+class ScoreReport:
+    player: str
+    moves: tuple[ScoredMove, ...]
+    games: int
+    # The true value (tigers' view: +1, 0, -1) of the first position of each game's movement
+    # phase, for the games that got there.
+    movement_starts: tuple[int, ...] = ()
+
+    def count(self, outcome: int) -> int:
+        return sum(1 for m in self.moves if m.value[0] == outcome)
+
+    @property
+    def blunders(self) -> int:
+        return sum(m.blunder for m in self.moves)
+
+    @property
+    def blunder_rate(self) -> float:
+        return self.blunders / len(self.moves) if self.moves else 0.0
+
+    @property
+    def blunder_range(self) -> tuple[float, float]:
+        return wilson_range(self.blunders, len(self.moves))
+
+    def network_error(self) -> tuple[float, float, float] | None:
+        """Mean |network value - true value| (tigers' view) and its 95% range, if a network."""
+        errors = [abs(m.network_value - true_tigers_value(m)) for m in self.moves
+                  if m.network_value is not None]
+        if not errors:
+            return None
+        mean = float(np.mean(errors))
+        spread = float(np.std(errors, ddof=1)) if len(errors) > 1 else 0.0
+        half = Z95 * spread / math.sqrt(len(errors))
+        return mean, mean - half, mean + half
+
+    def lines(self) -> list[str]:
+        n = len(self.moves)
+        low, high = self.blunder_range
+        lines = [
+            f"player      {self.player}",
+            f"positions   {n} (one per game, from {self.games} games; hand empty, player to move)",
+            f"true value  {self.count(1)} won, {self.count(0)} drawn, {self.count(-1)} lost "
+            "for the side to move",
+        ]
+        for outcome, name in ((1, "won"), (0, "drawn")):
+            start = [m for m in self.moves if m.value[0] == outcome]
+            bad = sum(m.blunder for m in start)
+            if start:
+                rlow, rhigh = wilson_range(bad, len(start))
+                lines.append(f"from {name:5}  {bad} of {len(start)} moves blunder "
+                             f"({100 * bad / len(start):.1f}%, 95% range {100 * rlow:.1f}-"
+                             f"{100 * rhigh:.1f}%)")
+        lines.append(f"blunders    {self.blunders} of {n} = {100 * self.blunder_rate:.1f}% "
+                     f"(95% range {100 * low:.1f}-{100 * high:.1f}%); "
+                     f"{100 * (1 - self.blunder_rate):.1f}% of moves keep the true value")
+        starts = self.movement_starts
+        if starts:
+            lines.append(f"movement    began in {len(starts)} of {self.games} games, true value: "
+                         f"tigers win {starts.count(1)}, draw {starts.count(0)}, sheep win "
+                         f"{starts.count(-1)}")
+        error = self.network_error()
+        if error is not None:
+            lines.append(f"net error   mean |value - truth| {error[0]:.3f} "
+                         f"(95% range {error[1]:.3f}-{error[2]:.3f}), tigers' view, truth +1/0/-1")
+        return lines
+
+
+def true_tigers_value(move: ScoredMove) -> int:
+    """The position's true result from the tigers' point of view."""
+    return move.value[0] if move.position.tiger_to_move else -move.value[0]
+
+
+def random_opening(rules, start, plies: int, rng: np.random.Generator) -> tuple:
+    """``plies`` random legal moves from ``start``, never one that ends the game (fewer if every
+    move would)."""
+    game = Game(rules, start=start)
+    for _ in range(plies):
+        moves = game.legal_moves()
+        while moves:
+            game.play(moves.pop(int(rng.integers(len(moves)))))
+            if game.outcome is None:
+                break
+            game.undo()
+        else:
+            break
+    return tuple(game.moves)
+
+
+def score_player(spec: str, table: Tablebase, positions: int = 400, seed: int = 0,
+                 opening_plies: tuple[int, int] = (4, 8), ply_cap: int = 200,
+                 start=None, max_games: int | None = None,
+                 progress: Callable[[int], None] | None = None) -> ScoreReport:
+    """Sample ``positions`` movement-phase positions from the player's games against itself
+    (one per game; a game with none gives none) and judge its move in each by the table.
+
+    Game ``g`` starts at ``start`` (the initial position by default) with a random opening of
+    ``opening_plies`` plies (a range), and the players' seeds are ``seed + 2g`` and
+    ``seed + 2g + 1``; every random number comes from ``seed`` and ``g``, so the report depends
+    only on the arguments. Stops after ``max_games`` games (default: 10 per position asked for)
+    even if short of positions.
+    """
+    rules = table.rules
+    start = rules.initial_position() if start is None else start
+    max_games = max_games if max_games is not None else 10 * positions
+    scored: list[ScoredMove] = []
+    starts: list[int] = []
+    games = 0
+    while len(scored) < positions and games < max_games:
+        g = games
+        games += 1
+        players = {side: make_player(spec, rules, seed=seed + 2 * g + i)
+                   for i, side in enumerate(rules.sides)}
+        rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, g, SCORE_STREAM])
+        opening = random_opening(rules, start, int(rng.integers(opening_plies[0],
+                                                                 opening_plies[1] + 1)), rng)
+        game = play_game(rules, players, start=start, ply_cap=ply_cap, opening=opening)
+        first = next((p for p in game.positions if table.covers(p)), None)
+        if first is not None:
+            outcome, _ = table.value(first)
+            starts.append(outcome if first.tiger_to_move else -outcome)
+        candidates = [i for i in range(len(opening), len(game.moves))
+                      if table.covers(game.positions[i])]
+        if not candidates:
+            continue
+        i = candidates[int(rng.integers(len(candidates)))]
+        position, move = game.positions[i], game.moves[i]
+        outcome, plies = table.value(position.play_unchecked(move))
+        player = players[rules.sides[rules.side_to_move(position)]]
+        scored.append(ScoredMove(g, position, move, table.value(position),
+                                 (-outcome, plies + 1 if outcome else 0),
+                                 _network_value(player, position)))
+        if progress is not None:
+            progress(len(scored))
+    return ScoreReport(spec, tuple(scored), games, tuple(starts))
+
+
+def _network_value(player, position) -> float | None:
+    if not isinstance(player, SearchPlayer) or player.evaluator != game_kernels.EVALUATOR_NETWORK:
+        return None
+    from samuel.nn.network import forward
+
+    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    return float(forward(player.params, position.tigers, position.sheep, position.sheep_in_hand,
+                         int(position.tiger_to_move), scratch))

@@ -1,0 +1,150 @@
+"""The configurations of ``samuel selfplay``, ``samuel tune`` and ``samuel hillclimb``: frozen
+dataclasses whose fields are the commands' options, with commented defaults. Each run saves its
+config beside what it made (in the ``.npz``, or in the weights file's ``tuning`` entry).
+
+Light on purpose: building the command line imports this module, not the kernels.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from samuel.match.sprt import Sprt
+
+
+def _check_features(names: tuple[str, ...]) -> None:
+    from samuel.games.tigers.classic import FEATURES
+
+    unknown = [name for name in names if name not in FEATURES]
+    if unknown:
+        raise ValueError(f"unknown feature(s) {', '.join(unknown)}; the features are "
+                         f"{', '.join(FEATURES)}")
+
+
+@dataclass(frozen=True)
+class SelfPlayDataConfig:
+    """How the labelled positions are made. Every field is a ``samuel selfplay`` option."""
+
+    games: int = 2000  # self-play games to play
+    out: str = "data/selfplay.npz"  # the file to write
+    player: str = "classic:depth=3"  # who plays both sides: a classic, network or hybrid spec
+    random_plies: int = 10  # random opening plies, for diverse positions (as in training)
+    epsilon: float = 0.05  # chance of a random move after the opening (as in training)
+    ply_cap: int = 200  # a game this long is a draw
+    seed: int = 0  # the run's seed: game g's seed comes from (seed, g)
+    workers: int | None = None  # threads (every core); the file does not depend on it
+
+    def __post_init__(self) -> None:
+        checks = [
+            (self.games >= 1, "games must be at least 1"),
+            (self.random_plies >= 0, "random plies must not be negative"),
+            (0.0 <= self.epsilon <= 1.0, "epsilon must be between 0 and 1"),
+            (1 <= self.ply_cap <= 30_000, "ply cap must be between 1 and 30000"),
+            (self.seed >= 0, "seed must not be negative"),
+            (self.workers is None or self.workers >= 1, "workers must be at least 1"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+
+
+@dataclass(frozen=True)
+class TuneConfig:
+    """How ``samuel tune`` runs. Every field is one of its options."""
+
+    data: str = "data/selfplay.npz"  # labelled positions (samuel selfplay)
+    out: str = "tuned.json"  # where the tuned weights go (a classic weights file)
+    start: str | None = None  # weights to start from (None: the hand-written ones)
+    validation: float = 0.1  # share of the games held out (split by game, never by position)
+    iterations: int = 2000  # full-batch steps
+    learning_rate: float = 0.002  # Adam: about this much per weight and step
+    optimizer: str = "adam"  # adam or gd
+    fixed: tuple[str, ...] = ("captured",)  # features whose weights stay as they start
+    seed: int = 0  # picks the held-out games
+    workers: int | None = None  # threads (every core); the result does not depend on it
+
+    def __post_init__(self) -> None:
+        checks = [
+            (0.0 < self.validation < 1.0, "validation must be between 0 and 1"),
+            (self.iterations >= 0, "iterations must not be negative"),
+            (self.learning_rate > 0 and math.isfinite(self.learning_rate),
+             "learning rate must be a number more than 0"),
+            (self.optimizer in ("adam", "gd"), "optimizer must be adam or gd"),
+            (self.seed >= 0, "seed must not be negative"),
+            (self.workers is None or self.workers >= 1, "workers must be at least 1"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+        _check_features(self.fixed)
+        if "captured" not in self.fixed:
+            raise ValueError("captured is the unit (one sheep) and must stay fixed: with K "
+                             "fixed it pins the scale of the weights")
+
+
+# The weights a round may change. captured is the unit. sheep_in_hand and tiger_to_move are
+# left out by default: at a fixed depth every leaf of a search has the same side to move and,
+# in the placement phase, the same sheep in hand, so they add the same to every leaf and a match
+# can hardly tell their values apart.
+TUNABLE = ("tiger_mobility", "trapped_tigers", "capturable_sheep", "capture_now",
+           "double_threat", "sheep_on_edge", "tigers_on_junctions")
+
+
+@dataclass(frozen=True)
+class HillClimbConfig:
+    """How ``samuel hillclimb`` runs. Every field is one of its options."""
+
+    rounds: int = 40  # challengers to try
+    games: int = 200  # games per round (with an SPRT, the most)
+    out_dir: str = "tuning/hillclimb"  # logs, the champion and the learned weights
+    start: str | None = None  # the weights to start from (None: the hand-written ones)
+    depth: int = 3  # search depth in every match
+    step: float = 0.3  # a change is about this share of the weight (at least STEP_FLOOR)
+    accept: float = 0.55  # the score a challenger needs (without an SPRT)
+    sprt: Sprt | None = None  # accept a challenger when this test accepts H1
+    features: tuple[str, ...] = TUNABLE  # the weights that may change
+    opening_plies: int = 4  # random opening plies in the rounds' matches
+    final_games: int = 400  # games in the final match, fixed before it is played
+    final_opening_plies: int = 5  # random opening plies in the final match (not the rounds')
+    ply_cap: int = 200  # a game this long is a draw
+    seed: int = 0  # the run's seed: every round's and the final match's seeds come from it
+    workers: int = 1  # match worker processes; the results do not depend on it
+
+    def __post_init__(self) -> None:
+        _check_features(self.features)
+        checks = [
+            (self.rounds >= 0, "rounds must not be negative"),
+            (self.games >= 2 and self.games % 2 == 0,
+             "games per round must be an even number, at least 2 (each opening is played twice)"),
+            (self.final_games >= 2 and self.final_games % 2 == 0,
+             "final games must be an even number, at least 2"),
+            (1 <= self.depth <= 20, "depth must be between 1 and 20"),
+            (0.0 < self.step <= 10.0, "step must be more than 0 and at most 10"),
+            (0.0 < self.accept <= 1.0, "accept must be more than 0 and at most 1"),
+            (len(self.features) >= 1, "at least one feature must be tunable"),
+            ("captured" not in self.features,
+             "captured is the unit (one sheep) and stays at 1: leave it out of the features"),
+            (0 <= self.opening_plies <= 40 and 0 <= self.final_opening_plies <= 40,
+             "opening plies must be between 0 and 40"),
+            (self.final_opening_plies != self.opening_plies,
+             "the final match's openings must differ in length from the rounds' (that is what "
+             "keeps them apart: see docs/tuning.md)"),
+            (self.ply_cap > max(self.opening_plies, self.final_opening_plies),
+             "the ply cap must be longer than the openings"),
+            (self.seed >= 0, "seed must not be negative"),
+            (self.workers >= 1, "workers must be at least 1"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise ValueError(message)
+        for character in ",:":
+            if character in self.out_dir:
+                raise ValueError(f"the out dir must not contain {character!r}: its files are "
+                                 f"named in player specs (classic:weights=FILE)")
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)

@@ -1,0 +1,321 @@
+"""Gradient tuning of the classic weights on labelled positions (the seed's Leorik devlog).
+
+The classic score is a dot product, ``eval = sum(weight[i] * feature[i])`` (tigers' view, in
+sheep), so once every position's features are computed the engine is no longer needed: tuning
+is fitting a vector of ``FEATURE_COUNT`` numbers. A position's features are stored **sparse**, as
+(index, value) pairs of its non-zero features in two flat arrays, with ``starts[p]`` where
+position ``p``'s pairs begin (about 6 of the 10 features are non-zero in a typical position).
+
+The prediction of the result is ``sigmoid(K * eval)``, the result mapped to ``0..1`` (a sheep
+win 0, a draw 0.5, a tiger win 1); the error is the mean squared difference.
+
+1. ``K`` is fitted first, with the starting weights (a scan over a log grid, then golden-section
+   search): it says how many sheep of classic score make how sure a result.
+2. Then full-batch Adam (or plain gradient descent) on the weights, ``K`` fixed. ``captured``
+   stays at 1: it is the unit, and with ``K`` fixed it pins the scale (otherwise ``K`` and the
+   weights could trade a common factor).
+
+The gradient, ``d/dw_i = mean(2 (p - y) p (1 - p) K x_i)``, is computed in parallel over chunks
+of ``CHUNK`` positions, each chunk by one thread into its own slot; the slots are then added in
+chunk order. Floating-point addition is not associative, so this fixed order is what makes
+tuning bit-identical on any number of threads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from samuel.games.tigers.classic import FEATURE_COUNT, FEATURES, classic_features
+from samuel.jit import kernel, parallel_kernel
+
+from .config import TuneConfig
+
+CHUNK = 4096  # positions per parallel work item: big enough to amortise, small to balance
+ADAM_BETA1 = 0.9
+ADAM_BETA2 = 0.999
+ADAM_EPSILON = 1e-8
+SCALE_LOW, SCALE_HIGH = 1e-3, 1e2  # the range searched for K, per sheep
+SCALE_GRID = 61  # log-spaced points scanned before the golden-section search
+
+
+@dataclass(frozen=True)
+class SparseFeatures:
+    """Every position's non-zero features: position ``p``'s are ``index[starts[p]:starts[p+1]]``
+    with values ``value[...]``."""
+
+    starts: np.ndarray  # int64, positions + 1
+    index: np.ndarray  # uint8, the feature's number in FEATURES
+    value: np.ndarray  # float32
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def subset(self, mask: np.ndarray) -> SparseFeatures:
+        """The positions where ``mask`` is true, in order."""
+        counts = np.diff(self.starts)[mask]
+        starts = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        keep = np.repeat(mask, np.diff(self.starts))
+        return SparseFeatures(starts, self.index[keep], self.value[keep])
+
+
+@parallel_kernel
+def _dense_features(states, out):
+    for p in numba.prange(states.shape[0]):
+        classic_features(states[p, 0], states[p, 1], states[p, 2], states[p, 3], out[p])
+
+
+def dense_features(states: np.ndarray) -> np.ndarray:
+    """The classic features of every position (rows of kernel states), float32."""
+    out = np.zeros((len(states), FEATURE_COUNT), dtype=np.float32)
+    _dense_features(np.ascontiguousarray(states, dtype=np.int64), out)
+    return out
+
+
+def sparse_features(states: np.ndarray) -> SparseFeatures:
+    """The classic features of every position, sparse."""
+    dense = dense_features(states)
+    nonzero = dense != 0
+    starts = np.zeros(len(dense) + 1, dtype=np.int64)
+    np.cumsum(nonzero.sum(axis=1), out=starts[1:])
+    index = np.nonzero(nonzero)[1].astype(np.uint8)  # row-major: each position's in order
+    return SparseFeatures(starts, index, dense[nonzero])
+
+
+@kernel
+def _evaluate(starts, index, value, weights, p):
+    score = 0.0
+    for j in range(starts[p], starts[p + 1]):
+        score += weights[index[j]] * value[j]
+    return score
+
+
+@kernel
+def _sigmoid(x):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@parallel_kernel
+def _evaluate_all(starts, index, value, weights, out):
+    for p in numba.prange(out.shape[0]):
+        out[p] = _evaluate(starts, index, value, weights, p)
+
+
+def evaluations(features: SparseFeatures, weights: np.ndarray) -> np.ndarray:
+    """Every position's classic score from its sparse features (float64)."""
+    out = np.empty(len(features), dtype=np.float64)
+    _evaluate_all(features.starts, features.index, features.value,
+                  np.asarray(weights, dtype=np.float64), out)
+    return out
+
+
+@parallel_kernel
+def _squared_error(starts, index, value, target, weights, k):
+    n = target.shape[0]
+    chunks = (n + CHUNK - 1) // CHUNK
+    partial = np.zeros(chunks, dtype=np.float64)
+    for c in numba.prange(chunks):
+        total = 0.0
+        for p in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            error = _sigmoid(k * _evaluate(starts, index, value, weights, p)) - target[p]
+            total += error * error
+        partial[c] = total
+    total = 0.0
+    for c in range(chunks):
+        total += partial[c]
+    return total
+
+
+@parallel_kernel
+def _gradient(starts, index, value, target, weights, k, grad):
+    """Write the summed gradient of the squared errors into ``grad``; return their sum."""
+    n = target.shape[0]
+    chunks = (n + CHUNK - 1) // CHUNK
+    partial = np.zeros((chunks, grad.shape[0]), dtype=np.float64)
+    errors = np.zeros(chunks, dtype=np.float64)
+    for c in numba.prange(chunks):
+        local = partial[c]
+        total = 0.0
+        for p in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            predicted = _sigmoid(k * _evaluate(starts, index, value, weights, p))
+            error = predicted - target[p]
+            total += error * error
+            slope = 2.0 * error * predicted * (1.0 - predicted) * k
+            for j in range(starts[p], starts[p + 1]):
+                local[index[j]] += slope * value[j]
+        errors[c] = total
+    grad[:] = 0.0
+    total = 0.0
+    for c in range(chunks):
+        grad += partial[c]
+        total += errors[c]
+    return total
+
+
+def result_targets(results: np.ndarray) -> np.ndarray:
+    """Results (tigers' view: 1, 0, -1) as targets in 0..1 (1, 0.5, 0), float64."""
+    return (np.asarray(results, dtype=np.float64) + 1.0) / 2.0
+
+
+def mean_squared_error(features: SparseFeatures, target: np.ndarray, weights: np.ndarray,
+                       k: float) -> float:
+    """``mean((sigmoid(k * eval) - target)^2)`` over the positions."""
+    total = _squared_error(features.starts, features.index, features.value, target,
+                           np.asarray(weights, dtype=np.float64), float(k))
+    return total / len(target)
+
+
+def error_gradient(features: SparseFeatures, target: np.ndarray, weights: np.ndarray,
+                   k: float) -> tuple[float, np.ndarray]:
+    """The mean squared error and its gradient with respect to the weights."""
+    grad = np.zeros(FEATURE_COUNT, dtype=np.float64)
+    total = _gradient(features.starts, features.index, features.value, target,
+                      np.asarray(weights, dtype=np.float64), float(k), grad)
+    return total / len(target), grad / len(target)
+
+
+def fit_scale(features: SparseFeatures, target: np.ndarray, weights: np.ndarray,
+              tolerance: float = 1e-6) -> float:
+    """The ``K`` that minimises the error with these weights: the best of a log-spaced scan over
+    ``SCALE_LOW..SCALE_HIGH``, refined by golden-section search between its neighbours."""
+    grid = np.geomspace(SCALE_LOW, SCALE_HIGH, SCALE_GRID)
+    errors = [mean_squared_error(features, target, weights, k) for k in grid]
+    best = int(np.argmin(errors))
+    low, high = grid[max(0, best - 1)], grid[min(SCALE_GRID - 1, best + 1)]
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
+    a, b = low + (1 - ratio) * (high - low), low + ratio * (high - low)
+    error_a = mean_squared_error(features, target, weights, a)
+    error_b = mean_squared_error(features, target, weights, b)
+    while high - low > tolerance * max(1.0, abs(low)):
+        if error_a <= error_b:
+            high, b, error_b = b, a, error_a
+            a = low + (1 - ratio) * (high - low)
+            error_a = mean_squared_error(features, target, weights, a)
+        else:
+            low, a, error_a = a, b, error_b
+            b = low + ratio * (high - low)
+            error_b = mean_squared_error(features, target, weights, b)
+    return float((low + high) / 2)
+
+
+def trainable_mask(fixed: tuple[str, ...]) -> np.ndarray:
+    """True for the features whose weights tuning may change."""
+    unknown = [name for name in fixed if name not in FEATURES]
+    if unknown:
+        raise ValueError(f"unknown feature(s) {', '.join(unknown)}; the features are "
+                         f"{', '.join(FEATURES)}")
+    return np.array([name not in fixed for name in FEATURES])
+
+
+def descend(features: SparseFeatures, target: np.ndarray, weights: np.ndarray, k: float,
+            iterations: int, learning_rate: float, trainable: np.ndarray,
+            optimizer: str = "adam",
+            report: Callable[[int, float, np.ndarray], None] | None = None) -> np.ndarray:
+    """Full-batch descent on the mean squared error from ``weights`` (not changed); return the
+    new weights. ``report(iteration, error before the step, weights)`` is called every step.
+
+    ``optimizer`` is ``"adam"`` (steps of about ``learning_rate`` per weight, whatever the
+    feature's size) or ``"gd"`` (``weights -= learning_rate * gradient``).
+    """
+    if optimizer not in ("adam", "gd"):
+        raise ValueError(f"the optimizer is adam or gd, not {optimizer!r}")
+    weights = np.array(weights, dtype=np.float64)
+    m = np.zeros_like(weights)
+    v = np.zeros_like(weights)
+    for step in range(1, iterations + 1):
+        error, grad = error_gradient(features, target, weights, k)
+        grad[~trainable] = 0.0
+        if report is not None:
+            report(step, error, weights)
+        if optimizer == "gd":
+            weights -= learning_rate * grad
+            continue
+        m = ADAM_BETA1 * m + (1 - ADAM_BETA1) * grad
+        v = ADAM_BETA2 * v + (1 - ADAM_BETA2) * grad * grad
+        m_hat = m / (1 - ADAM_BETA1**step)
+        v_hat = v / (1 - ADAM_BETA2**step)
+        weights -= learning_rate * m_hat / (np.sqrt(v_hat) + ADAM_EPSILON)
+    return weights
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    weights: np.ndarray  # the tuned weights
+    start: np.ndarray  # the weights tuning started from
+    k: float  # the sigmoid's scale, per sheep
+    errors: dict[str, dict[str, float]]  # {"mean result"|"start"|"tuned": {"train", "validation"}}
+    train_positions: int
+    validation_positions: int
+    train_games: int
+    validation_games: int
+
+
+def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
+    """Load the data, split it by game, fit ``K``, descend, and write the tuned weights."""
+    from samuel.games.tigers.classic import load_weights, save_weights
+
+    from .dataset import load_positions, split_by_game
+
+    if config.workers is not None:
+        numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
+    data = load_positions(config.data)
+    start = load_weights(config.start)
+    held_out = split_by_game(data.games, config.validation, config.seed)
+    features = sparse_features(data.states)
+    target = result_targets(data.results)
+    train, valid = features.subset(~held_out), features.subset(held_out)
+    train_y, valid_y = target[~held_out], target[held_out]
+    train_games, valid_games = (len(np.unique(data.games[~held_out])),
+                                len(np.unique(data.games[held_out])))
+    log(f"{len(train):,} positions from {train_games} games to train on, {len(valid):,} from "
+        f"{valid_games} other games to validate on")
+    k = fit_scale(train, train_y, start)
+    log(f"sigmoid scale K = {k:.4f} per sheep (fitted on the training games, start weights)")
+
+    def errors(weights: np.ndarray) -> dict[str, float]:
+        return {"train": mean_squared_error(train, train_y, weights, k),
+                "validation": mean_squared_error(valid, valid_y, weights, k)}
+
+    mean = float(train_y.mean())
+    baseline = {"train": float(np.mean((train_y - mean) ** 2)),
+                "validation": float(np.mean((valid_y - mean) ** 2))}
+    table = {"mean result": baseline, "start": errors(start)}
+    log(f"baseline errors  train {baseline['train']:.5f}  validation {baseline['validation']:.5f}"
+        f"  (always predicting the mean result, {mean:.3f})")
+    log(f"start weights    train {table['start']['train']:.5f}  validation "
+        f"{table['start']['validation']:.5f}")
+    every = max(1, config.iterations // 10)
+
+    def report(step: int, error: float, weights: np.ndarray) -> None:
+        if step == 1 or step % every == 0:
+            log(f"  step {step:6d}  train {error:.5f}  validation "
+                f"{mean_squared_error(valid, valid_y, weights, k):.5f}")
+
+    started = time.perf_counter()
+    weights = descend(train, train_y, start, k, config.iterations, config.learning_rate,
+                      trainable_mask(config.fixed), config.optimizer, report)
+    seconds = time.perf_counter() - started
+    table["tuned"] = errors(weights)
+    log(f"tuned weights    train {table['tuned']['train']:.5f}  validation "
+        f"{table['tuned']['validation']:.5f}  ({config.iterations} steps in {seconds:.1f} s, "
+        f"validation errors included)")
+    result = TuneResult(weights, start, k, table, len(train), len(valid), train_games,
+                        valid_games)
+    save_weights(weights, config.out,
+                 note=f"gradient-tuned by samuel tune on {config.data}",
+                 extra={"tuning": {"method": "gradient", "config": dataclasses.asdict(config),
+                                   "k": k, "errors": table,
+                                   "positions": {"train": len(train), "validation": len(valid)},
+                                   "games": {"train": train_games,
+                                             "validation": valid_games}}})
+    for name, before, after in zip(FEATURES, start, weights, strict=True):
+        log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
+    log(f"tuned weights written to {config.out} (play them: classic:weights={config.out})")
+    return result

@@ -1,0 +1,187 @@
+"""Hill climbing, as Arthur Samuel did in 1959 (the seed's Modules 3 and 4).
+
+1. The champion starts as the starting weights (the hand-written ones unless told otherwise).
+2. Each round changes one weight of the champion at random: that is the challenger. ``captured``
+   is never changed: it is the unit (one sheep) everything else is measured in.
+3. The challenger plays the champion in a fair match (``samuel.match``: every opening twice, the
+   sides swapped). It becomes the champion if it scores at least ``accept``, or, with an SPRT,
+   if the test accepts H1.
+4. At the end, a final match of the learned weights against the starting ones, of
+   ``final_games`` games fixed before it is played, on openings never used in training, is
+   reported with its 95% range whatever it says.
+
+**Why the final openings are new.** The rounds' openings are ``opening_plies`` random plies long,
+the final match's ``final_opening_plies``, and the two must differ. In the placement phase (the
+first 40 plies, and openings are at most 40) the sheep place one sheep per move, so after ``n``
+plies there are exactly ``20 - ceil(n / 2)`` sheep in hand and the side to move is fixed by
+``n``'s parity: openings of different lengths can never reach the same position, whatever their
+seeds. (Their seeds differ too: rounds and the final match draw them from separate streams.)
+
+Every round is logged to standard output and appended to ``rounds.jsonl`` in the out dir; the
+champion is saved after every accepted round (``champion.json``), so a stopped run keeps its
+progress; the learned weights, with the final match's result, go to ``learned.json`` (a classic
+weights file: ``classic:weights=OUT_DIR/learned.json``) and the whole run to ``hillclimb.json``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from samuel.games.tigers.classic import FEATURES, load_weights, save_weights
+from samuel.nn.weights import write_atomically
+
+from .config import HillClimbConfig
+
+ROUND_STREAM = 0x4C1B  # round r's match seed and mutation come from (seed, r, these)
+MUTATION_STREAM = 0x407A
+FINAL_STREAM = 0xF1A1  # the final match's seed comes from (seed, this)
+
+# The smallest change a mutation makes to each weight, in sheep per unit of the feature: about
+# a tenth of a sheep on a typical position (mobility counts about 20 moves, edge sheep about 10).
+STEP_FLOOR = {"captured": 0.1, "tiger_mobility": 0.005, "trapped_tigers": 0.05,
+              "capturable_sheep": 0.05, "capture_now": 0.1, "double_threat": 0.1,
+              "sheep_on_edge": 0.01, "tigers_on_junctions": 0.03, "sheep_in_hand": 0.01,
+              "tiger_to_move": 0.1}
+
+
+@dataclass(frozen=True)
+class Round:
+    """One round: the change tried, the match's result and whether it was accepted."""
+
+    round: int
+    feature: str
+    before: float
+    after: float
+    score: float  # the challenger's share of the points
+    score_low: float  # its 95% range
+    score_high: float
+    games: int
+    llr: float | None  # the SPRT's log-likelihood ratio, when one ran
+    accepted: bool
+
+    def line(self) -> str:
+        llr = "" if self.llr is None else f"  LLR {self.llr:+.2f}"
+        return (f"round {self.round:3d}: {self.feature:20s} {self.before:+.4f} -> "
+                f"{self.after:+.4f} ({self.after - self.before:+.4f})  score "
+                f"{100 * self.score:5.1f}% ({100 * self.score_low:.1f}-"
+                f"{100 * self.score_high:.1f}%) of {self.games}{llr}  "
+                f"{'ACCEPTED' if self.accepted else 'rejected'}")
+
+
+def _derived(*numbers: int) -> int:
+    state = np.random.SeedSequence(list(numbers)).generate_state(1, np.uint64)
+    return int(state[0]) >> 1
+
+
+def round_seed(seed: int, number: int) -> int:
+    """Round ``number``'s match seed: from the run's seed and the round number only."""
+    return _derived(seed, number, ROUND_STREAM)
+
+
+def final_seed(seed: int) -> int:
+    """The final match's seed, from a stream no round uses."""
+    return _derived(seed, FINAL_STREAM)
+
+
+def mutate(weights: np.ndarray, features: tuple[str, ...], step: float, seed: int,
+           number: int) -> tuple[str, np.ndarray]:
+    """Round ``number``'s challenger: one of ``features`` changed by ``step`` times its size
+    (at least its STEP_FLOOR) times a random factor in 0.5..1.5, up or down, rounded to 4
+    decimals. Depends on (seed, number) only."""
+    rng = np.random.default_rng([seed, number, MUTATION_STREAM])
+    feature = features[int(rng.integers(len(features)))]
+    i = FEATURES.index(feature)
+    size = max(step * abs(weights[i]), STEP_FLOOR[feature]) * rng.uniform(0.5, 1.5)
+    changed = weights.copy()
+    changed[i] = round(float(weights[i] + (size if rng.random() < 0.5 else -size)), 4)
+    if changed[i] == weights[i]:  # rounding undid it: step by the floor instead
+        changed[i] = round(float(weights[i] + STEP_FLOOR[feature]), 4)
+    return feature, changed
+
+
+def _spec(path: Path, depth: int) -> str:
+    return f"classic:weights={path}:depth={depth}"
+
+
+def hill_climb(config: HillClimbConfig, log: Callable[[str], None] = print,
+               progress: bool = False) -> dict:
+    """Run the rounds and the final match; write the files; return the run as a dict (what
+    ``hillclimb.json`` holds)."""
+    from samuel.match.head_to_head import play_match
+
+    out_dir = Path(config.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    original = load_weights(config.start)
+    original_path, champion_path = out_dir / "original.json", out_dir / "champion.json"
+    challenger_path = out_dir / "challenger.json"
+    started_from = config.start or "the hand-written weights"
+    save_weights(original, original_path, note=f"the starting weights: {started_from}")
+    champion = original.copy()
+    save_weights(champion, champion_path, note="the champion after round 0")
+    rounds_path = out_dir / "rounds.jsonl"
+    rounds_path.write_text("")
+    rounds = []
+
+    def match(first: Path, second: Path, games: int, seed: int, plies: int, sprt):
+        return play_match(_spec(first, config.depth), _spec(second, config.depth), games,
+                          seed=seed, openings=plies, ply_cap=config.ply_cap, sprt=sprt,
+                          workers=config.workers, progress=progress)
+
+    log(f"hill climbing {config.rounds} rounds of {config.games} games at depth {config.depth}; "
+        f"accept {'by SPRT ' + str(config.sprt) if config.sprt else f'at {config.accept:.0%}'}")
+    for number in range(1, config.rounds + 1):
+        feature, challenger = mutate(champion, config.features, config.step, config.seed, number)
+        save_weights(challenger, challenger_path, note=f"round {number}'s challenger")
+        result = match(challenger_path, champion_path, config.games,
+                       round_seed(config.seed, number), config.opening_plies, config.sprt)
+        if config.sprt is not None:
+            accepted = result.sprt.decision == "H1"
+        else:
+            accepted = result.score >= config.accept
+        i = FEATURES.index(feature)
+        row = Round(number, feature, float(champion[i]), float(challenger[i]), result.score,
+                    result.statistics.score_low, result.statistics.score_high, result.games,
+                    None if result.sprt is None else result.sprt.llr, accepted)
+        rounds.append(row)
+        log(row.line())
+        with rounds_path.open("a") as file:
+            file.write(json.dumps(dataclasses.asdict(row)) + "\n")
+        if accepted:
+            champion = challenger
+            save_weights(champion, champion_path, note=f"the champion after round {number}")
+    challenger_path.unlink(missing_ok=True)
+
+    log(f"final match: learned vs starting weights, {config.final_games} games (fixed before "
+        f"it is played), {config.final_opening_plies}-ply openings (the rounds' were "
+        f"{config.opening_plies}: never the same positions)")
+    final = match(champion_path, original_path, config.final_games, final_seed(config.seed),
+                  config.final_opening_plies, None)
+    stats = final.statistics
+    summary = (f"learned vs starting weights: {100 * stats.score:.1f}% (95% range "
+               f"{100 * stats.score_low:.1f}-{100 * stats.score_high:.1f}%), Elo "
+               f"{stats.elo:+.0f} +/- {stats.elo_error:.0f}, over {final.games} games")
+    log(summary)
+    final_record = {"games": final.games, "score": stats.score, "score_low": stats.score_low,
+                    "score_high": stats.score_high, "elo": stats.elo,
+                    "elo_error": stats.elo_error, "wins": stats.wins, "draws": stats.draws,
+                    "losses": stats.losses, "seed": final.config.seed,
+                    "opening_plies": config.final_opening_plies}
+    learned_path = out_dir / "learned.json"
+    save_weights(champion, learned_path, note=f"hill-climbed by samuel hillclimb; {summary}",
+                 extra={"tuning": {"method": "hill climbing", "config": config.to_dict(),
+                                   "accepted": sum(r.accepted for r in rounds),
+                                   "rounds": len(rounds), "final": final_record}})
+    for name, before, after in zip(FEATURES, original, champion, strict=True):
+        log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
+    log(f"learned weights written to {learned_path} (play them: classic:weights={learned_path})")
+    run = {"config": config.to_dict(), "rounds": [dataclasses.asdict(r) for r in rounds],
+           "original": dict(zip(FEATURES, original.tolist(), strict=True)),
+           "learned": dict(zip(FEATURES, champion.tolist(), strict=True)), "final": final_record}
+    write_atomically(out_dir / "hillclimb.json", (json.dumps(run, indent=1) + "\n").encode())
+    return run
