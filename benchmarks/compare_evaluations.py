@@ -37,8 +37,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per row, even (200)")
     parser.add_argument("--hill-climbed", help="hill-climbed weights (samuel hillclimb)")
     parser.add_argument("--gradient-tuned", help="gradient-tuned weights (samuel tune)")
-    parser.add_argument("--network", help=f"network for the network and hybrid rows "
-                        f"({SHIPPED_NETWORK.name} if shipped, else {FALLBACK_NETWORK})")
+    parser.add_argument(
+        "--network",
+        help=f"network for the network and hybrid rows "
+        f"({SHIPPED_NETWORK.name} if shipped, else {FALLBACK_NETWORK})",
+    )
     parser.add_argument("--scale", type=float, help="the hybrid's scale (its default)")
     parser.add_argument("--opening-plies", type=int, default=6)
     parser.add_argument("--seed", type=int, default=424242)
@@ -46,20 +49,29 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated row names to play (all)")
     parser.add_argument("--json", help="where to save the rows as JSON")
     args = parser.parse_args()
-    network = Path(args.network) if args.network else (
-        SHIPPED_NETWORK if SHIPPED_NETWORK.exists() else FALLBACK_NETWORK)
+    network = (
+        Path(args.network)
+        if args.network
+        else (SHIPPED_NETWORK if SHIPPED_NETWORK.exists() else FALLBACK_NETWORK)
+    )
     scale = "" if args.scale is None else f",scale={args.scale:g}"
-    contenders = {"hand-written": "classic",
-                  "hill-climbed": args.hill_climbed and f"classic:weights={args.hill_climbed}",
-                  "gradient-tuned": args.gradient_tuned
-                  and f"classic:weights={args.gradient_tuned}",
-                  "network alone": "net" if network == SHIPPED_NETWORK else str(network),
-                  "hybrid": (f"hybrid{scale.replace(',', ':', 1)}" if network == SHIPPED_NETWORK
-                             else f"hybrid:net={network}{scale}")}
+    contenders = {
+        "hand-written": "classic",
+        "hill-climbed": args.hill_climbed and f"classic:weights={args.hill_climbed}",
+        "gradient-tuned": args.gradient_tuned and f"classic:weights={args.gradient_tuned}",
+        "network alone": "net" if network == SHIPPED_NETWORK else str(network),
+        "hybrid": (
+            f"hybrid{scale.replace(',', ':', 1)}"
+            if network == SHIPPED_NETWORK
+            else f"hybrid:net={network}{scale}"
+        ),
+    }
     wanted = set(args.only.split(",")) if args.only else set(contenders)
     opponent = f"classic:depth={args.depth}"
-    print(f"Against {opponent}, {args.games} games each, {args.opening_plies}-ply openings from "
-          f"seed {args.seed}; network {network}")
+    print(
+        f"Against {opponent}, {args.games} games each, {args.opening_plies}-ply openings from "
+        f"seed {args.seed}; network {network}"
+    )
     print()
     print("| Evaluation | Spec | Score (95% range) | Elo | W / D / L | Time |")
     print("|---|---|---|---|---|---|")
@@ -69,18 +81,41 @@ def main() -> None:
             continue
         spec = f"{spec}:depth={args.depth}"
         started = time.perf_counter()
-        result = play_match(spec, opponent, args.games, seed=args.seed,
-                            openings=args.opening_plies, workers=args.workers)
+        result = play_match(
+            spec,
+            opponent,
+            args.games,
+            seed=args.seed,
+            openings=args.opening_plies,
+            workers=args.workers,
+        )
         s = result.statistics
         seconds = time.perf_counter() - started
-        print(f"| {name} | `{spec}` | {100 * s.score:.1f}% ({100 * s.score_low:.1f}–"
-              f"{100 * s.score_high:.1f}%) | {s.elo:+.0f} ± {s.elo_error:.0f} | "
-              f"{s.wins} / {s.draws} / {s.losses} | {seconds:.0f} s |", flush=True)
-        rows.append({"name": name, "spec": spec, "opponent": opponent, "games": result.games,
-                     "score": s.score, "score_low": s.score_low, "score_high": s.score_high,
-                     "elo": s.elo, "elo_error": s.elo_error, "wins": s.wins, "draws": s.draws,
-                     "losses": s.losses, "seconds": seconds, "seed": args.seed,
-                     "opening_plies": args.opening_plies})
+        print(
+            f"| {name} | `{spec}` | {100 * s.score:.1f}% ({100 * s.score_low:.1f}–"
+            f"{100 * s.score_high:.1f}%) | {s.elo:+.0f} ± {s.elo_error:.0f} | "
+            f"{s.wins} / {s.draws} / {s.losses} | {seconds:.0f} s |",
+            flush=True,
+        )
+        rows.append(
+            {
+                "name": name,
+                "spec": spec,
+                "opponent": opponent,
+                "games": result.games,
+                "score": s.score,
+                "score_low": s.score_low,
+                "score_high": s.score_high,
+                "elo": s.elo,
+                "elo_error": s.elo_error,
+                "wins": s.wins,
+                "draws": s.draws,
+                "losses": s.losses,
+                "seconds": seconds,
+                "seed": args.seed,
+                "opening_plies": args.opening_plies,
+            }
+        )
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1) + "\n")
 

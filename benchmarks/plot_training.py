@@ -32,8 +32,13 @@ def main() -> None:
     generations, previous, classic = zip(*rows, strict=True)
     figure, axes = plt.subplots(figsize=(8, 4.5), dpi=110)
     axes.plot(generations, [100 * s for s in classic], "o-", label="vs classic (same depth)")
-    axes.plot(generations, [100 * s for s in previous], "s--", alpha=0.7,
-              label="vs the previous matched generation")
+    axes.plot(
+        generations,
+        [100 * s for s in previous],
+        "s--",
+        alpha=0.7,
+        label="vs the previous matched generation",
+    )
     axes.axhline(50, color="grey", linewidth=0.8)
     axes.set_xlabel("generation")
     axes.set_ylabel("score, % of points")

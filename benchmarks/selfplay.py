@@ -37,8 +37,10 @@ def main() -> None:
         seconds = time.perf_counter() - started
         plies = int(np.sum([p.plies.sum() for p in parts]))
         first = first or seconds
-        print(f"{workers:7d} {args.games:6d} {plies:7d} {seconds:8.2f} {args.games / seconds:8.1f} "
-              f"{first / seconds:7.2f}x")
+        print(
+            f"{workers:7d} {args.games:6d} {plies:7d} {seconds:8.2f} {args.games / seconds:8.1f} "
+            f"{first / seconds:7.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -62,15 +62,19 @@ def pytorch(samples: Samples, batch_size: int, epochs: int, threads: int) -> flo
     inputs = torch.tensor(np.stack([N.encode_inputs(*map(int, s)) for s in samples.states]))
     targets = torch.tensor(samples.targets).unsqueeze(1)
     model = torch.nn.Sequential(
-        torch.nn.Linear(N.INPUTS, N.HIDDEN1), torch.nn.ReLU(),
-        torch.nn.Linear(N.HIDDEN1, N.HIDDEN2), torch.nn.ReLU(),
-        torch.nn.Linear(N.HIDDEN2, 1), torch.nn.Tanh())
+        torch.nn.Linear(N.INPUTS, N.HIDDEN1),
+        torch.nn.ReLU(),
+        torch.nn.Linear(N.HIDDEN1, N.HIDDEN2),
+        torch.nn.ReLU(),
+        torch.nn.Linear(N.HIDDEN2, 1),
+        torch.nn.Tanh(),
+    )
     optimiser = torch.optim.Adam(model.parameters(), lr=1e-3)
 
     def epoch() -> None:
         order = torch.randperm(len(targets))
         for start in range(0, len(targets), batch_size):
-            batch = order[start:start + batch_size]
+            batch = order[start : start + batch_size]
             optimiser.zero_grad()
             loss = 0.5 * ((model(inputs[batch]) - targets[batch]) ** 2).mean()
             loss.backward()
@@ -91,8 +95,10 @@ def main() -> None:
     args = parser.parse_args()
     threads = numba.get_num_threads()
     samples = self_play_samples(args.samples)
-    print(f"{len(samples)} self-play positions, batch {args.batch_size}, {args.epochs} epochs, "
-          f"{threads} threads")
+    print(
+        f"{len(samples)} self-play positions, batch {args.batch_size}, {args.epochs} epochs, "
+        f"{threads} threads"
+    )
     mine = ours(samples, args.batch_size, args.epochs)
     print(f"samuel (numba)    {mine:12,.0f} samples/s")
     theirs = pytorch(samples, args.batch_size, args.epochs, threads)

@@ -39,8 +39,10 @@ def main() -> None:
     states, target = data.states[rows], G.result_targets(data.results[rows])
     features = G.sparse_features(states)
     weights = load_weights()
-    print(f"{len(features):,} positions ({len(data):,} distinct, repeated), "
-          f"{len(features.index) / len(features):.2f} non-zero features each")
+    print(
+        f"{len(features):,} positions ({len(data):,} distinct, repeated), "
+        f"{len(features.index) / len(features):.2f} non-zero features each"
+    )
     G.error_gradient(features, target, weights, 0.5)  # compile (or load) the kernel
     cores = numba.config.NUMBA_NUM_THREADS
     for threads in sorted({1, cores}):
@@ -52,10 +54,12 @@ def main() -> None:
             times.append(time.perf_counter() - started)
         best, median = min(times), float(np.median(times))
         rate = len(features) / best / threads
-        print(f"{threads} thread(s): one iteration {1000 * best:.1f} ms (median "
-              f"{1000 * median:.1f} ms), {len(features) / best / 1e6:.1f} M positions/s, "
-              f"{rate / 1e6:.1f} M per thread: {rate / LEORIK:.1f} x Leorik's "
-              f"{LEORIK / 1e6:.1f} M")
+        print(
+            f"{threads} thread(s): one iteration {1000 * best:.1f} ms (median "
+            f"{1000 * median:.1f} ms), {len(features) / best / 1e6:.1f} M positions/s, "
+            f"{rate / 1e6:.1f} M per thread: {rate / LEORIK:.1f} x Leorik's "
+            f"{LEORIK / 1e6:.1f} M"
+        )
 
 
 if __name__ == "__main__":

@@ -11,8 +11,13 @@ from samuel.games.record import read_records
 
 
 def samuel(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "samuel.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "samuel.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def test_perft_prints_the_count_last():
@@ -42,17 +47,20 @@ def test_analyse_reports_a_forced_win():
     assert "tigers win in 1 ply" in run.stdout
 
 
-@pytest.mark.parametrize(("args", "phrase"), [
-    (("analyse", "T3T/5/5/5 S 20"), "5 rows"),
-    (("analyse", "T3T/5/5/5/T3T S"), "three fields"),
-    (("analyse", "TTT2/5/5/5/T3T S 20"), "exactly 4 tigers"),
-    (("analyse", "start", "--player", "wizard"), "unknown player"),
-    (("analyse", "start", "--player", "classic:depth=zero"), "depth must be"),
-    (("analyse", "start", "--player", "classic:weights=/nonexistent.json"), "does not exist"),
-    (("analyse", "TSSST/SSSSS/S1SSS/SSSSS/TSSST T 0"), "over"),
-    (("play", "-T", "classic:colour=red"), "unknown option"),
-    (("perft", "3", "--position", "T3T/5/5/5/T3X S 20"), "'X'"),
-])
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (("analyse", "T3T/5/5/5 S 20"), "5 rows"),
+        (("analyse", "T3T/5/5/5/T3T S"), "three fields"),
+        (("analyse", "TTT2/5/5/5/T3T S 20"), "exactly 4 tigers"),
+        (("analyse", "start", "--player", "wizard"), "unknown player"),
+        (("analyse", "start", "--player", "classic:depth=zero"), "depth must be"),
+        (("analyse", "start", "--player", "classic:weights=/nonexistent.json"), "does not exist"),
+        (("analyse", "TSSST/SSSSS/S1SSS/SSSSS/TSSST T 0"), "over"),
+        (("play", "-T", "classic:colour=red"), "unknown option"),
+        (("perft", "3", "--position", "T3T/5/5/5/T3X S 20"), "'X'"),
+    ],
+)
 def test_user_mistakes_get_a_message_and_status_2_not_a_traceback(args, phrase):
     run = samuel(*args)
     assert run.returncode == 2
@@ -78,8 +86,7 @@ def test_an_engine_game_is_played_to_the_end_and_its_record_saved(tmp_path):
 def test_a_human_gets_help_for_bad_moves_and_the_record_is_saved(tmp_path):
     path = tmp_path / "human.txt"
     moves = "\n".join(["zz", "moves", "a1-b2", "c3", "c3", "quit"]) + "\n"
-    run = samuel("play", "-S", "human", "-T", "classic:depth=2", "--record", str(path),
-                 stdin=moves)
+    run = samuel("play", "-S", "human", "-T", "classic:depth=2", "--record", str(path), stdin=moves)
     assert run.returncode == 0, run.stderr
     assert "'zz' is not a move" in run.stdout
     assert "legal moves: b1 c1" in run.stdout
@@ -92,8 +99,22 @@ def test_a_human_gets_help_for_bad_moves_and_the_record_is_saved(tmp_path):
 
 def test_train_prints_the_table_saves_every_generation_and_resumes(tmp_path):
     out = tmp_path / "weights"
-    args = ("train", "2", "8", str(out), "--depth", "1", "--ply-cap", "60", "--match-every", "2",
-            "--match-games", "2", "--workers", "1")
+    args = (
+        "train",
+        "2",
+        "8",
+        str(out),
+        "--depth",
+        "1",
+        "--ply-cap",
+        "60",
+        "--match-every",
+        "2",
+        "--match-games",
+        "2",
+        "--workers",
+        "1",
+    )
     run = samuel(*args)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
@@ -101,19 +122,35 @@ def test_train_prints_the_table_saves_every_generation_and_resumes(tmp_path):
     assert [line.split()[0] for line in lines[1:]] == ["1", "2"]
     assert lines[2].split()[9].endswith("%") and lines[2].split()[10].endswith("%")
     assert {"gen-001.bin", "gen-002.bin", "gen-002.json", "latest.bin"} <= {
-        p.name for p in out.iterdir()}
-    again = samuel("train", "1", "8", str(out), "--depth", "1", "--ply-cap", "60",
-                   "--match-every", "5", "--workers", "1")
+        p.name for p in out.iterdir()
+    }
+    again = samuel(
+        "train",
+        "1",
+        "8",
+        str(out),
+        "--depth",
+        "1",
+        "--ply-cap",
+        "60",
+        "--match-every",
+        "5",
+        "--workers",
+        "1",
+    )
     assert again.returncode == 0, again.stderr
     assert again.stdout.strip().splitlines()[-1].split()[0] == "3"
     assert "gen-002.bin" in again.stderr
 
 
-@pytest.mark.parametrize(("args", "phrase"), [
-    (("--epsilon", "2"), "epsilon must be between 0 and 1"),
-    (("--match-games", "3"), "even number"),
-    (("--from", "/nonexistent.bin"), "does not exist"),
-])
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (("--epsilon", "2"), "epsilon must be between 0 and 1"),
+        (("--match-games", "3"), "even number"),
+        (("--from", "/nonexistent.bin"), "does not exist"),
+    ],
+)
 def test_train_refuses_bad_settings(tmp_path, args, phrase):
     run = samuel("train", "1", "4", str(tmp_path / "w"), *args)
     assert run.returncode == 2 and phrase in run.stderr and "Traceback" not in run.stderr

@@ -12,19 +12,53 @@ from samuel.games.record import read_records
 
 
 def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "samuel.cli", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "samuel.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
 
 
 def test_match_prints_the_full_report_and_writes_json_and_records(tmp_path):
     report, records = tmp_path / "m.json", tmp_path / "m.txt"
-    run = samuel("match", "classic:depth=2", "classic:depth=1", "--games", "8", "--workers", "2",
-                 "--opening-plies", "2-6", "--sprt", "elo0=0,elo1=10", "--json", str(report),
-                 "--records", str(records))
+    run = samuel(
+        "match",
+        "classic:depth=2",
+        "classic:depth=1",
+        "--games",
+        "8",
+        "--workers",
+        "2",
+        "--opening-plies",
+        "2-6",
+        "--sprt",
+        "elo0=0,elo1=10",
+        "--json",
+        str(report),
+        "--records",
+        str(records),
+    )
     assert run.returncode == 0, run.stderr
-    for label in ("as tigers", "as sheep", "total", "Score", "95% range", "Elo difference",
-                  "+/-", "LOS", "Draw ratio", "Pentanomial", "SPRT", "LLR", "bounds -2.94 and "
-                  "2.94", "Endings", "Verdict:", f"report written to {report}"):
+    for label in (
+        "as tigers",
+        "as sheep",
+        "total",
+        "Score",
+        "95% range",
+        "Elo difference",
+        "+/-",
+        "LOS",
+        "Draw ratio",
+        "Pentanomial",
+        "SPRT",
+        "LLR",
+        "bounds -2.94 and 2.94",
+        "Endings",
+        "Verdict:",
+        f"report written to {report}",
+    ):
         assert label in run.stdout, label
     data = json.loads(report.read_text())
     assert data["first"] == "classic:depth=2" and data["settings"]["opening_plies"] == [2, 6]
@@ -45,13 +79,39 @@ def test_match_writes_under_matches_by_default(tmp_path):
 
 
 def test_tournament_prints_a_table_like_ordos(tmp_path):
-    run = samuel("tournament", "random", "classic:depth=1", "classic:depth=2", "--games", "4",
-                 "--workers", "1", "--anchor", "random", "--anchor-rating", "1000", "--json",
-                 str(tmp_path / "t.json"), "--records", str(tmp_path / "t.txt"))
+    run = samuel(
+        "tournament",
+        "random",
+        "classic:depth=1",
+        "classic:depth=2",
+        "--games",
+        "4",
+        "--workers",
+        "1",
+        "--anchor",
+        "random",
+        "--anchor-rating",
+        "1000",
+        "--json",
+        str(tmp_path / "t.json"),
+        "--records",
+        str(tmp_path / "t.txt"),
+    )
     assert run.returncode == 0, run.stderr
     header = next(line for line in run.stdout.splitlines() if "PLAYER" in line)
-    assert header.split() == ["#", "PLAYER", ":", "RATING", "ERROR", "POINTS", "PLAYED", "(%)",
-                              "W", "D", "L"]
+    assert header.split() == [
+        "#",
+        "PLAYER",
+        ":",
+        "RATING",
+        "ERROR",
+        "POINTS",
+        "PLAYED",
+        "(%)",
+        "W",
+        "D",
+        "L",
+    ]
     rows = [line for line in run.stdout.splitlines() if line.strip()[:1].isdigit() and ":" in line]
     assert len(rows) == 3
     random_row = next(row for row in rows if " random " in row)
@@ -62,20 +122,27 @@ def test_tournament_prints_a_table_like_ordos(tmp_path):
     assert len(read_records(tmp_path / "t.txt")) == 12
 
 
-@pytest.mark.parametrize(("args", "phrase"), [
-    (("match", "random", "random", "--games", "7"), "odd: a match is pairs of games"),
-    (("match", "random", "random", "--sprt", "elo0=5,elo1=1"), "elo0 < elo1"),
-    (("match", "random", "random", "--sprt", "margin=3"), "the settings are elo0=E0"),
-    (("match", "random", "random", "--opening-plies", "6-2"), "0 <= low <= high"),
-    (("match", "random", "random", "--workers", "0"), "must be at least 1"),
-    (("match", "wizard", "random", "--games", "2"), "unknown player 'wizard'; players are:"),
-    (("match", "human", "random", "--games", "2"), "human cannot play in a match"),
-    (("match", "random", "random", "--games", "2", "--json", "/nonexistent/x.json"),
-     "the folder /nonexistent does not exist"),
-    (("tournament", "random", "--games", "2"), "at least two players"),
-    (("tournament", "random", "classic:depth=1", "--anchor", "nobody", "--games", "2"),
-     "the anchor 'nobody' is not one of the players"),
-])
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (("match", "random", "random", "--games", "7"), "odd: a match is pairs of games"),
+        (("match", "random", "random", "--sprt", "elo0=5,elo1=1"), "elo0 < elo1"),
+        (("match", "random", "random", "--sprt", "margin=3"), "the settings are elo0=E0"),
+        (("match", "random", "random", "--opening-plies", "6-2"), "0 <= low <= high"),
+        (("match", "random", "random", "--workers", "0"), "must be at least 1"),
+        (("match", "wizard", "random", "--games", "2"), "unknown player 'wizard'; players are:"),
+        (("match", "human", "random", "--games", "2"), "human cannot play in a match"),
+        (
+            ("match", "random", "random", "--games", "2", "--json", "/nonexistent/x.json"),
+            "the folder /nonexistent does not exist",
+        ),
+        (("tournament", "random", "--games", "2"), "at least two players"),
+        (
+            ("tournament", "random", "classic:depth=1", "--anchor", "nobody", "--games", "2"),
+            "the anchor 'nobody' is not one of the players",
+        ),
+    ],
+)
 def test_mistakes_get_a_message_and_status_2_not_a_traceback(args, phrase, tmp_path):
     run = samuel(*args, cwd=tmp_path)
     assert run.returncode == 2

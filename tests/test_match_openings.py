@@ -14,22 +14,28 @@ from samuel.match.openings import (
 )
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("4", OpeningConfig(4, 4)),
-    ("2-6", OpeningConfig(2, 6)),
-    (" 0 ", OpeningConfig(0, 0)),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("4", OpeningConfig(4, 4)),
+        ("2-6", OpeningConfig(2, 6)),
+        (" 0 ", OpeningConfig(0, 0)),
+    ],
+)
 def test_opening_plies_are_a_number_or_a_range(text, expected):
     assert parse_opening_plies(text) == expected
     assert str(parse_opening_plies(str(expected))) == str(expected)
 
 
-@pytest.mark.parametrize(("text", "phrase"), [
-    ("four", "a number or a range such as 2-6, not 'four'"),
-    ("6-2", "0 <= low <= high <= 40, not 6-2"),
-    ("-1", "a number or a range"),
-    ("2-99", "not 2-99"),
-])
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("four", "a number or a range such as 2-6, not 'four'"),
+        ("6-2", "0 <= low <= high <= 40, not 6-2"),
+        ("-1", "a number or a range"),
+        ("2-99", "not 2-99"),
+    ],
+)
 def test_bad_opening_plies_say_what_is_valid(text, phrase):
     with pytest.raises(ValueError) as error:
         parse_opening_plies(text)

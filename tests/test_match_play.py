@@ -34,9 +34,7 @@ def test_each_opening_is_played_twice_with_each_player_on_each_side():
     assert len({pair.opening for pair in result.pairs}) == 4
     by_side = result.by_side
     assert by_side["tigers"].games == by_side["sheep"].games == 4
-    assert result.score == pytest.approx(
-        (by_side["tigers"].points + by_side["sheep"].points) / 8
-    )
+    assert result.score == pytest.approx((by_side["tigers"].points + by_side["sheep"].points) / 8)
     assert result.score > 0.9  # search beats random moves on both sides
 
 
@@ -47,8 +45,14 @@ def test_the_same_seed_gives_the_same_match_and_another_seed_another():
 
 
 def test_a_pair_does_not_depend_on_the_pairs_played_before_it():
-    task = PairTask("classic:depth=2,epsilon=0.2", "random", pair=3, seed=9,
-                    openings=OpeningConfig(4, 4), ply_cap=200)
+    task = PairTask(
+        "classic:depth=2,epsilon=0.2",
+        "random",
+        pair=3,
+        seed=9,
+        openings=OpeningConfig(4, 4),
+        ply_cap=200,
+    )
     alone = play_pair(task)
     result = play_match("classic:depth=2,epsilon=0.2", "random", 8, seed=9)
     assert result.pairs[3] == alone
@@ -81,20 +85,29 @@ def test_records_hold_every_game_and_read_back(tmp_path):
     assert all(r.ply_cap == 60 for r in back)
 
 
-@pytest.mark.parametrize(("call", "error", "phrase"), [
-    (lambda: play_match("wizard", "random", 2), PlayerSpecError, "unknown player 'wizard'"),
-    (lambda: play_match("random", "classic:depth=x", 2), PlayerSpecError, "depth must be"),
-    (lambda: play_match("human", "random", 2), PlayerSpecError, "human cannot play in a match"),
-    (lambda: play_match("random", "random", 3), ValueError, "even number of games"),
-    (lambda: play_match("random", "random", 2, openings="8", ply_cap=6), ValueError,
-     "longer than the openings"),
-    (lambda: play_match("random", "random", 2, openings="x"), ValueError, "opening plies"),
-    (lambda: play_match("random", "random", 2, workers=0), ValueError, "at least 1"),
-    (lambda: play_tournament(["random"], 2), ValueError, "at least two players"),
-    (lambda: play_tournament(["random", "random"], 2), ValueError, "repeated: random"),
-    (lambda: play_tournament(["random", "classic:depth=1"], 2, anchor="classic"), ValueError,
-     "the anchor 'classic' is not one of the players"),
-])
+@pytest.mark.parametrize(
+    ("call", "error", "phrase"),
+    [
+        (lambda: play_match("wizard", "random", 2), PlayerSpecError, "unknown player 'wizard'"),
+        (lambda: play_match("random", "classic:depth=x", 2), PlayerSpecError, "depth must be"),
+        (lambda: play_match("human", "random", 2), PlayerSpecError, "human cannot play in a match"),
+        (lambda: play_match("random", "random", 3), ValueError, "even number of games"),
+        (
+            lambda: play_match("random", "random", 2, openings="8", ply_cap=6),
+            ValueError,
+            "longer than the openings",
+        ),
+        (lambda: play_match("random", "random", 2, openings="x"), ValueError, "opening plies"),
+        (lambda: play_match("random", "random", 2, workers=0), ValueError, "at least 1"),
+        (lambda: play_tournament(["random"], 2), ValueError, "at least two players"),
+        (lambda: play_tournament(["random", "random"], 2), ValueError, "repeated: random"),
+        (
+            lambda: play_tournament(["random", "classic:depth=1"], 2, anchor="classic"),
+            ValueError,
+            "the anchor 'classic' is not one of the players",
+        ),
+    ],
+)
 def test_bad_players_and_settings_are_clear_errors(call, error, phrase):
     with pytest.raises(error) as raised:
         call()
@@ -117,4 +130,3 @@ def test_a_tournament_plays_every_pairing_on_the_same_openings_and_rates_everyon
     assert standings[-1].player == "random" and standings[-1].rating == 1000
     assert standings[-1].error is None and standings[0].error > 0
     assert len(result.records()) == 18
-

@@ -30,8 +30,9 @@ def synthetic_points(strengths: list[float], games: int, seed: int) -> np.ndarra
     for i, j in itertools.combinations(range(len(strengths)), 2):
         s = score_from_elo(strengths[i] - strengths[j])
         draws = min(0.3, 2 * s, 2 * (1 - s))
-        results = rng.choice([1.0, 0.5, 0.0], size=games,
-                             p=[s - draws / 2, draws, 1 - s - draws / 2])
+        results = rng.choice(
+            [1.0, 0.5, 0.0], size=games, p=[s - draws / 2, draws, 1 - s - draws / 2]
+        )
         points[i, j] = results.sum()
         points[j, i] = games - results.sum()
     return points
@@ -52,10 +53,12 @@ def test_the_fit_recovers_the_order_and_the_gaps_of_players_of_known_strength():
 
 def test_the_errors_match_the_spread_of_repeated_tournaments():
     strengths = [0.0, 100.0, 200.0]
-    fits = np.array([
-        fit_ratings(["a", "b", "c"], synthetic_points(strengths, 200, seed), anchor="a").ratings
-        for seed in range(200)
-    ])
+    fits = np.array(
+        [
+            fit_ratings(["a", "b", "c"], synthetic_points(strengths, 200, seed), anchor="a").ratings
+            for seed in range(200)
+        ]
+    )
     claimed = fit_ratings(["a", "b", "c"], synthetic_points(strengths, 200, 999), anchor="a")
     spread = Z95 * fits[:, 1:].std(axis=0)
     assert spread == pytest.approx(np.array(claimed.errors[1:]), rel=0.2)
@@ -82,13 +85,16 @@ def test_a_player_who_lost_every_game_gets_virtual_draws_and_finite_ratings():
     assert fit_ratings(["a", "b", "c"], synthetic_points([0, 50, 100], 50, 1)).virtual_draws == 0
 
 
-@pytest.mark.parametrize(("players", "points", "anchor", "phrase"), [
-    (["a"], [[0]], None, "2 or more players"),
-    (["a", "b"], [[0, 1, 2], [1, 0, 2]], None, "2x2"),
-    (["a", "b"], [[0, 1], [1, 0]], "c", "the anchor 'c' is not one of the players: a, b"),
-    (["a", "b"], [[0, -1], [1, 0]], None, "must not be negative"),
-    (["a", "b", "c"], [[0, 1, 0], [1, 0, 0], [0, 0, 0]], None, "not linked by games"),
-])
+@pytest.mark.parametrize(
+    ("players", "points", "anchor", "phrase"),
+    [
+        (["a"], [[0]], None, "2 or more players"),
+        (["a", "b"], [[0, 1, 2], [1, 0, 2]], None, "2x2"),
+        (["a", "b"], [[0, 1], [1, 0]], "c", "the anchor 'c' is not one of the players: a, b"),
+        (["a", "b"], [[0, -1], [1, 0]], None, "must not be negative"),
+        (["a", "b", "c"], [[0, 1, 0], [1, 0, 0], [0, 0, 0]], None, "not linked by games"),
+    ],
+)
 def test_bad_tables_are_errors(players, points, anchor, phrase):
     with pytest.raises(ValueError) as error:
         fit_ratings(players, np.array(points, dtype=float), anchor=anchor)

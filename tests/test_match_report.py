@@ -16,8 +16,9 @@ def made_up_pairs(points: list[tuple[float, float]]) -> list[PairResult]:
     pairs = []
     for number, (as_tigers, as_sheep) in enumerate(points):
         games = (
-            GamePlayed("tigers", int(2 * as_tigers - 1), as_tigers, Termination.REPETITION,
-                       ("c3",)),
+            GamePlayed(
+                "tigers", int(2 * as_tigers - 1), as_tigers, Termination.REPETITION, ("c3",)
+            ),
             GamePlayed("sheep", int(1 - 2 * as_sheep), as_sheep, Termination.PLY_CAP, ("c3",)),
         )
         pairs.append(PairResult(pair=number, opening=("c3",), games=games))
@@ -25,8 +26,9 @@ def made_up_pairs(points: list[tuple[float, float]]) -> list[PairResult]:
 
 
 def test_a_range_that_includes_50_percent_shows_nothing():
-    result = summarize("a", "b", MatchConfig(games=8),
-                       made_up_pairs([(1, 0), (1, 0.5), (0, 0.5), (1, 0)]), 1.0)
+    result = summarize(
+        "a", "b", MatchConfig(games=8), made_up_pairs([(1, 0), (1, 0.5), (0, 0.5), (1, 0)]), 1.0
+    )
     text = format_match_report(result)
     assert "this match shows no difference" in text
     assert "as tigers        4     3     0      1       3   75.0%" in text
@@ -36,8 +38,13 @@ def test_a_range_that_includes_50_percent_shows_nothing():
 
 
 def test_a_range_above_50_percent_names_the_stronger_player():
-    result = summarize("a", "b", MatchConfig(games=40),
-                       made_up_pairs([(1, 1), (1, 0.5), (1, 0), (0.5, 1)] * 5), 1.0)
+    result = summarize(
+        "a",
+        "b",
+        MatchConfig(games=40),
+        made_up_pairs([(1, 1), (1, 0.5), (1, 0), (0.5, 1)] * 5),
+        1.0,
+    )
     assert result.statistics.score_low > 0.5
     assert verdict(result).startswith("the 95% range is above 50%: a is stronger than b")
 
@@ -51,8 +58,10 @@ def test_an_sprt_decision_is_the_verdict_and_is_shown_with_its_bounds():
     text = format_match_report(result)
     assert "stopped by the SPRT after 24 of 40" in text
     assert "LLR 2.96 (100.6%), bounds -2.94 and 2.94: H1 accepted" in text
-    assert "the SPRT accepted H1: the results favour a being +100 Elo against b over its " \
-           "being +0 Elo" in text
+    assert (
+        "the SPRT accepted H1: the results favour a being +100 Elo against b over its "
+        "being +0 Elo" in text
+    )
     undecided = summarize("a", "b", config, pairs[:-1], 1.0)
     assert undecided.sprt.decision is None
     assert "no decision" in format_match_report(undecided)

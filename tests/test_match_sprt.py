@@ -63,8 +63,9 @@ def test_bounds_are_log_beta_over_one_minus_alpha_and_log_one_minus_beta_over_al
     assert test.result(Pentanomial((60, 380, 400, 50, 3))).decision == "H0"
 
 
-def sequential_test(test: Sprt, elo: float, seed: int, draw_ratio: float = 0.3,
-                    most_pairs: int = 20_000) -> tuple[str | None, int]:
+def sequential_test(
+    test: Sprt, elo: float, seed: int, draw_ratio: float = 0.3, most_pairs: int = 20_000
+) -> tuple[str | None, int]:
     """Run ``test`` on pairs of games drawn from a player ``elo`` stronger (each game a win,
     draw or loss with the right expected score), checking after every pair."""
     rng = np.random.default_rng(seed)
@@ -88,25 +89,31 @@ def test_the_test_stops_on_the_side_of_the_true_difference(elo, expected):
     assert all(pairs < 5000 for _, pairs in outcomes)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("elo0=0,elo1=10,alpha=0.05,beta=0.05", Sprt(0, 10, 0.05, 0.05)),
-    ("elo1=5", Sprt(0, 5, 0.05, 0.05)),
-    ("elo0=-3:elo1=2:alpha=0.1", Sprt(-3, 2, 0.1, 0.05)),
-    ("", Sprt()),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("elo0=0,elo1=10,alpha=0.05,beta=0.05", Sprt(0, 10, 0.05, 0.05)),
+        ("elo1=5", Sprt(0, 5, 0.05, 0.05)),
+        ("elo0=-3:elo1=2:alpha=0.1", Sprt(-3, 2, 0.1, 0.05)),
+        ("", Sprt()),
+    ],
+)
 def test_sprt_settings_parse(text, expected):
     assert parse_sprt(text) == expected
 
 
-@pytest.mark.parametrize(("text", "phrase"), [
-    ("elo0=10,elo1=0", "elo0 < elo1"),
-    ("elo2=3", "bad SPRT setting 'elo2=3'; the settings are elo0=E0,elo1=E1"),
-    ("elo1", "bad SPRT setting 'elo1'"),
-    ("elo1=ten", "elo1 must be a number"),
-    ("alpha=0", "0 < alpha"),
-    ("alpha=0.6,beta=0.5", "alpha + beta < 1"),
-    ("elo1=inf", "finite"),
-])
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("elo0=10,elo1=0", "elo0 < elo1"),
+        ("elo2=3", "bad SPRT setting 'elo2=3'; the settings are elo0=E0,elo1=E1"),
+        ("elo1", "bad SPRT setting 'elo1'"),
+        ("elo1=ten", "elo1 must be a number"),
+        ("alpha=0", "0 < alpha"),
+        ("alpha=0.6,beta=0.5", "alpha + beta < 1"),
+        ("elo1=inf", "finite"),
+    ],
+)
 def test_bad_sprt_settings_say_what_is_valid(text, phrase):
     with pytest.raises(ValueError) as error:
         parse_sprt(text)

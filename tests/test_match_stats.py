@@ -16,13 +16,16 @@ from samuel.match.stats import (
 )
 
 
-@pytest.mark.parametrize(("score", "elo"), [
-    (0.5, 0.0),
-    (0.75, 190.848501887865),  # 400 log10(3)
-    (0.25, -190.848501887865),
-    (0.6, 70.4365036222725),  # 400 log10(1.5)
-    (10 / 11, 400.0),  # 1/s - 1 = 0.1
-])
+@pytest.mark.parametrize(
+    ("score", "elo"),
+    [
+        (0.5, 0.0),
+        (0.75, 190.848501887865),  # 400 log10(3)
+        (0.25, -190.848501887865),
+        (0.6, 70.4365036222725),  # 400 log10(1.5)
+        (10 / 11, 400.0),  # 1/s - 1 = 0.1
+    ],
+)
 def test_elo_is_minus_400_log10_of_one_over_score_minus_one(score, elo):
     assert elo_from_score(score) == pytest.approx(elo, abs=1e-9)
     assert score_from_elo(elo) == pytest.approx(score, abs=1e-12)
@@ -34,13 +37,16 @@ def test_a_perfect_score_is_infinitely_many_elo_and_a_score_outside_0_1_is_an_er
         elo_from_score(1.5)
 
 
-@pytest.mark.parametrize(("wins", "losses", "los"), [
-    (10, 10, 0.5),
-    (0, 0, 0.5),
-    (30, 20, 0.9213503964748575),  # 0.5 (1 + erf(10 / sqrt(100))) = 0.5 (1 + erf(1))
-    (10, 0, 0.9992172988709987),  # 0.5 (1 + erf(10 / sqrt(20)))
-    (20, 30, 1 - 0.9213503964748575),
-])
+@pytest.mark.parametrize(
+    ("wins", "losses", "los"),
+    [
+        (10, 10, 0.5),
+        (0, 0, 0.5),
+        (30, 20, 0.9213503964748575),  # 0.5 (1 + erf(10 / sqrt(100))) = 0.5 (1 + erf(1))
+        (10, 0, 0.9992172988709987),  # 0.5 (1 + erf(10 / sqrt(20)))
+        (20, 30, 1 - 0.9213503964748575),
+    ],
+)
 def test_los_is_half_one_plus_erf_of_wins_minus_losses_over_root_two_decisive(wins, losses, los):
     assert likelihood_of_superiority(wins, losses) == pytest.approx(los, abs=1e-12)
 
@@ -87,14 +93,17 @@ def test_pentanomial_counts_from_pair_points():
     assert counts.pairs == 8 and counts.score == pytest.approx(10 / 16)
 
 
-@pytest.mark.parametrize(("call", "phrase"), [
-    (lambda: Pentanomial.from_pair_points([0.25]), "0, 0.5, 1, 1.5 or 2"),
-    (lambda: Pentanomial((1, 2, 3)), "5 counts"),
-    (lambda: Pentanomial((1, -2, 3, 0, 0)), "none negative"),
-    (lambda: match_statistics(0, 0, 0, Pentanomial((0, 0, 0, 0, 0))), "no games"),
-    (lambda: match_statistics(2, 0, 0, Pentanomial((0, 0, 0, 0, 2))), "not the 2 pairs"),
-    (lambda: match_statistics(2, 0, 2, Pentanomial((0, 0, 0, 0, 2))), "disagree"),
-])
+@pytest.mark.parametrize(
+    ("call", "phrase"),
+    [
+        (lambda: Pentanomial.from_pair_points([0.25]), "0, 0.5, 1, 1.5 or 2"),
+        (lambda: Pentanomial((1, 2, 3)), "5 counts"),
+        (lambda: Pentanomial((1, -2, 3, 0, 0)), "none negative"),
+        (lambda: match_statistics(0, 0, 0, Pentanomial((0, 0, 0, 0, 0))), "no games"),
+        (lambda: match_statistics(2, 0, 0, Pentanomial((0, 0, 0, 0, 2))), "not the 2 pairs"),
+        (lambda: match_statistics(2, 0, 2, Pentanomial((0, 0, 0, 0, 2))), "disagree"),
+    ],
+)
 def test_inconsistent_counts_are_errors(call, phrase):
     with pytest.raises(ValueError, match=phrase):
         call()

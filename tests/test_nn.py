@@ -19,26 +19,27 @@ def random_positions(count: int, seed: int):
     for _ in range(count):
         points = rng.permutation(25)
         tigers = sum(1 << int(p) for p in points[:4])
-        sheep = sum(1 << int(p) for p in points[4:4 + int(rng.integers(0, 21))])
+        sheep = sum(1 << int(p) for p in points[4 : 4 + int(rng.integers(0, 21))])
         yield tigers, sheep, int(rng.integers(0, 21 - sheep.bit_count())), int(rng.integers(2))
 
 
 def test_sparse_forward_equals_a_plain_matrix_multiply():
     params = N.random_parameters(3)
-    params[N.B1:N.W2] = np.random.default_rng(4).normal(0, 0.3, N.HIDDEN1)  # non-zero biases
+    params[N.B1 : N.W2] = np.random.default_rng(4).normal(0, 0.3, N.HIDDEN1)  # non-zero biases
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
     for tigers, sheep, hand, side in random_positions(200, seed=5):
         expected = dense.value(params, N.encode_inputs(tigers, sheep, hand, side))
         assert N.forward(params, tigers, sheep, hand, side, scratch) == pytest.approx(
-            expected, abs=2e-6)
+            expected, abs=2e-6
+        )
 
 
 @pytest.mark.parametrize("layer", ["W1", "B1", "W2", "B2", "W3", "B3"])
 def test_every_layers_gradient_equals_finite_differences(layer):
     rng = np.random.default_rng(6)
     params = N.random_parameters(7)
-    params[N.B1:N.W2] = rng.normal(0, 0.2, N.HIDDEN1)
-    params[N.B2:N.W3] = rng.normal(0, 0.2, N.HIDDEN2)
+    params[N.B1 : N.W2] = rng.normal(0, 0.2, N.HIDDEN1)
+    params[N.B2 : N.W3] = rng.normal(0, 0.2, N.HIDDEN2)
     start = getattr(N, layer)
     end = {"W1": N.B1, "B1": N.W2, "W2": N.B2, "B2": N.W3, "W3": N.B3, "B3": N.PARAMS}[layer]
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
@@ -68,8 +69,9 @@ def test_batch_gradient_and_loss_are_sums_over_samples():
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
     expected_loss = 0.0
     for i in range(100):
-        expected_loss += N.add_gradient(params, one, tigers[i], sheep[i], hand[i], side[i],
-                                        targets[i], scratch)
+        expected_loss += N.add_gradient(
+            params, one, tigers[i], sheep[i], hand[i], side[i], targets[i], scratch
+        )
     np.testing.assert_allclose(grad, one, rtol=1e-4, atol=1e-6)
     assert loss == pytest.approx(expected_loss, rel=1e-9)
     assert batch_loss(params, tigers, sheep, hand, side, targets) == pytest.approx(loss, rel=1e-5)
@@ -95,9 +97,11 @@ def test_adam_follows_its_formula():
 def test_he_initialisation():
     params = N.random_parameters(0x5EED)
     assert params.dtype == np.float32 and params.shape == (N.PARAMS,) and N.PARAMS == 5505
-    assert np.all(params[N.B1:N.W2] == 0) and np.all(params[N.B2:N.W3] == 0) and params[N.B3] == 0
-    assert np.std(params[N.W1:N.B1]) == pytest.approx(np.sqrt(2 / 20), rel=0.05)
-    assert np.std(params[N.W2:N.B2]) == pytest.approx(np.sqrt(2 / 64), rel=0.05)
+    assert (
+        np.all(params[N.B1 : N.W2] == 0) and np.all(params[N.B2 : N.W3] == 0) and params[N.B3] == 0
+    )
+    assert np.std(params[N.W1 : N.B1]) == pytest.approx(np.sqrt(2 / 20), rel=0.05)
+    assert np.std(params[N.W2 : N.B2]) == pytest.approx(np.sqrt(2 / 64), rel=0.05)
     assert np.array_equal(N.random_parameters(0x5EED), params)
 
 
@@ -115,15 +119,18 @@ def header(magic=b"TSNN", version=1, sizes=(52, 64, 32)) -> bytes:
     return struct.pack("<4s4I", magic, version, *sizes)
 
 
-@pytest.mark.parametrize(("content", "phrase"), [
-    (b"TSN", "too short"),
-    (header(magic=b"ABCD") + bytes(4 * N.PARAMS), "does not start with TSNN"),
-    (header(version=2) + bytes(4 * N.PARAMS), "version 2"),
-    (header(sizes=(52, 128, 32)) + bytes(4 * N.PARAMS), "has layers 52-128-32"),
-    (header() + bytes(4 * N.PARAMS - 4), "bytes; a 52-64-32 network takes"),
-    (header() + bytes(4 * N.PARAMS + 4), "bytes; a 52-64-32 network takes"),
-    (header() + np.full(N.PARAMS, np.nan, "<f4").tobytes(), "not finite"),
-])
+@pytest.mark.parametrize(
+    ("content", "phrase"),
+    [
+        (b"TSN", "too short"),
+        (header(magic=b"ABCD") + bytes(4 * N.PARAMS), "does not start with TSNN"),
+        (header(version=2) + bytes(4 * N.PARAMS), "version 2"),
+        (header(sizes=(52, 128, 32)) + bytes(4 * N.PARAMS), "has layers 52-128-32"),
+        (header() + bytes(4 * N.PARAMS - 4), "bytes; a 52-64-32 network takes"),
+        (header() + bytes(4 * N.PARAMS + 4), "bytes; a 52-64-32 network takes"),
+        (header() + np.full(N.PARAMS, np.nan, "<f4").tobytes(), "not finite"),
+    ],
+)
 def test_each_kind_of_bad_file_is_rejected(tmp_path, content, phrase):
     path = tmp_path / "bad.bin"
     path.write_bytes(content)

@@ -36,16 +36,19 @@ def test_defaults_apply_unless_the_spec_overrides_them():
     assert timed.seconds == 1.0 and timed.depth > 50  # time decides, the depth only caps
 
 
-@pytest.mark.parametrize(("spec", "phrase"), [
-    ("wizard", "unknown player 'wizard'; players are: human | random | classic"),
-    ("classic:depth", "is not KEY=VALUE"),
-    ("classic:depth=0", "depth must be between 1"),
-    ("classic:depth=four", "depth must be a int"),
-    ("classic:time=-1", "time must be between"),
-    ("classic:epsilon=2", "epsilon must be between 0.0 and 1.0"),
-    ("classic:colour=red", "unknown option(s) colour"),
-    ("random:depth=3", "unknown option(s) depth"),
-])
+@pytest.mark.parametrize(
+    ("spec", "phrase"),
+    [
+        ("wizard", "unknown player 'wizard'; players are: human | random | classic"),
+        ("classic:depth", "is not KEY=VALUE"),
+        ("classic:depth=0", "depth must be between 1"),
+        ("classic:depth=four", "depth must be a int"),
+        ("classic:time=-1", "time must be between"),
+        ("classic:epsilon=2", "epsilon must be between 0.0 and 1.0"),
+        ("classic:colour=red", "unknown option(s) colour"),
+        ("random:depth=3", "unknown option(s) depth"),
+    ],
+)
 def test_bad_specs_say_what_is_valid(spec, phrase):
     with pytest.raises(PlayerSpecError) as error:
         make_player(spec, RULES)
@@ -53,8 +56,10 @@ def test_bad_specs_say_what_is_valid(spec, phrase):
 
 
 def play(sheep: str, tigers: str, seed: int) -> list[str]:
-    players = {"sheep": make_player(sheep, RULES, seed=seed),
-               "tigers": make_player(tigers, RULES, seed=seed + 1)}
+    players = {
+        "sheep": make_player(sheep, RULES, seed=seed),
+        "tigers": make_player(tigers, RULES, seed=seed + 1),
+    }
     return [str(m) for m in play_game(RULES, players, ply_cap=120).moves]
 
 
@@ -85,15 +90,22 @@ def test_weights_round_trip_and_load_into_a_player(tmp_path):
     assert np.array_equal(player.params, changed)
 
 
-@pytest.mark.parametrize(("content", "phrase"), [
-    ("not json", "is not valid JSON"),
-    ("[1, 2]", "has no \"weights\" object"),
-    (json.dumps({"weights": {"captured": 1.0}}), "missing ['tiger_mobility'"),
-    (json.dumps({"weights": {**dict.fromkeys(classic.FEATURES, 1.0), "magic": 2}}),
-     "unknown ['magic']"),
-    (json.dumps({"weights": {**dict.fromkeys(classic.FEATURES, 1.0), "captured": "one"}}),
-     "captured = 'one' is not a number"),
-])
+@pytest.mark.parametrize(
+    ("content", "phrase"),
+    [
+        ("not json", "is not valid JSON"),
+        ("[1, 2]", 'has no "weights" object'),
+        (json.dumps({"weights": {"captured": 1.0}}), "missing ['tiger_mobility'"),
+        (
+            json.dumps({"weights": {**dict.fromkeys(classic.FEATURES, 1.0), "magic": 2}}),
+            "unknown ['magic']",
+        ),
+        (
+            json.dumps({"weights": {**dict.fromkeys(classic.FEATURES, 1.0), "captured": "one"}}),
+            "captured = 'one' is not a number",
+        ),
+    ],
+)
 def test_bad_weights_files_are_rejected_with_the_reason(tmp_path, content, phrase):
     path = tmp_path / "bad.json"
     path.write_text(content)

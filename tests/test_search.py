@@ -15,12 +15,18 @@ from tests.reference.minimax import forced_win_within, negamax
 WEIGHTS = classic.load_weights()
 
 
-def search(position: Position, depth: int, seed: int = 0, history: list[Position] | None = None,
-           table_bits: int = 18):
+def search(
+    position: Position,
+    depth: int,
+    seed: int = 0,
+    history: list[Position] | None = None,
+    table_bits: int = 18,
+):
     history = history or []
     keys = np.array([p.key for p in history] + [position.key], dtype=np.int64)
     return Searcher(game_kernels.TIGERS_AND_SHEEP, table_bits=table_bits).search(
-        position.encode(), keys, 0, game_kernels.EVALUATOR_CLASSIC, WEIGHTS, depth, seed=seed)
+        position.encode(), keys, 0, game_kernels.EVALUATOR_CLASSIC, WEIGHTS, depth, seed=seed
+    )
 
 
 def random_positions(count: int, seed: int, movement_phase: bool) -> list[Position]:
@@ -43,13 +49,16 @@ def test_alphabeta_score_equals_plain_minimax(movement_phase):
         for depth in (1, 2, 3):
             expected = negamax(position, depth, WEIGHTS, [])
             assert search(position, depth).score == pytest.approx(expected, abs=1e-9), (
-                str(position), depth)
+                str(position),
+                depth,
+            )
 
 
 def test_a_tiny_transposition_table_gives_the_same_scores():
     for position in random_positions(8, seed=3, movement_phase=True):
         assert search(position, 4, table_bits=2).score == pytest.approx(
-            search(position, 4).score, abs=1e-9)
+            search(position, 4).score, abs=1e-9
+        )
 
 
 def test_finds_the_winning_capture():
@@ -141,8 +150,9 @@ def test_time_budget_returns_a_completed_iteration():
     position = Position.initial()
     searcher = Searcher(game_kernels.TIGERS_AND_SHEEP)
     keys = np.array([position.key], dtype=np.int64)
-    result = searcher.search(position.encode(), keys, 0, game_kernels.EVALUATOR_CLASSIC,
-                             WEIGHTS, 60, seconds=0.05)
+    result = searcher.search(
+        position.encode(), keys, 0, game_kernels.EVALUATOR_CLASSIC, WEIGHTS, 60, seconds=0.05
+    )
     assert 1 <= result.depth < 60
     assert Move.from_code(result.best_move) in position.legal_moves()
 

@@ -13,8 +13,10 @@ def test_classic_depth_3_scores_at_least_95_percent_against_random_on_both_sides
     for number in range(games):
         side = RULES.sides[number % 2]
         other = RULES.sides[1 - number % 2]
-        players = {side: make_player("classic:depth=3", RULES, seed=number),
-                   other: make_player("random", RULES, seed=10_000 + number)}
+        players = {
+            side: make_player("classic:depth=3", RULES, seed=number),
+            other: make_player("random", RULES, seed=10_000 + number),
+        }
         game = play_game(RULES, players, ply_cap=200)
         result = game.outcome.result if side == "tigers" else -game.outcome.result
         points[side] += (result + 1) / 2

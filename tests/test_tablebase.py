@@ -57,12 +57,18 @@ def state_of(position: Position) -> reference.State:
 
 def longest(directory) -> int:
     table = load_tablebase(directory)
-    return max(max(read_header(layer_path(table.directory, c, side)).counts.longest_win,
-                   read_header(layer_path(table.directory, c, side)).counts.longest_loss)
-               for c in range(table.captures_to_win) for side in (False, True))
+    return max(
+        max(
+            read_header(layer_path(table.directory, c, side)).counts.longest_win,
+            read_header(layer_path(table.directory, c, side)).counts.longest_loss,
+        )
+        for c in range(table.captures_to_win)
+        for side in (False, True)
+    )
 
 
 # --- the rule as a parameter ------------------------------------------------------------------
+
 
 def test_a_variant_ends_at_its_own_captures_and_the_standard_game_is_unchanged():
     text = "T3T/SSSSS/SSSSS/SSSS1/TS1ST T 0"  # 16 sheep on the board: 4 captured
@@ -86,11 +92,11 @@ def test_the_search_plays_the_variant_it_is_given():
 
 # --- the index --------------------------------------------------------------------------------
 
+
 def test_the_index_is_a_bijection_onto_each_layer():
     for captured, samples in ((0, None), (1, 4000), (4, 4000)):
         n = layer_size(captured)
-        indices = range(n) if samples is None else random.Random(captured).sample(range(n),
-                                                                                  samples)
+        indices = range(n) if samples is None else random.Random(captured).sample(range(n), samples)
         for index in indices:
             tigers, empty = decode_index(index, captured + 1)
             assert bin(tigers).count("1") == 4 and bin(empty).count("1") == captured + 1
@@ -100,8 +106,12 @@ def test_the_index_is_a_bijection_onto_each_layer():
 
 
 def test_codes_say_win_or_loss_by_their_parity():
-    assert [describe(c) for c in (0, 1, 2, 3)] == ["draw", "loss in 0 plies", "win in 1 ply",
-                                                   "loss in 2 plies"]
+    assert [describe(c) for c in (0, 1, 2, 3)] == [
+        "draw",
+        "loss in 0 plies",
+        "win in 1 ply",
+        "loss in 2 plies",
+    ]
     for outcome, plies in ((1, 7), (-1, 0), (-1, 12), (0, 0)):
         assert outcome_of(code_of(outcome, plies)) == (outcome, plies)
     with pytest.raises(ValueError):
@@ -109,6 +119,7 @@ def test_codes_say_win_or_loss_by_their_parity():
 
 
 # --- the reference itself ---------------------------------------------------------------------
+
 
 def test_the_reference_moves_are_the_plain_rules_moves():
     rng = random.Random(7)
@@ -124,6 +135,7 @@ def test_the_reference_moves_are_the_plain_rules_moves():
 
 # --- the table against the reference ----------------------------------------------------------
 
+
 def test_one_capture_every_position_equals_minimax_to_the_end(tables):
     """Every position of the game won by one capture (its only layer), both sides to move."""
     horizon = longest(tables[1]) + 2  # beyond every forced result: what stays open is a draw
@@ -133,10 +145,15 @@ def test_one_capture_every_position_equals_minimax_to_the_end(tables):
         codes = open_codes(layer_path(tables[1], 0, side))
         for index in range(layer_size(0)):
             tigers, empty = decode_index(index, 1)
-            state = (frozenset(points[p] for p in range(POINTS) if tigers >> p & 1),
-                     frozenset(points[p] for p in range(POINTS) if empty >> p & 1), 0, side)
-            assert (solver.solve(state, horizon) or (0, 0)) == outcome_of(int(codes[index])), (
-                str(position_at(index, 0, side, 1)))
+            state = (
+                frozenset(points[p] for p in range(POINTS) if tigers >> p & 1),
+                frozenset(points[p] for p in range(POINTS) if empty >> p & 1),
+                0,
+                side,
+            )
+            assert (solver.solve(state, horizon) or (0, 0)) == outcome_of(int(codes[index])), str(
+                position_at(index, 0, side, 1)
+            )
 
 
 @pytest.mark.parametrize("captured", [0, 1])
@@ -149,8 +166,7 @@ def test_two_captures_a_random_sample_equals_minimax(tables, captured):
     rng = random.Random(captured)
     seen = set()
     for _ in range(60):
-        position = position_at(rng.randrange(layer_size(captured)), captured,
-                                rng.random() < 0.5, 2)
+        position = position_at(rng.randrange(layer_size(captured)), captured, rng.random() < 0.5, 2)
         outcome, plies = table.value(position)
         expected = (outcome, plies) if outcome and plies <= horizon else None
         assert solver.solve(state_of(position), horizon) == expected, str(position)
@@ -175,14 +191,14 @@ def test_counts_up_to_symmetry_are_the_orbits(tables):
         for hole in range(POINTS):
             if t >> hole & 1:
                 continue
-            orbits.add(min((transform_mask(t, s), transform_mask(1 << hole, s))
-                           for s in range(8)))
+            orbits.add(min((transform_mask(t, s), transform_mask(1 << hole, s)) for s in range(8)))
     header = read_header(layer_path(tables[1], 0, True))
     assert header.counts.sym_positions == len(orbits)
     assert header.counts.wins + header.counts.draws + header.counts.losses == layer_size(0)
 
 
 # --- verify, resume, files --------------------------------------------------------------------
+
 
 def test_verify_passes_and_catches_a_flipped_entry(tables, tmp_path):
     assert verify(tables[2], log=lambda line: None).ok
@@ -200,8 +216,9 @@ def test_verify_passes_and_catches_a_flipped_entry(tables, tmp_path):
     write_layer(tmp_path, 2, 1, True, codes, header.counts)
     report = verify(tmp_path, log=lambda line: None)
     assert not report.ok and report.wrong_positions >= 1
-    assert (1, True, index, 4, 2) in {(e.captured, e.tiger_to_move, e.index, e.stored, e.expected)
-                                      for e in report.examples}
+    assert (1, True, index, 4, 2) in {
+        (e.captured, e.tiger_to_move, e.index, e.stored, e.expected) for e in report.examples
+    }
     # One flipped bit in the file: the checksum.
     data = bytearray(path.read_bytes())
     data[HEADER_SIZE + index * codes.itemsize] ^= 1
@@ -218,19 +235,27 @@ def test_an_interrupted_build_resumes_at_its_layer(tables, tmp_path):
     results = build(tmp_path, 2, progress=False, log=lines.append)
     assert lines[0] == "layer 1 captured: already built" and "solved" in lines[1]
     for side in (False, True):
-        assert (layer_path(tmp_path, 0, side).read_bytes()
-                == layer_path(tables[2], 0, side).read_bytes())
-    assert [(r.captured, r.tiger_to_move) for r in results] == [(0, False), (0, True), (1, False),
-                                                                 (1, True)]
+        assert (
+            layer_path(tmp_path, 0, side).read_bytes()
+            == layer_path(tables[2], 0, side).read_bytes()
+        )
+    assert [(r.captured, r.tiger_to_move) for r in results] == [
+        (0, False),
+        (0, True),
+        (1, False),
+        (1, True),
+    ]
     with pytest.raises(ValueError, match="won by 2 captures"):
         build(tmp_path, 3, **QUIET)
 
 
 # --- probing: people, the search, players -----------------------------------------------------
 
+
 def samuel(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "samuel.cli", *args], capture_output=True,
-                          text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "samuel.cli", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_probe_output_round_trips(tables):
@@ -247,10 +272,12 @@ def test_probe_output_round_trips(tables):
         outcome, plies = table.value(position.play(Move.parse(move_text)))
         assert value == describe(0 if outcome == 0 else plies + 2)
     assert len(lines) - 2 == len(position.legal_moves())
-    document = json.loads(samuel("tablebase", "probe", text, "--dir", str(tables[2]),
-                                 "--json").stdout)
+    document = json.loads(
+        samuel("tablebase", "probe", text, "--dir", str(tables[2]), "--json").stdout
+    )
     assert [(m["move"], m["outcome"], m["plies"]) for m in document["moves"]] == [
-        (str(m), o, p) for m, o, p in table.move_values(position)]
+        (str(m), o, p) for m, o, p in table.move_values(position)
+    ]
 
 
 @pytest.mark.parametrize("k", [1, 2])
@@ -262,18 +289,15 @@ def test_the_search_with_the_table_scores_exactly_and_plays_perfectly(tables, k)
     rng = random.Random(k)
     for _ in range(40):
         captured = rng.randrange(k)
-        position = position_at(rng.randrange(layer_size(captured)), captured,
-                               rng.random() < 0.5, k)
+        position = position_at(rng.randrange(layer_size(captured)), captured, rng.random() < 0.5, k)
         if position.decided_outcome() is not None:
             continue
         outcome, plies = table.value(position)
-        best = max(table.move_values(position),
-                   key=lambda m: (m[1], -m[2] if m[1] > 0 else m[2]))
+        best = max(table.move_values(position), key=lambda m: (m[1], -m[2] if m[1] > 0 else m[2]))
         for searcher in (player, perfect):
             move = searcher.choose_move(Game(rules, start=position))
             result = searcher.last
-            assert result.score == pytest.approx(0.0 if outcome == 0 else
-                                                 outcome * (1000 - plies))
+            assert result.score == pytest.approx(0.0 if outcome == 0 else outcome * (1000 - plies))
             chosen = next(m for m in table.move_values(position) if m[0] == move)
             assert chosen[1:] == best[1:]  # the value kept, the fastest win, the longest loss
 
@@ -287,12 +311,18 @@ def test_a_table_for_other_rules_is_refused(tables):
 
 # --- scoring players --------------------------------------------------------------------------
 
+
 def test_the_perfect_player_never_blunders_and_a_shallow_one_sometimes_does(tables):
     table = load_tablebase(tables[2])
     # Two sheep left to place, none captured: the movement phase is near.
     start = table.rules.parse_position("TSSST/SSSSS/SSSSS/SSS2/TS1ST S 2")
-    perfect = score_player(f"perfect:tablebase={tables[2]},depth=2", table, positions=12,
-                           start=start, opening_plies=(0, 2))
+    perfect = score_player(
+        f"perfect:tablebase={tables[2]},depth=2",
+        table,
+        positions=12,
+        start=start,
+        opening_plies=(0, 2),
+    )
     assert len(perfect.moves) == 12 and perfect.blunders == 0
     assert all(m.position.sheep_in_hand == 0 for m in perfect.moves)
     random_player = score_player("random", table, positions=40, start=start)

@@ -28,15 +28,18 @@ def targets(lam: float, random_at: tuple[int, ...] = (), result: float = 1.0) ->
     return out.tolist()
 
 
-@pytest.mark.parametrize(("lam", "random_at", "expected"), [
-    (1.0, (), [1.0, 1.0, 1.0, 1.0]),
-    (0.0, (), [-0.4, 0.6, 0.1, 1.0]),
-    (0.7, (), [0.3637, 0.691, 0.73, 1.0]),
-    (1.0, (2,), [0.6, 0.6, 0.6, 1.0]),
-    (0.0, (2,), [-0.4, 0.6, 0.6, 1.0]),
-    (0.7, (2,), [0.30, 0.6, 0.6, 1.0]),
-    (0.7, (3,), [0.055, 0.25, 0.1, 0.1]),  # a random last move: no result learnt
-])
+@pytest.mark.parametrize(
+    ("lam", "random_at", "expected"),
+    [
+        (1.0, (), [1.0, 1.0, 1.0, 1.0]),
+        (0.0, (), [-0.4, 0.6, 0.1, 1.0]),
+        (0.7, (), [0.3637, 0.691, 0.73, 1.0]),
+        (1.0, (2,), [0.6, 0.6, 0.6, 1.0]),
+        (0.0, (2,), [-0.4, 0.6, 0.6, 1.0]),
+        (0.7, (2,), [0.30, 0.6, 0.6, 1.0]),
+        (0.7, (3,), [0.055, 0.25, 0.1, 0.1]),  # a random last move: no result learnt
+    ],
+)
 def test_td_lambda_targets_match_hand_computed_values(lam, random_at, expected):
     assert targets(lam, random_at) == pytest.approx(expected, abs=1e-6)
 
@@ -62,8 +65,10 @@ def test_balancing_takes_the_mean_of_the_two_wins_and_every_draw():
 def test_without_both_kinds_of_win_or_with_no_balance_everything_is_used():
     rng = np.random.default_rng(2)
     assert len(balanced_epoch(samples(10, 1.0), samples(0, -1.0), samples(3, 0.0), rng)) == 13
-    assert len(balanced_epoch(samples(10, 1.0), samples(4, -1.0), samples(3, 0.0), rng,
-                              balance=False)) == 17
+    assert (
+        len(balanced_epoch(samples(10, 1.0), samples(4, -1.0), samples(3, 0.0), rng, balance=False))
+        == 17
+    )
 
 
 def test_the_buffer_keeps_the_last_generations():
@@ -82,7 +87,7 @@ def symmetric_network() -> np.ndarray:
         for offset in (0, 25):
             row = N.W1 + (offset + p) * N.HIDDEN1
             source = N.W1 + (offset + representative) * N.HIDDEN1
-            params[row:row + N.HIDDEN1] = params[source:source + N.HIDDEN1]
+            params[row : row + N.HIDDEN1] = params[source : source + N.HIDDEN1]
     return params
 
 
@@ -97,15 +102,28 @@ def test_the_eight_orientations_of_a_sample_have_the_same_value_for_a_symmetric_
     assert len({(int(t), int(s)) for t, s in zip(tigers, sheep, strict=True)}) == 8
     assert values == pytest.approx([values[0]] * 8, abs=1e-6)
     assert values[0] != pytest.approx(
-        N.forward(N.random_parameters(22), tigers[1], sheep[1], 12, 1, scratch), abs=1e-3)
+        N.forward(N.random_parameters(22), tigers[1], sheep[1], 12, 1, scratch), abs=1e-3
+    )
 
 
 def test_self_play_games_depend_only_on_their_seeds():
     params = N.random_parameters(5)
     root = Position.initial().encode()
     seeds = np.array([game_seed(7, g) for g in range(6)], dtype=np.int64)
-    run = lambda s: play_selfplay(games.TIGERS_AND_SHEEP, games.EVALUATOR_NETWORK, params,  # noqa: E731
-                                  root, 2, 4, 0.1, 120, s)
+
+    def run(seeds):
+        return play_selfplay(
+            games.TIGERS_AND_SHEEP,
+            games.EVALUATOR_NETWORK,
+            params,
+            root,
+            depth=2,
+            random_plies=4,
+            epsilon=0.1,
+            ply_cap=120,
+            seeds=seeds,
+        )
+
     together, alone = run(seeds), run(seeds[3:4])
     assert np.array_equal(together.positions[3], alone.positions[0])
     assert np.array_equal(together.random_moves[3], alone.random_moves[0])
@@ -114,8 +132,9 @@ def test_self_play_games_depend_only_on_their_seeds():
 
 
 def tiny(out_dir, **changes) -> TrainConfig:
-    settings = dict(generations=2, games=24, out_dir=str(out_dir), depth=2, ply_cap=80,
-                    match_every=1000)
+    settings = dict(
+        generations=2, games=24, out_dir=str(out_dir), depth=2, ply_cap=80, match_every=1000
+    )
     return TrainConfig(**{**settings, **changes})
 
 
@@ -131,13 +150,18 @@ def test_a_run_resumes_from_the_newest_generation_and_numbers_carry_on(tmp_path)
     train(tiny(tmp_path), rows.append, log=lines.append)
     assert [row.generation for row in rows] == [1, 2]
     saved = sorted(p.name for p in tmp_path.iterdir())
-    assert {"gen-001.bin", "gen-002.bin", "gen-001.json", "gen-002.json",
-            "latest.bin"} <= set(saved)
-    assert np.array_equal(load_parameters(tmp_path / "latest.bin"),
-                          load_parameters(tmp_path / "gen-002.bin"))
+    assert {"gen-001.bin", "gen-002.bin", "gen-001.json", "gen-002.json", "latest.bin"} <= set(
+        saved
+    )
+    assert np.array_equal(
+        load_parameters(tmp_path / "latest.bin"), load_parameters(tmp_path / "gen-002.bin")
+    )
     train(tiny(tmp_path, generations=1), rows.append, log=lines.append)
     assert rows[-1].generation == 3
     assert "gen-002.bin" in lines[-1]
-    train(tiny(tmp_path, generations=1, start_from=str(tmp_path / "gen-001.bin")), rows.append,
-          log=lines.append)
+    train(
+        tiny(tmp_path, generations=1, start_from=str(tmp_path / "gen-001.bin")),
+        rows.append,
+        log=lines.append,
+    )
     assert rows[-1].generation == 4 and "gen-001.bin" in lines[-1]

@@ -9,18 +9,31 @@ from samuel.games.tigers import classic
 
 
 def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "samuel.cli", *args], capture_output=True,
-                          text=True, timeout=300, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "samuel.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
 
 
 def test_selfplay_then_tune_writes_weights_a_classic_player_plays(tmp_path):
     data, out = tmp_path / "d.npz", tmp_path / "tuned.json"
-    run = samuel("selfplay", "--games", "8", "--out", str(data), "--player", "classic:depth=1",
-                 "--workers", "1")
+    run = samuel(
+        "selfplay",
+        "--games",
+        "8",
+        "--out",
+        str(data),
+        "--player",
+        "classic:depth=1",
+        "--workers",
+        "1",
+    )
     assert run.returncode == 0, run.stderr
     assert "8 games" in run.stdout and str(data) in run.stdout
-    run = samuel("tune", str(data), "--out", str(out), "--iterations", "20", "--validation",
-                 "0.25")
+    run = samuel("tune", str(data), "--out", str(out), "--iterations", "20", "--validation", "0.25")
     assert run.returncode == 0, run.stderr
     for label in ("sigmoid scale K", "baseline errors", "start weights", "tuned weights"):
         assert label in run.stdout, label

@@ -19,8 +19,7 @@ from samuel.tune.dataset import (
     split_by_game,
 )
 
-SMALL = SelfPlayDataConfig(games=6, player="classic:depth=1", random_plies=4, ply_cap=60,
-                           seed=3)
+SMALL = SelfPlayDataConfig(games=6, player="classic:depth=1", random_plies=4, ply_cap=60, seed=3)
 
 
 @pytest.fixture(scope="module")
@@ -83,12 +82,15 @@ def test_the_split_is_by_game(data):
         split_by_game(np.zeros(5, dtype=np.int32), 0.2, seed=1)
 
 
-@pytest.mark.parametrize(("spec", "error", "phrase"), [
-    ("random", ValueError, "does not search"),
-    ("classic:time=1", ValueError, "searches by time"),
-    ("classic:epsilon=0.1", ValueError, "--epsilon"),
-    ("wizard", PlayerSpecError, "unknown player"),
-])
+@pytest.mark.parametrize(
+    ("spec", "error", "phrase"),
+    [
+        ("random", ValueError, "does not search"),
+        ("classic:time=1", ValueError, "searches by time"),
+        ("classic:epsilon=0.1", ValueError, "--epsilon"),
+        ("wizard", PlayerSpecError, "unknown player"),
+    ],
+)
 def test_self_play_needs_a_player_that_searches_to_a_depth(spec, error, phrase):
     with pytest.raises(error, match=phrase):
         selfplay_player(spec)

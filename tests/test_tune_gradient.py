@@ -42,14 +42,16 @@ def test_the_sparse_dot_product_is_the_classic_evaluation(positions):
     assert np.all(features.value != 0)
 
 
-def test_the_error_and_gradient_match_the_dense_reference_and_finite_differences(positions,
-                                                                                targets):
+def test_the_error_and_gradient_match_the_dense_reference_and_finite_differences(
+    positions, targets
+):
     weights, k = random_weights(2), 0.8
     features = G.sparse_features(positions)
     dense = G.dense_features(positions).astype(np.float64)
     error, grad = G.error_gradient(features, targets, weights, k)
-    assert error == pytest.approx(reference.mean_squared_error(dense, targets, weights, k),
-                                  rel=1e-12)
+    assert error == pytest.approx(
+        reference.mean_squared_error(dense, targets, weights, k), rel=1e-12
+    )
     assert G.mean_squared_error(features, targets, weights, k) == pytest.approx(error, rel=1e-12)
     numeric = reference.finite_difference_gradient(dense, targets, weights, k)
     assert np.abs(numeric).max() > 1e-3  # a gradient worth checking
@@ -74,13 +76,16 @@ def test_descent_lowers_the_error_and_keeps_fixed_weights(positions, targets):
     start = classic.load_weights()
     trainable = G.trainable_mask(("captured", "tiger_to_move"))
     tuned = G.descend(features, targets, start, 0.7, 200, 0.01, trainable)
-    assert (G.mean_squared_error(features, targets, tuned, 0.7)
-            < G.mean_squared_error(features, targets, start, 0.7) - 1e-3)
+    assert (
+        G.mean_squared_error(features, targets, tuned, 0.7)
+        < G.mean_squared_error(features, targets, start, 0.7) - 1e-3
+    )
     assert tuned[0] == 1.0 and tuned[-1] == start[-1]
     assert np.all(tuned[trainable] != start[trainable])
     gd = G.descend(features, targets, start, 0.7, 20, 0.05, trainable, optimizer="gd")
-    assert (G.mean_squared_error(features, targets, gd, 0.7)
-            < G.mean_squared_error(features, targets, start, 0.7))
+    assert G.mean_squared_error(features, targets, gd, 0.7) < G.mean_squared_error(
+        features, targets, start, 0.7
+    )
 
 
 def test_tuning_is_bit_identical_on_1_and_2_threads(positions, targets):
@@ -92,8 +97,17 @@ def test_tuning_is_bit_identical_on_1_and_2_threads(positions, targets):
     runs = []
     for threads in (1, 2):
         numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-        runs.append(G.descend(features, target, classic.load_weights(), 0.7, 5, 0.01,
-                              G.trainable_mask(("captured",))))
+        runs.append(
+            G.descend(
+                features,
+                target,
+                classic.load_weights(),
+                0.7,
+                5,
+                0.01,
+                G.trainable_mask(("captured",)),
+            )
+        )
         runs.append(G.error_gradient(features, target, runs[-1], 0.7)[1])
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     assert runs[0].tobytes() == runs[2].tobytes()
@@ -105,21 +119,30 @@ def test_a_subset_keeps_each_positions_features(positions):
     mask = np.arange(len(positions)) % 3 == 1
     weights = random_weights(4)
     assert G.evaluations(features.subset(mask), weights) == pytest.approx(
-        G.evaluations(features, weights)[mask], abs=1e-12)
+        G.evaluations(features, weights)[mask], abs=1e-12
+    )
 
 
 def test_tune_writes_weights_a_classic_player_loads_and_splits_by_game(tmp_path, positions):
     rng = np.random.default_rng(5)
     game_ids = np.repeat(np.arange(30), 10)
     results = np.repeat(rng.choice([-1, 0, 1], 30), 10).astype(np.int8)
-    data = LabelledPositions(positions, results, game_ids.astype(np.int32),
-                             np.tile(np.arange(10), 30).astype(np.int16),
-                             np.zeros(300, dtype=bool), np.zeros(300, dtype=np.float32), {})
+    data = LabelledPositions(
+        positions,
+        results,
+        game_ids.astype(np.int32),
+        np.tile(np.arange(10), 30).astype(np.int16),
+        np.zeros(300, dtype=bool),
+        np.zeros(300, dtype=np.float32),
+        {},
+    )
     save_positions(data, tmp_path / "d.npz")
     lines = []
     out = tmp_path / "tuned.json"
-    result = G.tune(TuneConfig(data=str(tmp_path / "d.npz"), out=str(out), iterations=50,
-                               validation=0.2), log=lines.append)
+    result = G.tune(
+        TuneConfig(data=str(tmp_path / "d.npz"), out=str(out), iterations=50, validation=0.2),
+        log=lines.append,
+    )
     assert (result.train_games, result.validation_games) == (24, 6)
     assert (result.train_positions, result.validation_positions) == (240, 60)
     assert np.array_equal(classic.load_weights(out), result.weights)
@@ -129,13 +152,16 @@ def test_tune_writes_weights_a_classic_player_loads_and_splits_by_game(tmp_path,
     assert any(line.startswith("baseline errors") for line in lines)
 
 
-@pytest.mark.parametrize(("changes", "phrase"), [
-    ({"fixed": ("captured", "nonsense")}, "unknown feature(s) nonsense"),
-    ({"fixed": ()}, "captured is the unit"),
-    ({"validation": 1.0}, "validation must be between 0 and 1"),
-    ({"optimizer": "sgd"}, "optimizer must be adam or gd"),
-    ({"learning_rate": float("nan")}, "learning rate"),
-])
+@pytest.mark.parametrize(
+    ("changes", "phrase"),
+    [
+        ({"fixed": ("captured", "nonsense")}, "unknown feature(s) nonsense"),
+        ({"fixed": ()}, "captured is the unit"),
+        ({"validation": 1.0}, "validation must be between 0 and 1"),
+        ({"optimizer": "sgd"}, "optimizer must be adam or gd"),
+        ({"learning_rate": float("nan")}, "learning rate"),
+    ],
+)
 def test_bad_tuning_settings_are_refused(changes, phrase):
     with pytest.raises(ValueError, match=phrase.replace("(", r"\(").replace(")", r"\)")):
         TuneConfig(**changes)

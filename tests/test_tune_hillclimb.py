@@ -25,14 +25,23 @@ def test_a_mutation_changes_one_tunable_weight_and_depends_on_seed_and_round_onl
         assert again[0] == feature and np.array_equal(again[1], changed)
         seen.add(feature)
     assert seen == set(TUNABLE)
-    assert not np.array_equal(mutate(weights, TUNABLE, 0.3, 5, 1)[1],
-                              mutate(weights, TUNABLE, 0.3, 4, 1)[1])
+    assert not np.array_equal(
+        mutate(weights, TUNABLE, 0.3, 5, 1)[1], mutate(weights, TUNABLE, 0.3, 4, 1)[1]
+    )
     assert len({round_seed(0, r) for r in range(100)} | {final_seed(0)}) == 101
 
 
 def test_a_short_run_logs_every_round_and_writes_learned_weights(tmp_path):
-    config = HillClimbConfig(rounds=3, games=4, out_dir=str(tmp_path / "hc"), depth=1,
-                             accept=0.5, final_games=4, workers=1, seed=2)
+    config = HillClimbConfig(
+        rounds=3,
+        games=4,
+        out_dir=str(tmp_path / "hc"),
+        depth=1,
+        accept=0.5,
+        final_games=4,
+        workers=1,
+        seed=2,
+    )
     lines = []
     run = hill_climb(config, log=lines.append)
     out = tmp_path / "hc"
@@ -52,13 +61,16 @@ def test_a_short_run_logs_every_round_and_writes_learned_weights(tmp_path):
     assert not (out / "challenger.json").exists()
 
 
-@pytest.mark.parametrize(("changes", "phrase"), [
-    ({"features": ("captured",)}, "captured is the unit"),
-    ({"features": ("nonsense",)}, "unknown feature"),
-    ({"final_opening_plies": 4}, "must differ in length"),
-    ({"games": 3}, "even number"),
-    ({"out_dir": "a:b"}, "must not contain"),
-])
+@pytest.mark.parametrize(
+    ("changes", "phrase"),
+    [
+        ({"features": ("captured",)}, "captured is the unit"),
+        ({"features": ("nonsense",)}, "unknown feature"),
+        ({"final_opening_plies": 4}, "must differ in length"),
+        ({"games": 3}, "even number"),
+        ({"out_dir": "a:b"}, "must not contain"),
+    ],
+)
 def test_bad_hill_climbing_settings_are_refused(changes, phrase):
     with pytest.raises(ValueError, match=phrase):
         HillClimbConfig(**changes)

@@ -28,18 +28,19 @@ def test_hybrid_is_classic_plus_scale_times_network(net_file, tmp_path):
     weights = classic.load_weights()
     weights[1] = 0.125  # not the file's: the spec's weights must be the ones used
     classic.save_weights(weights, tmp_path / "w.json")
-    player = make_player(f"hybrid:net={net_file},scale=1.5,weights={tmp_path / 'w.json'}",
-                         RULES)
+    player = make_player(f"hybrid:net={net_file},scale=1.5,weights={tmp_path / 'w.json'}", RULES)
     assert isinstance(player, SearchPlayer) and player.evaluator == games.EVALUATOR_HYBRID
     net = network.random_parameters(17)
     scratch = np.zeros(games.SCRATCH, dtype=np.float32)
     values = []
     for position in random_positions(40, seed=5):
         state = position.encode()
-        hybrid = games.evaluate(games.TIGERS_AND_SHEEP, games.EVALUATOR_HYBRID, player.params,
-                                state, scratch)
-        expected = (classic.classic_evaluate(*map(int, state), weights, scratch)
-                    + 1.5 * network.forward(net, *map(int, state), scratch))
+        hybrid = games.evaluate(
+            games.TIGERS_AND_SHEEP, games.EVALUATOR_HYBRID, player.params, state, scratch
+        )
+        expected = classic.classic_evaluate(
+            *map(int, state), weights, scratch
+        ) + 1.5 * network.forward(net, *map(int, state), scratch)
         assert hybrid == pytest.approx(expected, abs=1e-5)
         values.append(network.forward(net, *map(int, state), scratch))
     assert np.std(values) > 1e-3  # the network's part really varies
@@ -48,19 +49,23 @@ def test_hybrid_is_classic_plus_scale_times_network(net_file, tmp_path):
 def test_the_hybrid_defaults_and_plays(net_file):
     player = make_player(f"hybrid:net={net_file}:depth=2", RULES)
     assert player.params[0] == DEFAULT_SCALE and player.depth == 2
-    assert np.array_equal(player.params[1:1 + classic.FEATURE_COUNT],
-                          classic.load_weights().astype(np.float32))
+    assert np.array_equal(
+        player.params[1 : 1 + classic.FEATURE_COUNT], classic.load_weights().astype(np.float32)
+    )
     move = player.choose_move(Game(RULES))
     assert move in RULES.legal_moves(RULES.initial_position())
 
 
-@pytest.mark.parametrize(("options", "phrase"), [
-    ("scale=abc", "scale must be a float"),
-    ("scale=nan", "scale must be between"),
-    ("net=missing.bin", "missing.bin does not exist"),
-    ("weights=missing.json", "missing.json does not exist"),
-    ("bogus=1", "unknown option(s) bogus"),
-])
+@pytest.mark.parametrize(
+    ("options", "phrase"),
+    [
+        ("scale=abc", "scale must be a float"),
+        ("scale=nan", "scale must be between"),
+        ("net=missing.bin", "missing.bin does not exist"),
+        ("weights=missing.json", "missing.json does not exist"),
+        ("bogus=1", "unknown option(s) bogus"),
+    ],
+)
 def test_bad_hybrid_options_are_refused(net_file, options, phrase):
     spec = f"hybrid:{options}" if options.startswith("net=") else f"hybrid:net={net_file},{options}"
     with pytest.raises(PlayerSpecError, match=phrase.replace("(", r"\(").replace(")", r"\)")):

@@ -16,6 +16,7 @@ from samuel.games import get_game
 from samuel.games.base import IllegalMoveError, NotationError
 
 START = "start"
+TABLEBASE_HELP = "probe this tablebase once the hand is empty (docs/tablebase.md)"
 
 
 def _position(rules, text: str):
@@ -105,7 +106,9 @@ def command_analyse(args: argparse.Namespace) -> None:
             f"the game is already over in this position: {game.outcome.termination.value}"
         )
     depth = args.depth or (None if args.time else 6)
-    player = make_player(args.player, rules, depth=depth, seconds=args.time, seed=args.seed)
+    player = make_player(
+        args.player, rules, depth=depth, seconds=args.time, seed=args.seed, tablebase=args.tablebase
+    )
     if not isinstance(player, SearchPlayer):
         raise ValueError(f"{args.player!r} does not search; analyse needs a searching player")
     warm_up(rules)
@@ -131,7 +134,14 @@ def command_play(args: argparse.Namespace) -> None:
     start = _position(rules, args.start)
     specs = {"tigers": args.tigers, "sheep": args.sheep}
     players = {
-        side: make_player(spec, rules, depth=args.depth, seconds=args.time, seed=args.seed + index)
+        side: make_player(
+            spec,
+            rules,
+            depth=args.depth,
+            seconds=args.time,
+            seed=args.seed + index,
+            tablebase=args.tablebase,
+        )
         for index, (side, spec) in enumerate(specs.items())
     }
     record_path = (
@@ -191,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--time", type=_positive_float, help="seconds to search instead of depth")
     analyse.add_argument("--player", default="classic", help="the searching player (classic)")
     analyse.add_argument("--seed", type=_non_negative_int, default=0, help="tie-break seed (0)")
+    analyse.add_argument("--tablebase", metavar="DIR", help=TABLEBASE_HELP)
     analyse.set_defaults(run=command_analyse)
 
     play = commands.add_parser("play", help="play a game in the terminal")
@@ -206,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--start", default=START, help="start position string, or 'start'")
     play.add_argument("--record", help="where to save the game record (games/DATE-TIME.txt)")
+    play.add_argument("--tablebase", metavar="DIR", help=TABLEBASE_HELP)
     play.set_defaults(run=command_play)
 
     from samuel.web import command_serve  # light: FastAPI is imported only when serving
@@ -246,8 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     from samuel.tablebase import commands as tablebase_commands  # light: solving imports on running
 
-    tablebase = commands.add_parser("tablebase", help="perfect play with the hand empty "
-                                    "(docs/tablebase.md)")
+    tablebase = commands.add_parser(
+        "tablebase", help="perfect play with the hand empty (docs/tablebase.md)"
+    )
     tablebase_commands.add_arguments(tablebase, _positive_int, _non_negative_int)
     return parser
 

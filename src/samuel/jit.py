@@ -1,13 +1,24 @@
 """The one place numba's settings live.
 
 Every compiled function in Samuel is decorated with :func:`kernel`, so changing how kernels are
-compiled (caching, fast-math, nogil) is a one-line change. ``cache=True`` writes the machine code
-next to the sources (``__pycache__``), so only the first run after a change pays the compile cost.
-Warm the cache in the parent before starting worker processes: parallel cache writes can crash
-(numba issue #4807).
+compiled (caching, threads, nogil) is a one-line change here. Kernels are cached on disk, so only
+the first run after a change pays the compile cost. Warm the cache in the parent before starting
+worker processes: parallel cache writes can crash (numba issue #4807).
+
+**Where the cache lives, and why not next to the sources.** numba checks a cached kernel only
+against its own source file: a kernel whose callee in *another* file changed keeps its old machine
+code (seen here: the search kept returning 0.0 for a new evaluator until its cache was deleted).
+So the cache goes in a folder named after a digest of every kernel module's source (and numba's
+version): change any kernel and every kernel is compiled afresh, into a new folder. The root is
+``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/samuel/numba`` (``~/.cache/samuel/numba``).
+Folders of older sources are left behind; delete the root to reclaim them.
 """
 
 from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
 
 import numba
 
@@ -18,7 +29,30 @@ import numba
 # one Python thread launches parallel kernels at a time (the web server's searches are serial).
 numba.config.THREADING_LAYER = "workqueue"
 
-__all__ = ["kernel", "parallel_kernel"]
+KERNEL_MARKERS = (b"samuel.jit", b"from .jit", b"@kernel", b"@parallel_kernel")
+
+__all__ = ["cache_directory", "kernel", "parallel_kernel"]
+
+
+def cache_directory(package: Path, root: Path) -> Path:
+    """``root`` / a digest of the package's kernel modules (those that use this module)."""
+    digest = hashlib.sha256(numba.__version__.encode())
+    for path in sorted(package.rglob("*.py")):
+        source = path.read_bytes()
+        if any(marker in source for marker in KERNEL_MARKERS):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + source)
+    return root / digest.hexdigest()[:16]
+
+
+def _cache_root() -> Path:
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "samuel" / "numba"
+
+
+# Read by numba when each kernel below is decorated, so it must be set before any of them.
+numba.config.CACHE_DIR = str(cache_directory(Path(__file__).parent, _cache_root()))
 
 
 def kernel(function=None, **options):

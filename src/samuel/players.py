@@ -24,13 +24,15 @@ from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
 DEFAULT_DEPTH = 4
 PLAYER_NAMES = ("human", "random", "classic", "net", "FILE.bin", "hybrid", "perfect")
 SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
-SPEC_HELP = (f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
-             f"net[:{SEARCH_OPTIONS}] (the shipped network) | FILE.bin[:{SEARCH_OPTIONS}] "
-             "(a trained network) | "
-             f"hybrid[:{SEARCH_OPTIONS},net=FILE.bin,scale=S,weights=FILE.json] "
-             "(classic + S x network) | "
-             f"perfect[:{SEARCH_OPTIONS}] (classic, playing from the tablebase, by default "
-             "tablebase/: perfect once the hand is empty)")
+SPEC_HELP = (
+    f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
+    f"net[:{SEARCH_OPTIONS}] (the shipped network) | FILE.bin[:{SEARCH_OPTIONS}] "
+    "(a trained network) | "
+    f"hybrid[:{SEARCH_OPTIONS},net=FILE.bin,scale=S,weights=FILE.json] "
+    "(classic + S x network) | "
+    f"perfect[:{SEARCH_OPTIONS}] (classic, playing from the tablebase, by default "
+    "tablebase/: perfect once the hand is empty)"
+)
 # The network shipped with the package: the best of the documented training run.
 SHIPPED_NETWORK = Path(__file__).parent / "nn" / "shipped.bin"
 
@@ -187,8 +189,9 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
 
     if name == "classic":
         try:
-            return game_kernels.EVALUATOR_CLASSIC, rules.classic_weights(options.pop("weights",
-                                                                                    None))
+            return game_kernels.EVALUATOR_CLASSIC, rules.classic_weights(
+                options.pop("weights", None)
+            )
         except WeightsError as error:
             raise PlayerSpecError(str(error)) from None
     if name == "hybrid":
@@ -198,19 +201,23 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
         _, classic_weights = _evaluation("classic", options, rules)
         path = Path(options.pop("net", SHIPPED_NETWORK))
         if not path.exists() and path == SHIPPED_NETWORK:
-            raise PlayerSpecError("no network is shipped with this install; give the hybrid one: "
-                                  "hybrid:net=FILE.bin")
+            raise PlayerSpecError(
+                "no network is shipped with this install; give the hybrid one: hybrid:net=FILE.bin"
+            )
         try:
             network_params = load_parameters(path)
         except WeightsFileError as error:
             raise PlayerSpecError(str(error)) from None
         scale = DEFAULT_SCALE if scale is None else scale
-        return game_kernels.EVALUATOR_HYBRID, hybrid_parameters(scale, classic_weights,
-                                                                network_params)
+        return game_kernels.EVALUATOR_HYBRID, hybrid_parameters(
+            scale, classic_weights, network_params
+        )
     path = SHIPPED_NETWORK if name == "net" else Path(name)
     if name == "net" and not path.exists():
-        raise PlayerSpecError("no network is shipped with this install; name a weights file "
-                              "(e.g. weights/latest.bin) instead of 'net'")
+        raise PlayerSpecError(
+            "no network is shipped with this install; name a weights file "
+            "(e.g. weights/latest.bin) instead of 'net'"
+        )
     try:
         return game_kernels.EVALUATOR_NETWORK, load_parameters(path)
     except WeightsFileError as error:
@@ -227,8 +234,10 @@ def _tablebase(directory: str, rules: GameRules, spec: str):
     except TablebaseError as error:
         raise PlayerSpecError(f"{spec!r}: {error}") from None
     if getattr(rules, "captures_to_win", None) != table.captures_to_win:
-        raise PlayerSpecError(f"{spec!r}: {directory} is the tablebase of the game won by "
-                              f"{table.captures_to_win} captures, not of {rules!r}")
+        raise PlayerSpecError(
+            f"{spec!r}: {directory} is the tablebase of the game won by "
+            f"{table.captures_to_win} captures, not of {rules!r}"
+        )
     return table
 
 

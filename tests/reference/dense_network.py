@@ -9,9 +9,9 @@ from samuel.nn import network as N
 
 def layers(params: np.ndarray):
     p = params.astype(np.float64)
-    w1 = p[N.W1:N.B1].reshape(N.INPUTS, N.HIDDEN1)  # input-major
-    w2 = p[N.W2:N.B2].reshape(N.HIDDEN2, N.HIDDEN1)  # unit-major
-    return w1, p[N.B1:N.W2], w2, p[N.B2:N.W3], p[N.W3:N.B3], p[N.B3]
+    w1 = p[N.W1 : N.B1].reshape(N.INPUTS, N.HIDDEN1)  # input-major
+    w2 = p[N.W2 : N.B2].reshape(N.HIDDEN2, N.HIDDEN1)  # unit-major
+    return w1, p[N.B1 : N.W2], w2, p[N.B2 : N.W3], p[N.W3 : N.B3], p[N.B3]
 
 
 def value(params: np.ndarray, inputs: np.ndarray) -> float:
@@ -25,8 +25,9 @@ def loss(params: np.ndarray, inputs: np.ndarray, target: float) -> float:
     return 0.5 * (value(params, inputs) - target) ** 2
 
 
-def finite_difference_gradient(params: np.ndarray, inputs: np.ndarray, target: float,
-                               indices: np.ndarray, step: float = 1e-6) -> np.ndarray:
+def finite_difference_gradient(
+    params: np.ndarray, inputs: np.ndarray, target: float, indices: np.ndarray, step: float = 1e-6
+) -> np.ndarray:
     """Central differences of the loss for the chosen parameters (float64 throughout)."""
     base = params.astype(np.float64)
     grad = np.zeros(len(indices))

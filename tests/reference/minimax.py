@@ -17,13 +17,19 @@ from samuel.search.alphabeta import WIN
 def classic_score(position: Position, weights: np.ndarray) -> float:
     """The classic evaluation, tigers' view, as a plain dot product."""
     features = np.zeros(FEATURE_COUNT)
-    classic_features(position.tigers, position.sheep, position.sheep_in_hand,
-                     int(position.tiger_to_move), features)
+    classic_features(
+        position.tigers,
+        position.sheep,
+        position.sheep_in_hand,
+        int(position.tiger_to_move),
+        features,
+    )
     return float(sum(float(w) * float(f) for w, f in zip(weights, features, strict=True)))
 
 
-def negamax(position: Position, depth: int, weights: np.ndarray, keys: list[int],
-            ply: int = 0) -> float:
+def negamax(
+    position: Position, depth: int, weights: np.ndarray, keys: list[int], ply: int = 0
+) -> float:
     """``keys`` holds the game's positions before this one (a list, extended and restored)."""
     if ply > 0 and keys.count(position.key) >= 2:
         return 0.0
@@ -53,7 +59,12 @@ def forced_win_within(position: Position, plies: int) -> bool:
         mover = 1 if position.tiger_to_move else -1
         if outcome is not None and outcome.result * mover > 0:
             return True
-        if outcome is None and plies >= 3 and all(
-                forced_win_within(child.play(reply), plies - 2) for reply in child.legal_moves()):
+        if (
+            outcome is None
+            and plies >= 3
+            and all(
+                forced_win_within(child.play(reply), plies - 2) for reply in child.legal_moves()
+            )
+        ):
             return True
     return False

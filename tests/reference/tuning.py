@@ -26,8 +26,9 @@ def random_positions(count: int, seed: int) -> list[Position]:
     return positions
 
 
-def mean_squared_error(features: np.ndarray, target: np.ndarray, weights: np.ndarray,
-                       k: float) -> float:
+def mean_squared_error(
+    features: np.ndarray, target: np.ndarray, weights: np.ndarray, k: float
+) -> float:
     total = 0.0
     for row, y in zip(features, target, strict=True):
         score = sum(float(w) * float(x) for w, x in zip(weights, row, strict=True))
@@ -35,14 +36,17 @@ def mean_squared_error(features: np.ndarray, target: np.ndarray, weights: np.nda
     return total / len(target)
 
 
-def finite_difference_gradient(features: np.ndarray, target: np.ndarray, weights: np.ndarray,
-                               k: float, step: float = 1e-6) -> np.ndarray:
+def finite_difference_gradient(
+    features: np.ndarray, target: np.ndarray, weights: np.ndarray, k: float, step: float = 1e-6
+) -> np.ndarray:
     """Central differences of the mean squared error for every weight."""
     grad = np.zeros(len(weights))
     for i in range(len(weights)):
         up, down = np.array(weights, dtype=np.float64), np.array(weights, dtype=np.float64)
         up[i] += step
         down[i] -= step
-        grad[i] = (mean_squared_error(features, target, up, k)
-                   - mean_squared_error(features, target, down, k)) / (2 * step)
+        grad[i] = (
+            mean_squared_error(features, target, up, k)
+            - mean_squared_error(features, target, down, k)
+        ) / (2 * step)
     return grad

@@ -149,8 +149,9 @@ def evaluate(
         if evaluator == EVALUATOR_NETWORK:
             return network.forward(params, state[0], state[1], state[2], state[3], scratch)
         if evaluator == EVALUATOR_HYBRID:
-            return tigers_hybrid.hybrid_evaluate(params, state[0], state[1], state[2], state[3],
-                                                 scratch)
+            return tigers_hybrid.hybrid_evaluate(
+                params, state[0], state[1], state[2], state[3], scratch
+            )
     return 0.0
 
 

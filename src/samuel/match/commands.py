@@ -79,14 +79,19 @@ def _sprt(text: str):
 
 def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--workers", type=_whole_number(1), default=os.cpu_count() or 1,
+        "--workers",
+        type=_whole_number(1),
+        default=os.cpu_count() or 1,
         help="worker processes (this machine's cores); results do not depend on it",
     )
     parser.add_argument(
         "--seed", type=_whole_number(0), default=0, help="picks the openings and players' seeds (0)"
     )
     parser.add_argument(
-        "--opening-plies", type=_opening_plies, default=None, metavar="N|LOW-HIGH",
+        "--opening-plies",
+        type=_opening_plies,
+        default=None,
+        metavar="N|LOW-HIGH",
         help="length of the random openings, e.g. 4 or 2-6 (4)",
     )
     parser.add_argument(
@@ -110,11 +115,14 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("first", help=f"the player reported on, {SPEC_EXAMPLES}")
     parser.add_argument("second", help="its opponent (a spec as for the first)")
     parser.add_argument(
-        "--games", type=_even_games,
+        "--games",
+        type=_even_games,
         help=f"games, an even number (200; with --sprt the most, {DEFAULT_SPRT_GAMES:,})",
     )
     parser.add_argument(
-        "--sprt", type=_sprt, metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
+        "--sprt",
+        type=_sprt,
+        metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
         help="stop as soon as the SPRT on game pairs decides (e.g. elo0=0,elo1=10,alpha=0.05,"
         "beta=0.05)",
     )
@@ -123,16 +131,17 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``samuel tournament``."""
-    parser.add_argument("players", nargs="+", metavar="PLAYER", help=f"two or more, each "
-                        f"{SPEC_EXAMPLES}")
     parser.add_argument(
-        "--games", type=_even_games, help="games per pairing, an even number (100)"
+        "players", nargs="+", metavar="PLAYER", help=f"two or more, each {SPEC_EXAMPLES}"
     )
+    parser.add_argument("--games", type=_even_games, help="games per pairing, an even number (100)")
     parser.add_argument(
         "--anchor", metavar="PLAYER", help="the player whose rating is fixed (the pool's average)"
     )
     parser.add_argument(
-        "--anchor-rating", type=_finite_float, default=0.0,
+        "--anchor-rating",
+        type=_finite_float,
+        default=0.0,
         help="the anchor's rating, or the pool's average (0)",
     )
     _add_common_arguments(parser)

@@ -53,8 +53,7 @@ class MatchConfig:
             raise ValueError(f"the ply cap must be at least 1, not {self.ply_cap}")
         if self.ply_cap is not None and self.ply_cap <= self.openings.max_plies:
             raise ValueError(
-                f"the ply cap ({self.ply_cap}) must be longer than the openings "
-                f"({self.openings})"
+                f"the ply cap ({self.ply_cap}) must be longer than the openings ({self.openings})"
             )
 
     @property
@@ -180,8 +179,9 @@ class Tally:
         )
 
 
-def summarize(first: str, second: str, config: MatchConfig, pairs: list[PairResult],
-              seconds: float) -> MatchResult:
+def summarize(
+    first: str, second: str, config: MatchConfig, pairs: list[PairResult], seconds: float
+) -> MatchResult:
     """The :class:`MatchResult` of ``pairs`` (in pair order)."""
     tally = Tally()
     for pair in pairs:
@@ -240,8 +240,17 @@ def play_match(
     for spec in dict.fromkeys((first, second)):
         check_match_player(spec, rules, depth=depth, seconds=seconds)
     tasks = [
-        PairTask(first=first, second=second, pair=pair, seed=seed, openings=config.openings,
-                 ply_cap=ply_cap, depth=depth, seconds=seconds, game=config.game)
+        PairTask(
+            first=first,
+            second=second,
+            pair=pair,
+            seed=seed,
+            openings=config.openings,
+            ply_cap=ply_cap,
+            depth=depth,
+            seconds=seconds,
+            game=config.game,
+        )
         for pair in range(config.pairs)
     ]
     bar = progress_bar(config.games, f"{first} vs {second}", enabled=progress)

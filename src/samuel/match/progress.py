@@ -28,13 +28,15 @@ class NoProgressBar:
         pass
 
 
-def progress_bar(total: int, description: str, enabled: bool = True, unit: str = "game"
-                 ) -> ProgressBar:
+def progress_bar(
+    total: int, description: str, enabled: bool = True, unit: str = "game"
+) -> ProgressBar:
     """A bar counting up to ``total`` on standard error, when ``enabled`` and standard error is
     a terminal; otherwise one that shows nothing."""
     if not enabled or not sys.stderr.isatty():
         return NoProgressBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False,
-                dynamic_ncols=True)
+    return tqdm(
+        total=total, desc=description, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True
+    )

@@ -117,12 +117,8 @@ def format_match_report(result: MatchResult) -> str:
             f"  {label:12}{r.games:>6}{r.wins:>6}{r.draws:>6}{r.losses:>7}"
             f"{_points(r.points):>8}{_percent(r.points / r.games):>8}"
         )
-    first_side_wins = sum(
-        1 for pair in result.pairs for game in pair.games if game.result > 0
-    )
-    second_side_wins = sum(
-        1 for pair in result.pairs for game in pair.games if game.result < 0
-    )
+    first_side_wins = sum(1 for pair in result.pairs for game in pair.games if game.result > 0)
+    second_side_wins = sum(1 for pair in result.pairs for game in pair.games if game.result < 0)
     draws = result.games - first_side_wins - second_side_wins
     sides = get_game(config.game).sides
     lines += [

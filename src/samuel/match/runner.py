@@ -123,8 +123,9 @@ def play_pair(task: PairTask) -> PairResult:
     )
 
 
-def check_match_player(spec: str, rules: GameRules, depth: int | None = None,
-                       seconds: float | None = None) -> Player:
+def check_match_player(
+    spec: str, rules: GameRules, depth: int | None = None, seconds: float | None = None
+) -> Player:
     """Build ``spec``'s player and play one move with it, so that a bad spec fails here, before
     any worker starts, and its kernels are compiled (and cached) in this process."""
     player = make_player(spec, rules, depth=depth, seconds=seconds)

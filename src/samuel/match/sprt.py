@@ -117,8 +117,7 @@ def _regularized(counts: Sequence[float]) -> tuple[float, list[float]]:
     return total, [c / total for c in counts]
 
 
-def constrained_mle(observed: Sequence[float], values: Sequence[float], mean: float
-                    ) -> list[float]:
+def constrained_mle(observed: Sequence[float], values: Sequence[float], mean: float) -> list[float]:
     """The distribution on ``values`` closest in likelihood to ``observed`` (every probability
     positive) whose mean is ``mean`` (strictly between the smallest and largest value):
     p_i = observed_i / (1 + x (values_i - mean)), x found by a safeguarded Newton iteration on

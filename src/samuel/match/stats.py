@@ -74,9 +74,7 @@ class Pentanomial:
     @property
     def score(self) -> float:
         """The share of the points: the mean pair score over 2."""
-        return sum(c * p for c, p in zip(self.counts, PAIR_POINTS, strict=True)) / (
-            2 * self.pairs
-        )
+        return sum(c * p for c, p in zip(self.counts, PAIR_POINTS, strict=True)) / (2 * self.pairs)
 
     @property
     def pair_variance(self) -> float:
@@ -122,8 +120,9 @@ class MatchStatistics:
         return self.wins + self.draws / 2
 
 
-def match_statistics(wins: int, draws: int, losses: int, pentanomial: Pentanomial
-                     ) -> MatchStatistics:
+def match_statistics(
+    wins: int, draws: int, losses: int, pentanomial: Pentanomial
+) -> MatchStatistics:
     """The statistics of a match of complete pairs: ``wins``, ``draws``, ``losses`` of its games
     and ``pentanomial``, the counts of its pairs (which must be half as many as the games)."""
     games = wins + draws + losses

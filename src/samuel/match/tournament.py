@@ -175,8 +175,17 @@ def play_tournament(
         check_match_player(spec, rules, depth=depth, seconds=seconds)
     pairings = list(itertools.combinations(players, 2))
     tasks = [
-        PairTask(first=first, second=second, pair=pair, seed=seed, openings=config.openings,
-                 ply_cap=ply_cap, depth=depth, seconds=seconds, game=game)
+        PairTask(
+            first=first,
+            second=second,
+            pair=pair,
+            seed=seed,
+            openings=config.openings,
+            ply_cap=ply_cap,
+            depth=depth,
+            seconds=seconds,
+            game=game,
+        )
         for first, second in pairings
         for pair in range(match_config.pairs)
     ]
@@ -194,11 +203,14 @@ def play_tournament(
     per_pairing = match_config.pairs
     share = elapsed / len(pairings)  # the pairings' games were mixed: each gets an even share
     matches = tuple(
-        summarize(first, second, match_config,
-                  results[k * per_pairing:(k + 1) * per_pairing], share)
+        summarize(
+            first, second, match_config, results[k * per_pairing : (k + 1) * per_pairing], share
+        )
         for k, (first, second) in enumerate(pairings)
     )
-    ratings = fit_ratings(players, points_table(players, matches), anchor=anchor,
-                          anchor_rating=anchor_rating)
-    return TournamentResult(players=players, config=config, matches=matches, ratings=ratings,
-                            seconds=elapsed)
+    ratings = fit_ratings(
+        players, points_table(players, matches), anchor=anchor, anchor_rating=anchor_rating
+    )
+    return TournamentResult(
+        players=players, config=config, matches=matches, ratings=ratings, seconds=elapsed
+    )

@@ -32,8 +32,16 @@ def batch_gradient(params, tigers, sheep, hand, tiger_to_move, target, grad):
     for c in numba.prange(chunks):
         scratch = np.empty(SCRATCH, dtype=np.float32)
         for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
-            losses[c] += add_gradient(params, partial[c], tigers[i], sheep[i], hand[i],
-                                      tiger_to_move[i], target[i], scratch)
+            losses[c] += add_gradient(
+                params,
+                partial[c],
+                tigers[i],
+                sheep[i],
+                hand[i],
+                tiger_to_move[i],
+                target[i],
+                scratch,
+            )
     grad[:] = 0
     total = 0.0
     for c in range(chunks):
@@ -51,8 +59,9 @@ def batch_loss(params, tigers, sheep, hand, tiger_to_move, target):
     for c in numba.prange(chunks):
         scratch = np.empty(SCRATCH, dtype=np.float32)
         for i in range(c * LOSS_CHUNK, min(n, (c + 1) * LOSS_CHUNK)):
-            error = forward(params, tigers[i], sheep[i], hand[i], tiger_to_move[i],
-                            scratch) - target[i]
+            error = (
+                forward(params, tigers[i], sheep[i], hand[i], tiger_to_move[i], scratch) - target[i]
+            )
             losses[c] += 0.5 * error * error
     total = 0.0
     for c in range(chunks):
@@ -77,5 +86,4 @@ def adam_step(params, grad, m, v, step, learning_rate, beta1, beta2, epsilon, gr
         g = grad[i] * grad_scale
         m[i] = beta1 * m[i] + (1.0 - beta1) * g
         v[i] = beta2 * v[i] + (1.0 - beta2) * g * g
-        params[i] -= learning_rate * (m[i] / correction1) / (np.sqrt(v[i] / correction2)
-                                                            + epsilon)
+        params[i] -= learning_rate * (m[i] / correction1) / (np.sqrt(v[i] / correction2) + epsilon)

@@ -45,14 +45,15 @@ HE_FAN_IN_LAYER1 = 20  # only about a third of the 52 inputs are set at once
 
 
 @kernel
-def forward(params: np.ndarray, tigers: int, sheep: int, hand: int, tiger_to_move: int,
-            scratch: np.ndarray) -> float:
+def forward(
+    params: np.ndarray, tigers: int, sheep: int, hand: int, tiger_to_move: int, scratch: np.ndarray
+) -> float:
     """The network's value of a position (tigers' view); leaves h1 and h2 in ``scratch``.
 
     Sparse: layer 1 starts at its biases and adds the weight row of each set input.
     """
-    h1 = scratch[H1:H1 + HIDDEN1]
-    h2 = scratch[H2:H2 + HIDDEN2]
+    h1 = scratch[H1 : H1 + HIDDEN1]
+    h2 = scratch[H2 : H2 + HIDDEN2]
     for j in range(HIDDEN1):
         h1[j] = params[B1 + j]
     rest = tigers
@@ -91,14 +92,22 @@ def forward(params: np.ndarray, tigers: int, sheep: int, hand: int, tiger_to_mov
 
 
 @kernel
-def add_gradient(params: np.ndarray, grad: np.ndarray, tigers: int, sheep: int, hand: int,
-                 tiger_to_move: int, target: float, scratch: np.ndarray) -> float:
+def add_gradient(
+    params: np.ndarray,
+    grad: np.ndarray,
+    tigers: int,
+    sheep: int,
+    hand: int,
+    tiger_to_move: int,
+    target: float,
+    scratch: np.ndarray,
+) -> float:
     """Add the gradient of ``(out - target)^2 / 2`` for one sample to ``grad``; return the loss."""
     out = forward(params, tigers, sheep, hand, tiger_to_move, scratch)
-    h1 = scratch[H1:H1 + HIDDEN1]
-    h2 = scratch[H2:H2 + HIDDEN2]
-    d1 = scratch[D1:D1 + HIDDEN1]
-    d2 = scratch[D2:D2 + HIDDEN2]
+    h1 = scratch[H1 : H1 + HIDDEN1]
+    h2 = scratch[H2 : H2 + HIDDEN2]
+    d1 = scratch[D1 : D1 + HIDDEN1]
+    d2 = scratch[D2 : D2 + HIDDEN2]
     error = out - target
     d_out = np.float32(error * (1.0 - out * out))  # through tanh
     grad[B3] += d_out

@@ -70,22 +70,27 @@ def load_parameters(path: str | os.PathLike) -> np.ndarray:
     except IsADirectoryError:
         raise WeightsFileError(f"weights file {path} is a directory") from None
     if len(data) < HEADER.size:
-        raise WeightsFileError(f"weights file {path} is too short ({len(data)} bytes) to be a "
-                               "TSNN network")
+        raise WeightsFileError(
+            f"weights file {path} is too short ({len(data)} bytes) to be a TSNN network"
+        )
     magic, version, inputs, hidden1, hidden2 = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise WeightsFileError(f"weights file {path} does not start with TSNN (found {magic!r})")
     if version != VERSION:
-        raise WeightsFileError(f"weights file {path} is version {version}; this program reads "
-                               f"version {VERSION}")
+        raise WeightsFileError(
+            f"weights file {path} is version {version}; this program reads version {VERSION}"
+        )
     if (inputs, hidden1, hidden2) != (INPUTS, HIDDEN1, HIDDEN2):
         raise WeightsFileError(
             f"weights file {path} has layers {inputs}-{hidden1}-{hidden2}; this network is "
-            f"{INPUTS}-{HIDDEN1}-{HIDDEN2}")
+            f"{INPUTS}-{HIDDEN1}-{HIDDEN2}"
+        )
     expected = HEADER.size + 4 * PARAMS
     if len(data) != expected:
-        raise WeightsFileError(f"weights file {path} is {len(data)} bytes; a {INPUTS}-{HIDDEN1}-"
-                               f"{HIDDEN2} network takes {expected}")
+        raise WeightsFileError(
+            f"weights file {path} is {len(data)} bytes; a {INPUTS}-{HIDDEN1}-"
+            f"{HIDDEN2} network takes {expected}"
+        )
     params = np.frombuffer(data, dtype="<f4", offset=HEADER.size).astype(np.float32)
     if not np.all(np.isfinite(params)):
         raise WeightsFileError(f"weights file {path} holds parameters that are not finite")

@@ -89,8 +89,9 @@ FIRST, PROBE, RESEARCH = 0, 1, 2
 
 
 @kernel
-def _alphabeta(game, evaluator, params, tables, depth, root_index, window_start, deadline, seed,
-               tablebase):
+def _alphabeta(
+    game, evaluator, params, tables, depth, root_index, window_start, deadline, seed, tablebase
+):
     """The negamax score of the root (``states[0]``) to ``depth`` plies, side to move's view.
 
     ``root_index`` is where the root's key goes in ``path`` (after the game's history);

@@ -51,8 +51,9 @@ def _layer_done(directory: Path, captures_to_win: int, captured: int) -> list[La
     return found
 
 
-def solve_layer(captured: int, captures_to_win: int, next_sheep: np.ndarray | None,
-                bar: tqdm | None = None) -> tuple[np.ndarray, np.ndarray]:
+def solve_layer(
+    captured: int, captures_to_win: int, next_sheep: np.ndarray | None, bar: tqdm | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The codes of one layer, ``(sheep to move, tigers to move)``.
 
     ``next_sheep`` holds the codes of layer ``captured + 1``, sheep to move (None when a capture
@@ -68,8 +69,9 @@ def solve_layer(captured: int, captures_to_win: int, next_sheep: np.ndarray | No
     if next_sheep is None:
         next_sheep = unused
     initialise(captured, captures_to_win, 0, values[0], counts[0], no_bounds, next_sheep)
-    longest = int(initialise(captured, captures_to_win, 1, values[1], counts[1], external,
-                             next_sheep))
+    longest = int(
+        initialise(captured, captures_to_win, 1, values[1], counts[1], external, next_sheep)
+    )
     if longest >= WIN_FLAG:
         raise OverflowError(f"a capture out of layer {captured} is {longest} plies from the end")
     # Compile (or load) the level kernels here, not in two threads at once.
@@ -89,8 +91,9 @@ def solve_layer(captured: int, captures_to_win: int, next_sheep: np.ndarray | No
     with ThreadPoolExecutor(max_workers=2) as pool:
         while True:
             tigers = pool.submit(into_tigers, level)
-            sheep = pool.submit(propagate, level, empties, values[1], values[0], counts[0],
-                                no_bounds, False)
+            sheep = pool.submit(
+                propagate, level, empties, values[1], values[0], counts[0], no_bounds, False
+            )
             assigned = tigers.result() + sheep.result()
             if bar is not None:
                 bar.set_postfix_str(f"{level} plies", refresh=False)
@@ -105,13 +108,19 @@ def solve_layer(captured: int, captures_to_win: int, next_sheep: np.ndarray | No
     return values
 
 
-def build(directory: str | os.PathLike, captures_to_win: int = 5, progress: bool = True,
-          log: Callable[[str], None] = print) -> list[LayerResult]:
+def build(
+    directory: str | os.PathLike,
+    captures_to_win: int = 5,
+    progress: bool = True,
+    log: Callable[[str], None] = print,
+) -> list[LayerResult]:
     """Build (or finish building) the tablebase in ``directory``; return every layer's counts,
     layer 0 first, sheep to move before tigers to move."""
     if not 1 <= captures_to_win <= MAX_CAPTURES_TO_WIN:
-        raise ValueError(f"the tablebase is built for 1 to {MAX_CAPTURES_TO_WIN} captures to "
-                         f"win, not {captures_to_win}")
+        raise ValueError(
+            f"the tablebase is built for 1 to {MAX_CAPTURES_TO_WIN} captures to "
+            f"win, not {captures_to_win}"
+        )
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     for path in sorted(directory.glob("captured-*.tb")):
@@ -128,11 +137,20 @@ def build(directory: str | os.PathLike, captures_to_win: int = 5, progress: bool
             results[captured] = done
             continue
         started = time.perf_counter()
-        next_sheep = (open_codes(layer_path(directory, captured + 1, False))
-                      if captured + 1 < captures_to_win else None)
+        next_sheep = (
+            open_codes(layer_path(directory, captured + 1, False))
+            if captured + 1 < captures_to_win
+            else None
+        )
         n = layer_size(captured)
-        with tqdm(total=2 * n, desc=f"layer {captured} captured", unit="pos", unit_scale=True,
-                  disable=not progress, leave=True) as bar:
+        with tqdm(
+            total=2 * n,
+            desc=f"layer {captured} captured",
+            unit="pos",
+            unit_scale=True,
+            disable=not progress,
+            leave=True,
+        ) as bar:
             values = solve_layer(captured, captures_to_win, next_sheep, bar)
         solved = time.perf_counter() - started
         del next_sheep
@@ -142,7 +160,9 @@ def build(directory: str | os.PathLike, captures_to_win: int = 5, progress: bool
             write_layer(directory, captures_to_win, captured, side, values[int(side)], counts)
             layer.append(LayerResult(captured, side, counts, solved))
         del values
-        log(f"layer {captured} captured: solved in {solved:.1f} s, counted and written in "
-            f"{time.perf_counter() - started - solved:.1f} s")
+        log(
+            f"layer {captured} captured: solved in {solved:.1f} s, counted and written in "
+            f"{time.perf_counter() - started - solved:.1f} s"
+        )
         results[captured] = layer
     return [result for captured in sorted(results) for result in results[captured]]

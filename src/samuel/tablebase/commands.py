@@ -18,24 +18,45 @@ def _default_directory(captures_to_win: int) -> str:
 
 def counts_table(results) -> list[str]:
     """The build's counts: per layer and side, raw and up to symmetry, with totals."""
-    header = (f"{'captured':>8} {'to move':>7} | {'positions':>13} {'wins':>13} {'draws':>13} "
-              f"{'losses':>13} | {'sym positions':>13} {'sym wins':>12} {'sym draws':>12} "
-              f"{'sym losses':>12} | {'longest':>7}")
+    header = (
+        f"{'captured':>8} {'to move':>7} | {'positions':>13} {'wins':>13} {'draws':>13} "
+        f"{'losses':>13} | {'sym positions':>13} {'sym wins':>12} {'sym draws':>12} "
+        f"{'sym losses':>12} | {'longest':>7}"
+    )
     lines = [header, "-" * len(header)]
     totals = [0] * 8
     for r in results:
         c = r.counts
-        row = [c.positions, c.wins, c.draws, c.losses, c.sym_positions, c.sym_wins, c.sym_draws,
-               c.sym_losses]
+        row = [
+            c.positions,
+            c.wins,
+            c.draws,
+            c.losses,
+            c.sym_positions,
+            c.sym_wins,
+            c.sym_draws,
+            c.sym_losses,
+        ]
         totals = [t + v for t, v in zip(totals, row, strict=True)]
         longest = max(c.longest_win, c.longest_loss)
-        lines.append(f"{r.captured:>8} {'tigers' if r.tiger_to_move else 'sheep':>7} | "
-                     + " ".join(f"{v:>13,}" for v in row[:4]) + " | "
-                     + f"{row[4]:>13,} " + " ".join(f"{v:>12,}" for v in row[5:]) + " | "
-                     + f"{longest:>7}")
+        lines.append(
+            f"{r.captured:>8} {'tigers' if r.tiger_to_move else 'sheep':>7} | "
+            + " ".join(f"{v:>13,}" for v in row[:4])
+            + " | "
+            + f"{row[4]:>13,} "
+            + " ".join(f"{v:>12,}" for v in row[5:])
+            + " | "
+            + f"{longest:>7}"
+        )
     lines.append("-" * len(header))
-    lines.append(f"{'total':>16} | " + " ".join(f"{v:>13,}" for v in totals[:4]) + " | "
-                 + f"{totals[4]:>13,} " + " ".join(f"{v:>12,}" for v in totals[5:]) + " |")
+    lines.append(
+        f"{'total':>16} | "
+        + " ".join(f"{v:>13,}" for v in totals[:4])
+        + " | "
+        + f"{totals[4]:>13,} "
+        + " ".join(f"{v:>12,}" for v in totals[5:])
+        + " |"
+    )
     return lines
 
 
@@ -62,14 +83,18 @@ def command_verify(args: argparse.Namespace) -> None:
     report = verify(args.directory, checksums=not args.no_checksums)
     print(f"{report.positions:,} positions checked in {time.perf_counter() - started:.1f} s")
     for entry in report.examples:
-        print(f"wrong: captured {entry.captured}, {'tigers' if entry.tiger_to_move else 'sheep'} "
-              f"to move, index {entry.index}: stored {describe(entry.stored)}, its moves give "
-              f"{describe(entry.expected)}")
+        print(
+            f"wrong: captured {entry.captured}, {'tigers' if entry.tiger_to_move else 'sheep'} "
+            f"to move, index {entry.index}: stored {describe(entry.stored)}, its moves give "
+            f"{describe(entry.expected)}"
+        )
     if not report.ok:
-        raise ValueError(f"the tablebase in {args.directory} is wrong: "
-                         f"{report.wrong_positions:,} positions inconsistent, bad checksums "
-                         f"{list(report.bad_checksums) or 'none'}, wrong header counts "
-                         f"{list(report.bad_counts) or 'none'}")
+        raise ValueError(
+            f"the tablebase in {args.directory} is wrong: "
+            f"{report.wrong_positions:,} positions inconsistent, bad checksums "
+            f"{list(report.bad_checksums) or 'none'}, wrong header counts "
+            f"{list(report.bad_counts) or 'none'}"
+        )
     print("ok: every checksum matches and every position agrees with its moves")
 
 
@@ -79,15 +104,25 @@ def command_probe(args: argparse.Namespace) -> None:
     table = load_tablebase(args.dir)
     position = table.rules.parse_position(args.position)
     if not table.covers(position):
-        raise ValueError(f"{position}: the tablebase holds positions with the hand empty and "
-                         f"fewer than {table.captures_to_win} sheep captured")
+        raise ValueError(
+            f"{position}: the tablebase holds positions with the hand empty and "
+            f"fewer than {table.captures_to_win} sheep captured"
+        )
     if args.json:
         outcome, plies = table.value(position)
-        print(json.dumps({
-            "position": str(position), "outcome": outcome, "plies": plies,
-            "moves": [{"move": str(m), "outcome": o, "plies": p}
-                      for m, o, p in table.move_values(position)],
-        }))
+        print(
+            json.dumps(
+                {
+                    "position": str(position),
+                    "outcome": outcome,
+                    "plies": plies,
+                    "moves": [
+                        {"move": str(m), "outcome": o, "plies": p}
+                        for m, o, p in table.move_values(position)
+                    ],
+                }
+            )
+        )
         return
     for line in format_move_values(table, position):
         print(line)
@@ -102,9 +137,14 @@ def command_score(args: argparse.Namespace) -> None:
     table = load_tablebase(args.dir)
     started = time.perf_counter()
     with tqdm(total=args.positions, desc="positions", disable=args.no_progress) as bar:
-        report = score_player(args.player, table, positions=args.positions, seed=args.seed,
-                              ply_cap=args.ply_cap,
-                              progress=lambda n: bar.update(n - bar.n))
+        report = score_player(
+            args.player,
+            table,
+            positions=args.positions,
+            seed=args.seed,
+            ply_cap=args.ply_cap,
+            progress=lambda n: bar.update(n - bar.n),
+        )
     for line in report.lines():
         print(line)
     print(f"time        {time.perf_counter() - started:.1f} s")
@@ -116,8 +156,9 @@ def add_arguments(parser: argparse.ArgumentParser, positive_int, non_negative_in
 
     build = commands.add_parser("build", help="solve every position with the hand empty")
     build.add_argument("--out", help="directory (tablebase/; tablebase-K/ for --captures K)")
-    build.add_argument("--captures", type=positive_int, default=5,
-                       help="captures that win the game (5; 1 to 6)")
+    build.add_argument(
+        "--captures", type=positive_int, default=5, help="captures that win the game (5; 1 to 6)"
+    )
     build.add_argument("--no-progress", action="store_true", help="no progress bars")
     build.set_defaults(run=command_build)
 
@@ -127,8 +168,10 @@ def add_arguments(parser: argparse.ArgumentParser, positive_int, non_negative_in
     verify.set_defaults(run=command_verify)
 
     probe = commands.add_parser("probe", help="the true value of a position and of every move")
-    probe.add_argument("position", help="a position string with the hand empty, e.g. "
-                       "'SSSSS/SSSSS/TSSSS/STSSS/1TSST S 0'")
+    probe.add_argument(
+        "position",
+        help="a position string with the hand empty, e.g. 'SSSSS/SSSSS/TSSSS/STSSS/1TSST S 0'",
+    )
     probe.add_argument("--dir", default=DEFAULT_DIRECTORY, help="the tablebase (tablebase/)")
     probe.add_argument("--json", action="store_true", help="one JSON object instead of text")
     probe.set_defaults(run=command_probe)
@@ -136,10 +179,15 @@ def add_arguments(parser: argparse.ArgumentParser, positive_int, non_negative_in
     score = commands.add_parser("score", help="a player's blunder rate against perfect play")
     score.add_argument("player", help="a player spec, e.g. classic:depth=4")
     score.add_argument("--dir", default=DEFAULT_DIRECTORY, help="the tablebase (tablebase/)")
-    score.add_argument("--positions", type=positive_int, default=400,
-                       help="positions to judge, one per game (400)")
+    score.add_argument(
+        "--positions", type=positive_int, default=400, help="positions to judge, one per game (400)"
+    )
     score.add_argument("--seed", type=non_negative_int, default=0, help="seed (0)")
-    score.add_argument("--ply-cap", type=positive_int, default=200,
-                       help="a self-play game this long is a draw (200)")
+    score.add_argument(
+        "--ply-cap",
+        type=positive_int,
+        default=200,
+        help="a self-play game this long is a draw (200)",
+    )
     score.add_argument("--no-progress", action="store_true", help="no progress bar")
     score.set_defaults(run=command_score)

@@ -58,9 +58,7 @@ def is_canonical(index: int, empties: int) -> bool:
         rank = rank_tigers(image)
         if rank < tiger_rank:
             return False
-        if rank == tiger_rank and (
-            rank_empty(transform_mask(empty, symmetry), image) < empty_rank
-        ):
+        if rank == tiger_rank and (rank_empty(transform_mask(empty, symmetry), image) < empty_rank):
             return False
     return True
 

@@ -63,10 +63,24 @@ class LayerHeader:
 
     def pack(self) -> bytes:
         c = self.counts
-        return HEADER.pack(MAGIC, VERSION, self.captures_to_win, self.captured,
-                           int(self.tiger_to_move), c.positions, c.wins, c.draws, c.losses,
-                           c.sym_positions, c.sym_wins, c.sym_draws, c.sym_losses,
-                           c.longest_win, c.longest_loss, self.checksum)
+        return HEADER.pack(
+            MAGIC,
+            VERSION,
+            self.captures_to_win,
+            self.captured,
+            int(self.tiger_to_move),
+            c.positions,
+            c.wins,
+            c.draws,
+            c.losses,
+            c.sym_positions,
+            c.sym_wins,
+            c.sym_draws,
+            c.sym_losses,
+            c.longest_win,
+            c.longest_loss,
+            self.checksum,
+        )
 
 
 def layer_path(directory: str | os.PathLike, captured: int, tiger_to_move: bool) -> Path:
@@ -78,21 +92,25 @@ def layer_path(directory: str | os.PathLike, captured: int, tiger_to_move: bool)
 def _checksum(head: bytes, codes: np.ndarray) -> bytes:
     digest = hashlib.sha256(head[:CHECKED])
     for start in range(0, len(codes), HASH_BLOCK):
-        digest.update(np.ascontiguousarray(codes[start:start + HASH_BLOCK]).view(np.uint8))
+        digest.update(np.ascontiguousarray(codes[start : start + HASH_BLOCK]).view(np.uint8))
     return digest.digest()
 
 
-def write_layer(directory: str | os.PathLike, captures_to_win: int, captured: int,
-                tiger_to_move: bool, codes: np.ndarray, counts: LayerCounts) -> Path:
+def write_layer(
+    directory: str | os.PathLike,
+    captures_to_win: int,
+    captured: int,
+    tiger_to_move: bool,
+    codes: np.ndarray,
+    counts: LayerCounts,
+) -> Path:
     """Write one layer file atomically (a temporary file renamed into place); return its path."""
     codes = np.ascontiguousarray(codes, dtype=CODE_DTYPE)
     if len(codes) != layer_size(captured) or counts.positions != len(codes):
-        raise ValueError(f"layer {captured} has {layer_size(captured)} positions, "
-                         f"not {len(codes)}")
+        raise ValueError(f"layer {captured} has {layer_size(captured)} positions, not {len(codes)}")
     header = LayerHeader(captures_to_win, captured, tiger_to_move, counts, bytes(32))
     head = header.pack()
-    header = LayerHeader(captures_to_win, captured, tiger_to_move, counts,
-                         _checksum(head, codes))
+    header = LayerHeader(captures_to_win, captured, tiger_to_move, counts, _checksum(head, codes))
     path = layer_path(directory, captured, tiger_to_move)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -128,11 +146,15 @@ def read_header(path: str | os.PathLike) -> LayerHeader:
     if version != VERSION:
         raise TablebaseError(f"{path}: format version {version}; this program reads {VERSION}")
     if not 0 <= captured < captures_to_win or positions != layer_size(captured):
-        raise TablebaseError(f"{path}: a layer of {captured} captured sheep (of "
-                             f"{captures_to_win}) with {positions} positions is not possible")
+        raise TablebaseError(
+            f"{path}: a layer of {captured} captured sheep (of "
+            f"{captures_to_win}) with {positions} positions is not possible"
+        )
     if size != HEADER_SIZE + positions * CODE_DTYPE.itemsize:
-        raise TablebaseError(f"{path}: {size} bytes, but the header says "
-                             f"{HEADER_SIZE + positions * CODE_DTYPE.itemsize}")
+        raise TablebaseError(
+            f"{path}: {size} bytes, but the header says "
+            f"{HEADER_SIZE + positions * CODE_DTYPE.itemsize}"
+        )
     counts = LayerCounts(positions, *fields[6:15])
     return LayerHeader(captures_to_win, captured, bool(tiger_to_move), counts, fields[15])
 
@@ -140,8 +162,9 @@ def read_header(path: str | os.PathLike) -> LayerHeader:
 def open_codes(path: str | os.PathLike) -> np.ndarray:
     """The codes of a layer file, memory-mapped read-only (a plain ndarray view)."""
     header = read_header(path)
-    mapped = np.memmap(path, dtype=CODE_DTYPE, mode="r", offset=HEADER_SIZE,
-                       shape=(header.counts.positions,))
+    mapped = np.memmap(
+        path, dtype=CODE_DTYPE, mode="r", offset=HEADER_SIZE, shape=(header.counts.positions,)
+    )
     return mapped.view(np.ndarray)
 
 

@@ -32,8 +32,9 @@ TIGER_SETS = comb(POINTS, TIGERS)  # 12,650 ways to stand 4 tigers on 25 points
 MAX_CAPTURES_TO_WIN = 6  # the largest variant the tablebase builds (layers 0..5 captured)
 
 # BINOMIAL[n, k] = C(n, k) for n, k <= 25, and 0 where k > n (which colex ranking relies on).
-BINOMIAL = np.array([[comb(n, k) for k in range(POINTS + 1)] for n in range(POINTS + 1)],
-                    dtype=np.int64)
+BINOMIAL = np.array(
+    [[comb(n, k) for k in range(POINTS + 1)] for n in range(POINTS + 1)], dtype=np.int64
+)
 
 
 def empty_points(captured: int) -> int:
@@ -118,8 +119,9 @@ def decode_index(index: int, empties: int):
     per_tiger_set = BINOMIAL[FREE_POINTS, empties]
     tiger_rank = index // per_tiger_set
     tigers = unrank_set(tiger_rank, TIGERS, POINTS)
-    return tigers, spread(unrank_set(index - tiger_rank * per_tiger_set, empties, FREE_POINTS),
-                          tigers)
+    return tigers, spread(
+        unrank_set(index - tiger_rank * per_tiger_set, empties, FREE_POINTS), tigers
+    )
 
 
 @kernel

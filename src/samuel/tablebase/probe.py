@@ -52,8 +52,9 @@ class Tablebase:
             raise ValueError(f"{position}: the tablebase holds positions with the hand empty")
         if position.captured >= self.captures_to_win:
             return LOSS_NOW
-        return int(stored_code(position.tigers, position.sheep, int(position.tiger_to_move),
-                               self.layers))
+        return int(
+            stored_code(position.tigers, position.sheep, int(position.tiger_to_move), self.layers)
+        )
 
     def value(self, position: Position) -> tuple[int, int]:
         """``(outcome, plies)``, side to move's view: +1 a win, -1 a loss, 0 a draw."""
@@ -70,8 +71,10 @@ class Tablebase:
 
     def _check_rules(self, position: Position) -> None:
         if position.captures_to_win != self.captures_to_win:
-            raise ValueError(f"{self.directory} is the tablebase of the game won by "
-                             f"{self.captures_to_win} captures, not {position.captures_to_win}")
+            raise ValueError(
+                f"{self.directory} is the tablebase of the game won by "
+                f"{self.captures_to_win} captures, not {position.captures_to_win}"
+            )
 
 
 _LOADED: dict[Path, Tablebase] = {}
@@ -84,19 +87,24 @@ def load_tablebase(directory: str | os.PathLike = DEFAULT_DIRECTORY) -> Tablebas
     if path in _LOADED:
         return _LOADED[path]
     if not path.is_dir():
-        raise TablebaseError(f"no tablebase directory {directory} (build one with "
-                             "`samuel tablebase build`)")
+        raise TablebaseError(
+            f"no tablebase directory {directory} (build one with `samuel tablebase build`)"
+        )
     captures_to_win = find_captures_to_win(path)
     layers = []
     for captured in range(captures_to_win):
         for side in (False, True):
             file = layer_path(path, captured, side)
             if not file.exists():
-                raise TablebaseError(f"{directory} is not complete: {file.name} is missing "
-                                     "(`samuel tablebase build` finishes it)")
+                raise TablebaseError(
+                    f"{directory} is not complete: {file.name} is missing "
+                    "(`samuel tablebase build` finishes it)"
+                )
             header = read_header(file)
             if (header.captures_to_win, header.captured, header.tiger_to_move) != (
-                captures_to_win, captured, side
+                captures_to_win,
+                captured,
+                side,
             ):
                 raise TablebaseError(f"{file}: the header is for another layer or game")
             layers.append(open_codes(file))
@@ -108,8 +116,10 @@ def load_tablebase(directory: str | os.PathLike = DEFAULT_DIRECTORY) -> Tablebas
 def format_move_values(table: Tablebase, position: Position) -> list[str]:
     """``probe``'s lines: the position's value, then each move's, best first."""
     lines = [f"position  {position}", f"value     {describe(table.code(position))}"]
-    ranked = sorted(table.move_values(position),
-                    key=lambda item: (-item[1], item[2] if item[1] > 0 else -item[2], str(item[0])))
+    ranked = sorted(
+        table.move_values(position),
+        key=lambda item: (-item[1], item[2] if item[1] > 0 else -item[2], str(item[0])),
+    )
     for move, outcome, plies in ranked:
         code = 0 if outcome == 0 else plies + 1
         lines.append(f"{str(move):8}  {describe(code)}")

@@ -43,8 +43,9 @@ CHUNKS = 256  # pieces of a layer handed to the threads of a parallel kernel
 
 
 @kernel
-def _initialise_position(index, captured, captures_to_win, tiger_to_move, values, counts,
-                         external, next_sheep):
+def _initialise_position(
+    index, captured, captures_to_win, tiger_to_move, values, counts, external, next_sheep
+):
     """Set one position's starting code, count of unresolved moves and external bound.
 
     Returns the external distance (0 if none).
@@ -108,8 +109,16 @@ def initialise(captured, captures_to_win, tiger_to_move, values, counts, externa
     longest = np.zeros(CHUNKS, dtype=np.int64)
     for chunk in numba.prange(CHUNKS):
         for index in range(chunk * n // CHUNKS, (chunk + 1) * n // CHUNKS):
-            distance = _initialise_position(index, captured, captures_to_win, tiger_to_move,
-                                            values, counts, external, next_sheep)
+            distance = _initialise_position(
+                index,
+                captured,
+                captures_to_win,
+                tiger_to_move,
+                values,
+                counts,
+                external,
+                next_sheep,
+            )
             if distance > longest[chunk]:
                 longest[chunk] = distance
     return longest.max()
@@ -140,8 +149,9 @@ def propagate(level, empties, frontier, values, counts, external, into_tigers):
                 m = lowest_point(came)  # where it stands now
                 came &= came - 1
                 moved = (1 << p) | (1 << m)
-                j = position_index(tigers ^ moved if into_tigers else tigers, empty ^ moved,
-                                   empties)
+                j = position_index(
+                    tigers ^ moved if into_tigers else tigers, empty ^ moved, empties
+                )
                 if values[j] != DRAW:
                     continue
                 if into_loss:

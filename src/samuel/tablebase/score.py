@@ -80,8 +80,11 @@ class ScoreReport:
 
     def network_error(self) -> tuple[float, float, float] | None:
         """Mean |network value - true value| (tigers' view) and its 95% range, if a network."""
-        errors = [abs(m.network_value - true_tigers_value(m)) for m in self.moves
-                  if m.network_value is not None]
+        errors = [
+            abs(m.network_value - true_tigers_value(m))
+            for m in self.moves
+            if m.network_value is not None
+        ]
         if not errors:
             return None
         mean = float(np.mean(errors))
@@ -103,21 +106,29 @@ class ScoreReport:
             bad = sum(m.blunder for m in start)
             if start:
                 rlow, rhigh = wilson_range(bad, len(start))
-                lines.append(f"from {name:5}  {bad} of {len(start)} moves blunder "
-                             f"({100 * bad / len(start):.1f}%, 95% range {100 * rlow:.1f}-"
-                             f"{100 * rhigh:.1f}%)")
-        lines.append(f"blunders    {self.blunders} of {n} = {100 * self.blunder_rate:.1f}% "
-                     f"(95% range {100 * low:.1f}-{100 * high:.1f}%); "
-                     f"{100 * (1 - self.blunder_rate):.1f}% of moves keep the true value")
+                lines.append(
+                    f"from {name:5}  {bad} of {len(start)} moves blunder "
+                    f"({100 * bad / len(start):.1f}%, 95% range {100 * rlow:.1f}-"
+                    f"{100 * rhigh:.1f}%)"
+                )
+        lines.append(
+            f"blunders    {self.blunders} of {n} = {100 * self.blunder_rate:.1f}% "
+            f"(95% range {100 * low:.1f}-{100 * high:.1f}%); "
+            f"{100 * (1 - self.blunder_rate):.1f}% of moves keep the true value"
+        )
         starts = self.movement_starts
         if starts:
-            lines.append(f"movement    began in {len(starts)} of {self.games} games, true value: "
-                         f"tigers win {starts.count(1)}, draw {starts.count(0)}, sheep win "
-                         f"{starts.count(-1)}")
+            lines.append(
+                f"movement    began in {len(starts)} of {self.games} games, true value: "
+                f"tigers win {starts.count(1)}, draw {starts.count(0)}, sheep win "
+                f"{starts.count(-1)}"
+            )
         error = self.network_error()
         if error is not None:
-            lines.append(f"net error   mean |value - truth| {error[0]:.3f} "
-                         f"(95% range {error[1]:.3f}-{error[2]:.3f}), tigers' view, truth +1/0/-1")
+            lines.append(
+                f"net error   mean |value - truth| {error[0]:.3f} "
+                f"(95% range {error[1]:.3f}-{error[2]:.3f}), tigers' view, truth +1/0/-1"
+            )
         return lines
 
 
@@ -142,10 +153,17 @@ def random_opening(rules, start, plies: int, rng: np.random.Generator) -> tuple:
     return tuple(game.moves)
 
 
-def score_player(spec: str, table: Tablebase, positions: int = 400, seed: int = 0,
-                 opening_plies: tuple[int, int] = (4, 8), ply_cap: int = 200,
-                 start=None, max_games: int | None = None,
-                 progress: Callable[[int], None] | None = None) -> ScoreReport:
+def score_player(
+    spec: str,
+    table: Tablebase,
+    positions: int = 400,
+    seed: int = 0,
+    opening_plies: tuple[int, int] = (4, 8),
+    ply_cap: int = 200,
+    start=None,
+    max_games: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> ScoreReport:
     """Sample ``positions`` movement-phase positions from the player's games against itself
     (one per game; a game with none gives none) and judge its move in each by the table.
 
@@ -164,27 +182,38 @@ def score_player(spec: str, table: Tablebase, positions: int = 400, seed: int = 
     while len(scored) < positions and games < max_games:
         g = games
         games += 1
-        players = {side: make_player(spec, rules, seed=seed + 2 * g + i)
-                   for i, side in enumerate(rules.sides)}
+        players = {
+            side: make_player(spec, rules, seed=seed + 2 * g + i)
+            for i, side in enumerate(rules.sides)
+        }
         rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, g, SCORE_STREAM])
-        opening = random_opening(rules, start, int(rng.integers(opening_plies[0],
-                                                                 opening_plies[1] + 1)), rng)
+        opening = random_opening(
+            rules, start, int(rng.integers(opening_plies[0], opening_plies[1] + 1)), rng
+        )
         game = play_game(rules, players, start=start, ply_cap=ply_cap, opening=opening)
         first = next((p for p in game.positions if table.covers(p)), None)
         if first is not None:
             outcome, _ = table.value(first)
             starts.append(outcome if first.tiger_to_move else -outcome)
-        candidates = [i for i in range(len(opening), len(game.moves))
-                      if table.covers(game.positions[i])]
+        candidates = [
+            i for i in range(len(opening), len(game.moves)) if table.covers(game.positions[i])
+        ]
         if not candidates:
             continue
         i = candidates[int(rng.integers(len(candidates)))]
         position, move = game.positions[i], game.moves[i]
         outcome, plies = table.value(position.play_unchecked(move))
         player = players[rules.sides[rules.side_to_move(position)]]
-        scored.append(ScoredMove(g, position, move, table.value(position),
-                                 (-outcome, plies + 1 if outcome else 0),
-                                 _network_value(player, position)))
+        scored.append(
+            ScoredMove(
+                g,
+                position,
+                move,
+                table.value(position),
+                (-outcome, plies + 1 if outcome else 0),
+                _network_value(player, position),
+            )
+        )
         if progress is not None:
             progress(len(scored))
     return ScoreReport(spec, tuple(scored), games, tuple(starts))
@@ -196,5 +225,13 @@ def _network_value(player, position) -> float | None:
     from samuel.nn.network import forward
 
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
-    return float(forward(player.params, position.tigers, position.sheep, position.sheep_in_hand,
-                         int(position.tiger_to_move), scratch))
+    return float(
+        forward(
+            player.params,
+            position.tigers,
+            position.sheep,
+            position.sheep_in_hand,
+            int(position.tiger_to_move),
+            scratch,
+        )
+    )

@@ -58,8 +58,9 @@ def expected_code(index, captured, captures_to_win, tiger_to_move, other_side, n
             m = lowest_point(came)  # the piece on m steps to p
             came &= came - 1
             moved = (1 << p) | (1 << m)
-            child = other_side[position_index(tigers ^ moved if tiger_to_move else tigers,
-                                              empty ^ moved, empties)]
+            child = other_side[
+                position_index(tigers ^ moved if tiger_to_move else tigers, empty ^ moved, empties)
+            ]
             children += 1
             if child == DRAW:
                 draws += 1
@@ -77,9 +78,13 @@ def expected_code(index, captured, captures_to_win, tiger_to_move, other_side, n
                     if captured + 1 >= captures_to_win:
                         child = LOSS_NOW
                     else:
-                        child = next_sheep[position_index(
-                            tigers ^ (1 << origin) ^ (1 << p),
-                            empty ^ (1 << p) ^ (1 << origin) ^ (1 << over), empties + 1)]
+                        child = next_sheep[
+                            position_index(
+                                tigers ^ (1 << origin) ^ (1 << p),
+                                empty ^ (1 << p) ^ (1 << origin) ^ (1 << over),
+                                empties + 1,
+                            )
+                        ]
                     if child == DRAW:
                         draws += 1
                     elif child & 1:
@@ -97,16 +102,16 @@ def expected_code(index, captured, captures_to_win, tiger_to_move, other_side, n
 
 
 @parallel_kernel
-def _check_layer(codes, captured, captures_to_win, tiger_to_move, other_side, next_sheep,
-                 wrong):
+def _check_layer(codes, captured, captures_to_win, tiger_to_move, other_side, next_sheep, wrong):
     """Count the positions whose stored code is not the expected one; note the first few
     (index, stored, expected) per chunk in ``wrong`` (CHUNKS x REPORTED x 3, -1 where unused)."""
     n = codes.shape[0]
     errors = np.zeros(CHUNKS, dtype=np.int64)
     for chunk in numba.prange(CHUNKS):
         for index in range(chunk * n // CHUNKS, (chunk + 1) * n // CHUNKS):
-            expected = expected_code(index, captured, captures_to_win, tiger_to_move,
-                                     other_side, next_sheep)
+            expected = expected_code(
+                index, captured, captures_to_win, tiger_to_move, other_side, next_sheep
+            )
             if codes[index] != expected:
                 if errors[chunk] < wrong.shape[1]:
                     wrong[chunk, errors[chunk], 0] = index
@@ -147,13 +152,16 @@ def find_captures_to_win(directory: str | os.PathLike) -> int:
     """The rules the tablebase in ``directory`` was built for (from its layer-0 sheep file)."""
     path = layer_path(directory, 0, False)
     if not path.exists():
-        raise TablebaseError(f"no tablebase in {directory}: {path.name} is missing "
-                             "(build one with `samuel tablebase build`)")
+        raise TablebaseError(
+            f"no tablebase in {directory}: {path.name} is missing "
+            "(build one with `samuel tablebase build`)"
+        )
     return read_header(path).captures_to_win
 
 
-def verify(directory: str | os.PathLike, checksums: bool = True,
-           log: Callable[[str], None] = print) -> VerifyReport:
+def verify(
+    directory: str | os.PathLike, checksums: bool = True, log: Callable[[str], None] = print
+) -> VerifyReport:
     """Check every layer file of the tablebase in ``directory``: the checksums, the counts in
     the headers, and every position against its moves (all cores)."""
     directory = Path(directory)
@@ -172,8 +180,11 @@ def verify(directory: str | os.PathLike, checksums: bool = True,
             if header.captures_to_win != captures_to_win or header.captured != captured:
                 raise TablebaseError(f"{path}: the header is for another layer or game")
         codes = [open_codes(path) for path in paths]
-        next_sheep = (open_codes(layer_path(directory, captured + 1, False))
-                      if captured + 1 < captures_to_win else np.zeros(0, dtype=codes[0].dtype))
+        next_sheep = (
+            open_codes(layer_path(directory, captured + 1, False))
+            if captured + 1 < captures_to_win
+            else np.zeros(0, dtype=codes[0].dtype)
+        )
         for side in (0, 1):
             path = paths[side]
             if checksums and not checksum_ok(path):
@@ -181,17 +192,32 @@ def verify(directory: str | os.PathLike, checksums: bool = True,
             if layer_counts(codes[side], captured) != headers[side].counts:
                 bad_counts.append(path.name)
             wrong = np.full((CHUNKS, REPORTED, 3), -1, dtype=np.int64)
-            errors = int(_check_layer(codes[side], captured, captures_to_win, side,
-                                      codes[1 - side], next_sheep, wrong))
+            errors = int(
+                _check_layer(
+                    codes[side], captured, captures_to_win, side, codes[1 - side], next_sheep, wrong
+                )
+            )
             positions += len(codes[side])
             wrong_total += errors
             for index, stored, expected in wrong.reshape(-1, 3):
                 if index >= 0 and len(examples) < REPORTED:
-                    examples.append(WrongEntry(captured, bool(side), int(index), int(stored),
-                                               int(expected)))
-            log(f"{path.name}: {len(codes[side]):,} positions, {errors:,} wrong"
-                + ("" if not checksums else
-                   f", checksum {'bad' if path.name in bad_checksums else 'ok'}")
-                + (", header counts wrong" if path.name in bad_counts else ""))
-    return VerifyReport(captures_to_win, positions, tuple(bad_checksums), tuple(bad_counts),
-                        wrong_total, tuple(examples))
+                    examples.append(
+                        WrongEntry(captured, bool(side), int(index), int(stored), int(expected))
+                    )
+            log(
+                f"{path.name}: {len(codes[side]):,} positions, {errors:,} wrong"
+                + (
+                    ""
+                    if not checksums
+                    else f", checksum {'bad' if path.name in bad_checksums else 'ok'}"
+                )
+                + (", header counts wrong" if path.name in bad_counts else "")
+            )
+    return VerifyReport(
+        captures_to_win,
+        positions,
+        tuple(bad_checksums),
+        tuple(bad_counts),
+        wrong_total,
+        tuple(examples),
+    )

@@ -42,8 +42,9 @@ class Samples:
     def concatenate(parts: list[Samples], state_size: int) -> Samples:
         if not parts:
             return Samples.empty(state_size)
-        return Samples(np.concatenate([p.states for p in parts]),
-                       np.concatenate([p.targets for p in parts]))
+        return Samples(
+            np.concatenate([p.states for p in parts]), np.concatenate([p.targets for p in parts])
+        )
 
     def take(self, indices: np.ndarray) -> Samples:
         return Samples(self.states[indices], self.targets[indices])
@@ -59,8 +60,9 @@ class SampleBuffer:
         self._generations: deque[dict[int, Samples]] = deque(maxlen=generations)
 
     def add_generation(self, by_outcome: dict[int, Samples]) -> None:
-        self._generations.append({o: by_outcome.get(o, Samples.empty(self.state_size))
-                                  for o in OUTCOMES})
+        self._generations.append(
+            {o: by_outcome.get(o, Samples.empty(self.state_size)) for o in OUTCOMES}
+        )
 
     def pool(self, outcome: int) -> Samples:
         return Samples.concatenate([g[outcome] for g in self._generations], self.state_size)
@@ -71,8 +73,9 @@ class SampleBuffer:
         return balanced_epoch(tigers, sheep, draws, rng, balance)
 
 
-def balanced_epoch(tigers: Samples, sheep: Samples, draws: Samples, rng: np.random.Generator,
-                   balance: bool = True) -> Samples:
+def balanced_epoch(
+    tigers: Samples, sheep: Samples, draws: Samples, rng: np.random.Generator, balance: bool = True
+) -> Samples:
     """The seed's balancing rule on pools of tiger-win, sheep-win and drawn positions."""
     state_size = tigers.states.shape[1]
     if not balance or len(tigers) == 0 or len(sheep) == 0:

@@ -9,8 +9,10 @@ import sys
 from .config import TrainConfig
 from .loop import GenerationReport, train
 
-HEADER = (" gen trained tigers  sheep  draws T before S before  T after  S after "
-          "vs prev vs classic train s  time s")
+HEADER = (
+    " gen trained tigers  sheep  draws T before S before  T after  S after "
+    "vs prev vs classic train s  time s"
+)
 
 
 def _loss(value: float) -> str:
@@ -22,61 +24,138 @@ def _score(value: float | None, width: int) -> str:
 
 
 def format_row(row: GenerationReport) -> str:
-    return (f"{row.generation:4d} {row.trained:7d} {row.tiger_wins:6d} {row.sheep_wins:6d} "
-            f"{row.draws:6d} {_loss(row.tigers_before)} {_loss(row.sheep_before)} "
-            f"{_loss(row.tigers_after)} {_loss(row.sheep_after)} {_score(row.vs_previous, 7)} "
-            f"{_score(row.vs_classic, 10)} {row.train_seconds:7.2f} {row.seconds:7.1f}")
+    return (
+        f"{row.generation:4d} {row.trained:7d} {row.tiger_wins:6d} {row.sheep_wins:6d} "
+        f"{row.draws:6d} {_loss(row.tigers_before)} {_loss(row.sheep_before)} "
+        f"{_loss(row.tigers_after)} {_loss(row.sheep_after)} {_score(row.vs_previous, 7)} "
+        f"{_score(row.vs_classic, 10)} {row.train_seconds:7.2f} {row.seconds:7.1f}"
+    )
 
 
 def add_arguments(parser: argparse.ArgumentParser, positive_int, positive_float) -> None:
     d = TrainConfig()
-    parser.add_argument("generations", nargs="?", type=positive_int, default=d.generations,
-                        help=f"generations to train ({d.generations})")
-    parser.add_argument("games", nargs="?", type=positive_int, default=d.games,
-                        help=f"self-play games per generation ({d.games})")
-    parser.add_argument("out_dir", nargs="?", default=d.out_dir,
-                        help=f"where weights are saved and resumed from ({d.out_dir})")
+    parser.add_argument(
+        "generations",
+        nargs="?",
+        type=positive_int,
+        default=d.generations,
+        help=f"generations to train ({d.generations})",
+    )
+    parser.add_argument(
+        "games",
+        nargs="?",
+        type=positive_int,
+        default=d.games,
+        help=f"self-play games per generation ({d.games})",
+    )
+    parser.add_argument(
+        "out_dir",
+        nargs="?",
+        default=d.out_dir,
+        help=f"where weights are saved and resumed from ({d.out_dir})",
+    )
     parser.add_argument("--from", dest="start_from", help="start from this weights file")
-    parser.add_argument("--depth", type=positive_int, default=d.depth,
-                        help=f"search depth in self-play and matches ({d.depth})")
-    parser.add_argument("--ply-cap", type=positive_int, default=d.ply_cap,
-                        help=f"a game this long is a draw ({d.ply_cap})")
-    parser.add_argument("--random-plies", type=int, default=d.random_plies,
-                        help=f"random opening plies in self-play ({d.random_plies})")
-    parser.add_argument("--epsilon", type=float, default=d.epsilon,
-                        help=f"chance of a random move after that ({d.epsilon})")
-    parser.add_argument("--lambda", dest="lam", type=float, default=d.lam,
-                        help=f"TD(lambda) blend ({d.lam})")
-    parser.add_argument("--buffer-generations", type=positive_int, default=d.buffer_generations,
-                        help=f"generations of samples to train on ({d.buffer_generations})")
-    parser.add_argument("--no-balance", dest="balance", action="store_false",
-                        help="train on all positions without balancing outcomes")
-    parser.add_argument("--epochs", type=int, default=d.epochs,
-                        help=f"passes over the samples per generation ({d.epochs})")
-    parser.add_argument("--batch-size", type=positive_int, default=d.batch_size,
-                        help=f"positions per optimiser step ({d.batch_size})")
-    parser.add_argument("--learning-rate", type=positive_float, default=d.learning_rate,
-                        help=f"Adam's learning rate ({d.learning_rate})")
-    parser.add_argument("--match-games", type=positive_int, default=d.match_games,
-                        help=f"games per match ({d.match_games})")
-    parser.add_argument("--match-every", type=positive_int, default=d.match_every,
-                        help=f"play matches every this many generations ({d.match_every})")
-    parser.add_argument("--workers", type=positive_int,
-                        help="threads and match processes (every core); results don't depend on it")
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="no progress bar")
+    parser.add_argument(
+        "--depth",
+        type=positive_int,
+        default=d.depth,
+        help=f"search depth in self-play and matches ({d.depth})",
+    )
+    parser.add_argument(
+        "--ply-cap",
+        type=positive_int,
+        default=d.ply_cap,
+        help=f"a game this long is a draw ({d.ply_cap})",
+    )
+    parser.add_argument(
+        "--random-plies",
+        type=int,
+        default=d.random_plies,
+        help=f"random opening plies in self-play ({d.random_plies})",
+    )
+    parser.add_argument(
+        "--epsilon",
+        type=float,
+        default=d.epsilon,
+        help=f"chance of a random move after that ({d.epsilon})",
+    )
+    parser.add_argument(
+        "--lambda", dest="lam", type=float, default=d.lam, help=f"TD(lambda) blend ({d.lam})"
+    )
+    parser.add_argument(
+        "--buffer-generations",
+        type=positive_int,
+        default=d.buffer_generations,
+        help=f"generations of samples to train on ({d.buffer_generations})",
+    )
+    parser.add_argument(
+        "--no-balance",
+        dest="balance",
+        action="store_false",
+        help="train on all positions without balancing outcomes",
+    )
+    parser.add_argument(
+        "--epochs",
+        type=int,
+        default=d.epochs,
+        help=f"passes over the samples per generation ({d.epochs})",
+    )
+    parser.add_argument(
+        "--batch-size",
+        type=positive_int,
+        default=d.batch_size,
+        help=f"positions per optimiser step ({d.batch_size})",
+    )
+    parser.add_argument(
+        "--learning-rate",
+        type=positive_float,
+        default=d.learning_rate,
+        help=f"Adam's learning rate ({d.learning_rate})",
+    )
+    parser.add_argument(
+        "--match-games",
+        type=positive_int,
+        default=d.match_games,
+        help=f"games per match ({d.match_games})",
+    )
+    parser.add_argument(
+        "--match-every",
+        type=positive_int,
+        default=d.match_every,
+        help=f"play matches every this many generations ({d.match_every})",
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        help="threads and match processes (every core); results don't depend on it",
+    )
+    parser.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="no progress bar"
+    )
 
 
 def command_train(args: argparse.Namespace) -> None:
     from tqdm import tqdm
 
     config = TrainConfig(
-        generations=args.generations, games=args.games, out_dir=args.out_dir,
-        start_from=args.start_from, depth=args.depth, ply_cap=args.ply_cap,
-        random_plies=args.random_plies, epsilon=args.epsilon, lam=args.lam,
-        buffer_generations=args.buffer_generations, balance=args.balance, epochs=args.epochs,
-        batch_size=args.batch_size, learning_rate=args.learning_rate,
-        match_games=args.match_games, match_every=args.match_every, workers=args.workers)
+        generations=args.generations,
+        games=args.games,
+        out_dir=args.out_dir,
+        start_from=args.start_from,
+        depth=args.depth,
+        ply_cap=args.ply_cap,
+        random_plies=args.random_plies,
+        epsilon=args.epsilon,
+        lam=args.lam,
+        buffer_generations=args.buffer_generations,
+        balance=args.balance,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        learning_rate=args.learning_rate,
+        match_games=args.match_games,
+        match_every=args.match_every,
+        workers=args.workers,
+    )
     show_bar = args.progress and sys.stderr.isatty()
     bar = None
 
@@ -107,6 +186,8 @@ def command_train(args: argparse.Namespace) -> None:
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
-        print("stopped: every finished generation is saved; run the same command to go on",
-              file=sys.stderr)
+        print(
+            "stopped: every finished generation is saved; run the same command to go on",
+            file=sys.stderr,
+        )
         raise

@@ -43,8 +43,10 @@ class TrainConfig:
             (self.epochs >= 0, "epochs must not be negative"),
             (self.batch_size >= 1, "batch size must be at least 1"),
             (self.learning_rate > 0.0, "learning rate must be more than 0"),
-            (self.match_games >= 2 and self.match_games % 2 == 0,
-             "match games must be an even number, at least 2 (each opening is played twice)"),
+            (
+                self.match_games >= 2 and self.match_games % 2 == 0,
+                "match games must be an even number, at least 2 (each opening is played twice)",
+            ),
             (self.match_every >= 1, "match every must be at least 1"),
             (self.workers is None or self.workers >= 1, "workers must be at least 1"),
         ]

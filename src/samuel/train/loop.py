@@ -92,16 +92,30 @@ def starting_point(config: TrainConfig) -> tuple[np.ndarray, str, int]:
     return random_parameters(RANDOM_WEIGHTS_SEED), random_start, last
 
 
-def self_play(params: np.ndarray, config: TrainConfig, generation: int,
-              progress: Callable[[int], None] | None = None):
+def self_play(
+    params: np.ndarray,
+    config: TrainConfig,
+    generation: int,
+    progress: Callable[[int], None] | None = None,
+):
     """Play the generation's games, in chunks so that ``progress(games done)`` can be called."""
     root = Position.initial().encode()
     seeds = np.array([game_seed(generation, g) for g in range(config.games)], dtype=np.int64)
     parts = []
     for start in range(0, config.games, SELFPLAY_CHUNK):
-        parts.append(play_selfplay(games.TIGERS_AND_SHEEP, games.EVALUATOR_NETWORK, params, root,
-                                   config.depth, config.random_plies, config.epsilon,
-                                   config.ply_cap, seeds[start:start + SELFPLAY_CHUNK]))
+        parts.append(
+            play_selfplay(
+                games.TIGERS_AND_SHEEP,
+                games.EVALUATOR_NETWORK,
+                params,
+                root,
+                config.depth,
+                config.random_plies,
+                config.epsilon,
+                config.ply_cap,
+                seeds[start : start + SELFPLAY_CHUNK],
+            )
+        )
         if progress is not None:
             progress(min(config.games, start + SELFPLAY_CHUNK))
     return parts
@@ -119,13 +133,18 @@ def label_games(parts, lam: float) -> dict[int, Samples]:
             result = int(part.results[g])
             outcome = TIGER_WIN if result > 0 else SHEEP_WIN if result < 0 else DRAW
             labels = np.empty(n, dtype=np.float32)
-            td_lambda_targets(part.scores[g, :n], part.random_moves[g, :n], float(result), lam,
-                              labels)
+            td_lambda_targets(
+                part.scores[g, :n], part.random_moves[g, :n], float(result), lam, labels
+            )
             states[outcome].append(part.positions[g, :n])
             targets[outcome].append(labels)
-    return {o: Samples(np.concatenate(states[o]) if states[o] else np.zeros((0, 4), np.int64),
-                       np.concatenate(targets[o]) if targets[o] else np.zeros(0, np.float32))
-            for o in states}
+    return {
+        o: Samples(
+            np.concatenate(states[o]) if states[o] else np.zeros((0, 4), np.int64),
+            np.concatenate(targets[o]) if targets[o] else np.zeros(0, np.float32),
+        )
+        for o in states
+    }
 
 
 def outcome_counts(parts) -> tuple[int, int, int]:
@@ -136,10 +155,13 @@ def outcome_counts(parts) -> tuple[int, int, int]:
 MatchFunction = Callable[[str, str, int], float]
 
 
-def train(config: TrainConfig, report: Callable[[GenerationReport], None],
-          play_match: MatchFunction | None = None,
-          progress: Callable[[str, int, int], None] | None = None,
-          log: Callable[[str], None] = print) -> np.ndarray:
+def train(
+    config: TrainConfig,
+    report: Callable[[GenerationReport], None],
+    play_match: MatchFunction | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    log: Callable[[str], None] = print,
+) -> np.ndarray:
     """Run ``config.generations`` generations; call ``report`` after each. Returns the network.
 
     ``play_match(first_spec, second_spec, seed)`` plays a match of ``config.match_games`` games
@@ -158,9 +180,12 @@ def train(config: TrainConfig, report: Callable[[GenerationReport], None],
     buffer = SampleBuffer(config.buffer_generations, games.STATE_SIZE)
     for generation in range(last + 1, last + config.generations + 1):
         started = time.perf_counter()
-        parts = self_play(params, config, generation,
-                          None if progress is None else
-                          lambda done: progress("self-play", done, config.games))
+        parts = self_play(
+            params,
+            config,
+            generation,
+            None if progress is None else lambda done: progress("self-play", done, config.games),
+        )
         buffer.add_generation(label_games(parts, config.lam))
         tiger_pool, sheep_pool = buffer.pool(TIGER_WIN), buffer.pool(SHEEP_WIN)
         tigers_before, sheep_before = mean_loss(params, tiger_pool), mean_loss(params, sheep_pool)
@@ -187,12 +212,26 @@ def train(config: TrainConfig, report: Callable[[GenerationReport], None],
             vs_classic = play_match(spec, f"classic:depth={config.depth}", generation)
         tiger_wins, sheep_wins, draws = outcome_counts(parts)
         row = GenerationReport(
-            generation, trained, tiger_wins, sheep_wins, draws, tigers_before, sheep_before,
-            tigers_after, sheep_after, vs_previous, vs_classic, train_seconds,
-            time.perf_counter() - started)
-        record = {"config": config.to_dict(), "started_from": source,
-                  "report": row.__dict__, "weights": path.name}
-        write_atomically(path.with_suffix(".json"),
-                         (json.dumps(record, indent=2) + "\n").encode())
+            generation,
+            trained,
+            tiger_wins,
+            sheep_wins,
+            draws,
+            tigers_before,
+            sheep_before,
+            tigers_after,
+            sheep_after,
+            vs_previous,
+            vs_classic,
+            train_seconds,
+            time.perf_counter() - started,
+        )
+        record = {
+            "config": config.to_dict(),
+            "started_from": source,
+            "report": row.__dict__,
+            "weights": path.name,
+        }
+        write_atomically(path.with_suffix(".json"), (json.dumps(record, indent=2) + "\n").encode())
         report(row)
     return params

@@ -21,7 +21,14 @@ def training_match(config: TrainConfig) -> Callable[[str, str, int], float]:
     workers = config.workers or os.cpu_count() or 1
 
     def play(first: str, second: str, seed: int) -> float:
-        return play_match(first, second, config.match_games, seed=seed, openings=OPENING_PLIES,
-                          ply_cap=config.ply_cap, workers=workers).score
+        return play_match(
+            first,
+            second,
+            config.match_games,
+            seed=seed,
+            openings=OPENING_PLIES,
+            ply_cap=config.ply_cap,
+            workers=workers,
+        ).score
 
     return play

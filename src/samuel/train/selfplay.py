@@ -31,8 +31,22 @@ def _random_below(rng: int, n: int):
 
 
 @kernel
-def play_one_game(game, evaluator, params, root, depth, random_plies, epsilon, ply_cap, seed,
-                  tables, pv, positions, scores, random_moves):
+def play_one_game(
+    game,
+    evaluator,
+    params,
+    root,
+    depth,
+    random_plies,
+    epsilon,
+    ply_cap,
+    seed,
+    tables,
+    pv,
+    positions,
+    scores,
+    random_moves,
+):
     """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``.
 
     ``positions[ply]`` is the position where the ply's move was played, ``scores[ply]`` the
@@ -58,8 +72,19 @@ def play_one_game(game, evaluator, params, root, depth, random_plies, epsilon, p
         result = games.result(game, state, n)
         if result != games.NOT_OVER:
             return ply, result
-        score, _, _ = search_kernel(game, evaluator, params, state, keys[: ply + 1], window,
-                                    depth, 0.0, _mix(seed + ply), tables, pv)
+        score, _, _ = search_kernel(
+            game,
+            evaluator,
+            params,
+            state,
+            keys[: ply + 1],
+            window,
+            depth,
+            0.0,
+            _mix(seed + ply),
+            tables,
+            pv,
+        )
         side = games.sign(game, state)
         score = score * side
         positions[ply, :] = state
@@ -82,15 +107,42 @@ def play_one_game(game, evaluator, params, root, depth, random_plies, epsilon, p
 
 
 @parallel_kernel
-def play_games(game, evaluator, params, root, depth, random_plies, epsilon, ply_cap, seeds,
-               positions, scores, random_moves, plies, results):
+def play_games(
+    game,
+    evaluator,
+    params,
+    root,
+    depth,
+    random_plies,
+    epsilon,
+    ply_cap,
+    seeds,
+    positions,
+    scores,
+    random_moves,
+    plies,
+    results,
+):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``."""
     for g in numba.prange(seeds.shape[0]):
         tables = new_tables(SELFPLAY_TABLE_BITS, games.STATE_SIZE, games.MAX_MOVES)
         pv = np.zeros(MAX_PLY, dtype=np.int64)
-        n, result = play_one_game(game, evaluator, params, root, depth, random_plies, epsilon,
-                                  ply_cap, seeds[g], tables, pv, positions[g], scores[g],
-                                  random_moves[g])
+        n, result = play_one_game(
+            game,
+            evaluator,
+            params,
+            root,
+            depth,
+            random_plies,
+            epsilon,
+            ply_cap,
+            seeds[g],
+            tables,
+            pv,
+            positions[g],
+            scores[g],
+            random_moves[g],
+        )
         plies[g] = n
         results[g] = result
 
@@ -106,9 +158,17 @@ class SelfPlayGames:
     results: np.ndarray  # (games,) first player's result: 1, 0, -1
 
 
-def play_selfplay(game: int, evaluator: int, params: np.ndarray, root: np.ndarray, depth: int,
-                  random_plies: int, epsilon: float, ply_cap: int,
-                  seeds: np.ndarray) -> SelfPlayGames:
+def play_selfplay(
+    game: int,
+    evaluator: int,
+    params: np.ndarray,
+    root: np.ndarray,
+    depth: int,
+    random_plies: int,
+    epsilon: float,
+    ply_cap: int,
+    seeds: np.ndarray,
+) -> SelfPlayGames:
     """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``)."""
     count = len(seeds)
     positions = np.zeros((count, ply_cap, len(root)), dtype=np.int64)
@@ -116,6 +176,20 @@ def play_selfplay(game: int, evaluator: int, params: np.ndarray, root: np.ndarra
     random_moves = np.zeros((count, ply_cap), dtype=np.bool_)
     plies = np.zeros(count, dtype=np.int64)
     results = np.zeros(count, dtype=np.int64)
-    play_games(game, evaluator, params, root, depth, random_plies, epsilon, ply_cap,
-               np.asarray(seeds, dtype=np.int64), positions, scores, random_moves, plies, results)
+    play_games(
+        game,
+        evaluator,
+        params,
+        root,
+        depth,
+        random_plies,
+        epsilon,
+        ply_cap,
+        np.asarray(seeds, dtype=np.int64),
+        positions,
+        scores,
+        random_moves,
+        plies,
+        results,
+    )
     return SelfPlayGames(positions, scores, random_moves, plies, results)

@@ -21,8 +21,9 @@ from samuel.jit import kernel
 
 
 @kernel
-def td_lambda_targets(scores: np.ndarray, random_moves: np.ndarray, result: float,
-                      lam: float, targets: np.ndarray) -> None:
+def td_lambda_targets(
+    scores: np.ndarray, random_moves: np.ndarray, result: float, lam: float, targets: np.ndarray
+) -> None:
     """Fill ``targets[:n]`` for a game of ``n = len(scores)`` recorded positions."""
     n = scores.shape[0]
     for t in range(n - 1, -1, -1):

@@ -24,8 +24,9 @@ ADAM_EPSILON = 1e-8
 
 
 @kernel
-def orient(states: np.ndarray, symmetries: np.ndarray, tigers: np.ndarray,
-           sheep: np.ndarray) -> None:
+def orient(
+    states: np.ndarray, symmetries: np.ndarray, tigers: np.ndarray, sheep: np.ndarray
+) -> None:
     """Write each position's tiger and sheep masks under its chosen symmetry."""
     for i in range(states.shape[0]):
         tigers[i] = transform_mask(states[i, 0], symmetries[i])
@@ -41,18 +42,43 @@ class Adam:
     step: int = 0
 
 
-def train_batch(params: np.ndarray, adam: Adam, tigers, sheep, hand, tiger_to_move, targets,
-                learning_rate: float, grad: np.ndarray) -> float:
+def train_batch(
+    params: np.ndarray,
+    adam: Adam,
+    tigers,
+    sheep,
+    hand,
+    tiger_to_move,
+    targets,
+    learning_rate: float,
+    grad: np.ndarray,
+) -> float:
     """One Adam step on the batch's mean gradient; returns the batch's summed loss."""
     loss = batch_gradient(params, tigers, sheep, hand, tiger_to_move, targets, grad)
     adam.step += 1
-    adam_step(params, grad, adam.m, adam.v, adam.step, learning_rate, BETA1, BETA2,
-              ADAM_EPSILON, np.float32(1.0 / len(targets)))
+    adam_step(
+        params,
+        grad,
+        adam.m,
+        adam.v,
+        adam.step,
+        learning_rate,
+        BETA1,
+        BETA2,
+        ADAM_EPSILON,
+        np.float32(1.0 / len(targets)),
+    )
     return loss
 
 
-def train_epoch(params: np.ndarray, adam: Adam, samples: Samples, batch_size: int,
-                learning_rate: float, rng: np.random.Generator) -> float:
+def train_epoch(
+    params: np.ndarray,
+    adam: Adam,
+    samples: Samples,
+    batch_size: int,
+    learning_rate: float,
+    rng: np.random.Generator,
+) -> float:
     """Shuffle, orient at random, train in batches; return the mean loss seen while training."""
     n = len(samples)
     if n == 0:
@@ -70,8 +96,17 @@ def train_epoch(params: np.ndarray, adam: Adam, samples: Samples, batch_size: in
     total = 0.0
     for start in range(0, n, batch_size):
         batch = slice(start, start + batch_size)
-        total += train_batch(params, adam, tigers[batch], sheep[batch], hand[batch],
-                             tiger_to_move[batch], targets[batch], learning_rate, grad)
+        total += train_batch(
+            params,
+            adam,
+            tigers[batch],
+            sheep[batch],
+            hand[batch],
+            tiger_to_move[batch],
+            targets[batch],
+            learning_rate,
+            grad,
+        )
     return total / n
 
 
@@ -80,6 +115,11 @@ def mean_loss(params: np.ndarray, samples: Samples) -> float:
     if len(samples) == 0:
         return float("nan")
     s = samples.states
-    return batch_loss(params, np.ascontiguousarray(s[:, 0]), np.ascontiguousarray(s[:, 1]),
-                      np.ascontiguousarray(s[:, 2]), np.ascontiguousarray(s[:, 3]),
-                      samples.targets) / len(samples)
+    return batch_loss(
+        params,
+        np.ascontiguousarray(s[:, 0]),
+        np.ascontiguousarray(s[:, 1]),
+        np.ascontiguousarray(s[:, 2]),
+        np.ascontiguousarray(s[:, 3]),
+        samples.targets,
+    ) / len(samples)

@@ -18,13 +18,15 @@ def _number(kind, low=None, high=None, low_open=False):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a {'whole ' * (kind is int)}"
-                                             "number") from None
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not a {'whole ' * (kind is int)}number"
+            ) from None
         if value != value or value in (float("inf"), float("-inf")):
             raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
         if low is not None and (value <= low if low_open else value < low):
             raise argparse.ArgumentTypeError(
-                f"{text!r} must be {'more than' if low_open else 'at least'} {low}")
+                f"{text!r} must be {'more than' if low_open else 'at least'} {low}"
+            )
         if high is not None and value > high:
             raise argparse.ArgumentTypeError(f"{text!r} must be at most {high}")
         return value
@@ -36,7 +38,8 @@ def _even_games(text: str) -> int:
     value = _number(int, 2)(text)
     if value % 2:
         raise argparse.ArgumentTypeError(
-            f"{text!r} is odd: a match is pairs of games (each opening is played twice)")
+            f"{text!r} is odd: a match is pairs of games (each opening is played twice)"
+        )
     return value
 
 
@@ -47,7 +50,8 @@ def _features(text: str) -> tuple[str, ...]:
     unknown = [name for name in names if name not in FEATURES]
     if unknown:
         raise argparse.ArgumentTypeError(
-            f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(FEATURES)}")
+            f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(FEATURES)}"
+        )
     return names
 
 
@@ -61,8 +65,11 @@ def _sprt(text: str):
 
 
 def _workers(parser: argparse.ArgumentParser, what: str) -> None:
-    parser.add_argument("--workers", type=_number(int, 1),
-                        help=f"{what} (every core); the results do not depend on it")
+    parser.add_argument(
+        "--workers",
+        type=_number(int, 1),
+        help=f"{what} (every core); the results do not depend on it",
+    )
 
 
 def _progress_bar(enabled: bool, total: int, unit: str):
@@ -76,27 +83,51 @@ def _progress_bar(enabled: bool, total: int, unit: str):
 
 # samuel selfplay
 
+
 def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     from samuel.tune.config import SelfPlayDataConfig
 
     d = SelfPlayDataConfig()
-    parser.add_argument("--games", type=_number(int, 1), default=d.games,
-                        help=f"self-play games to play ({d.games})")
+    parser.add_argument(
+        "--games",
+        type=_number(int, 1),
+        default=d.games,
+        help=f"self-play games to play ({d.games})",
+    )
     parser.add_argument("--out", default=d.out, help=f"the .npz file to write ({d.out})")
-    parser.add_argument("--player", default=d.player,
-                        help=f"who plays both sides, a searching player's spec searching to a "
-                        f"depth ({d.player})")
-    parser.add_argument("--random-plies", type=_number(int, 0), default=d.random_plies,
-                        help=f"random opening plies, for diverse positions ({d.random_plies})")
-    parser.add_argument("--epsilon", type=_number(float, 0.0, 1.0), default=d.epsilon,
-                        help=f"chance of a random move after the opening ({d.epsilon})")
-    parser.add_argument("--ply-cap", type=_number(int, 1, 30_000), default=d.ply_cap,
-                        help=f"a game this long is a draw ({d.ply_cap})")
-    parser.add_argument("--seed", type=_number(int, 0), default=d.seed,
-                        help=f"the run's seed: game g's seed comes from (seed, g) ({d.seed})")
+    parser.add_argument(
+        "--player",
+        default=d.player,
+        help=f"who plays both sides, a searching player's spec searching to a depth ({d.player})",
+    )
+    parser.add_argument(
+        "--random-plies",
+        type=_number(int, 0),
+        default=d.random_plies,
+        help=f"random opening plies, for diverse positions ({d.random_plies})",
+    )
+    parser.add_argument(
+        "--epsilon",
+        type=_number(float, 0.0, 1.0),
+        default=d.epsilon,
+        help=f"chance of a random move after the opening ({d.epsilon})",
+    )
+    parser.add_argument(
+        "--ply-cap",
+        type=_number(int, 1, 30_000),
+        default=d.ply_cap,
+        help=f"a game this long is a draw ({d.ply_cap})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_number(int, 0),
+        default=d.seed,
+        help=f"the run's seed: game g's seed comes from (seed, g) ({d.seed})",
+    )
     _workers(parser, "threads")
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="no progress bar")
+    parser.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="no progress bar"
+    )
 
 
 def command_selfplay(args: argparse.Namespace) -> None:
@@ -105,9 +136,16 @@ def command_selfplay(args: argparse.Namespace) -> None:
     from samuel.tune.config import SelfPlayDataConfig
     from samuel.tune.dataset import make_positions, save_positions
 
-    config = SelfPlayDataConfig(games=args.games, out=args.out, player=args.player,
-                                random_plies=args.random_plies, epsilon=args.epsilon,
-                                ply_cap=args.ply_cap, seed=args.seed, workers=args.workers)
+    config = SelfPlayDataConfig(
+        games=args.games,
+        out=args.out,
+        player=args.player,
+        random_plies=args.random_plies,
+        epsilon=args.epsilon,
+        ply_cap=args.ply_cap,
+        seed=args.seed,
+        workers=args.workers,
+    )
     bar = _progress_bar(args.progress, config.games, "game")
 
     def progress(done: int) -> None:
@@ -124,35 +162,60 @@ def command_selfplay(args: argparse.Namespace) -> None:
     first = np.r_[True, np.diff(data.games) != 0]
     results = data.results[first]
     print(f"{config.games} games, {len(data):,} positions written to {config.out}")
-    print(f"results: tigers won {(results > 0).sum()}, sheep won {(results < 0).sum()}, "
-          f"drawn {(results == 0).sum()}; {data.random_moves.mean():.1%} of the moves random")
+    print(
+        f"results: tigers won {(results > 0).sum()}, sheep won {(results < 0).sum()}, "
+        f"drawn {(results == 0).sum()}; {data.random_moves.mean():.1%} of the moves random"
+    )
 
 
 # samuel tune
+
 
 def add_tune_arguments(parser: argparse.ArgumentParser) -> None:
     from samuel.tune.config import TuneConfig
 
     d = TuneConfig()
     parser.add_argument("data", help="labelled positions, a .npz file from samuel selfplay")
-    parser.add_argument("--out", default=d.out,
-                        help=f"where to write the tuned weights, a classic weights file ({d.out})")
+    parser.add_argument(
+        "--out",
+        default=d.out,
+        help=f"where to write the tuned weights, a classic weights file ({d.out})",
+    )
     parser.add_argument("--start", help="weights to start from (the hand-written ones)")
-    parser.add_argument("--validation", type=_number(float, 0.0, 0.99, low_open=True),
-                        default=d.validation,
-                        help=f"share of the games held out to validate on ({d.validation})")
-    parser.add_argument("--iterations", type=_number(int, 0), default=d.iterations,
-                        help=f"full-batch steps ({d.iterations})")
-    parser.add_argument("--learning-rate", type=_number(float, 0.0, low_open=True),
-                        default=d.learning_rate,
-                        help=f"step size; with adam, about the change per weight and step "
-                        f"({d.learning_rate})")
-    parser.add_argument("--optimizer", choices=("adam", "gd"), default=d.optimizer,
-                        help=f"adam or plain gradient descent ({d.optimizer})")
-    parser.add_argument("--fixed", type=_features, default=d.fixed, metavar="F1,F2",
-                        help=f"features whose weights stay as they start ({','.join(d.fixed)})")
-    parser.add_argument("--seed", type=_number(int, 0), default=d.seed,
-                        help=f"picks the held-out games ({d.seed})")
+    parser.add_argument(
+        "--validation",
+        type=_number(float, 0.0, 0.99, low_open=True),
+        default=d.validation,
+        help=f"share of the games held out to validate on ({d.validation})",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=_number(int, 0),
+        default=d.iterations,
+        help=f"full-batch steps ({d.iterations})",
+    )
+    parser.add_argument(
+        "--learning-rate",
+        type=_number(float, 0.0, low_open=True),
+        default=d.learning_rate,
+        help=f"step size; with adam, about the change per weight and step ({d.learning_rate})",
+    )
+    parser.add_argument(
+        "--optimizer",
+        choices=("adam", "gd"),
+        default=d.optimizer,
+        help=f"adam or plain gradient descent ({d.optimizer})",
+    )
+    parser.add_argument(
+        "--fixed",
+        type=_features,
+        default=d.fixed,
+        metavar="F1,F2",
+        help=f"features whose weights stay as they start ({','.join(d.fixed)})",
+    )
+    parser.add_argument(
+        "--seed", type=_number(int, 0), default=d.seed, help=f"picks the held-out games ({d.seed})"
+    )
     _workers(parser, "threads")
 
 
@@ -160,52 +223,106 @@ def command_tune(args: argparse.Namespace) -> None:
     from samuel.tune.config import TuneConfig
     from samuel.tune.gradient import tune
 
-    config = TuneConfig(data=args.data, out=args.out, start=args.start,
-                        validation=args.validation, iterations=args.iterations,
-                        learning_rate=args.learning_rate, optimizer=args.optimizer,
-                        fixed=args.fixed, seed=args.seed, workers=args.workers)
+    config = TuneConfig(
+        data=args.data,
+        out=args.out,
+        start=args.start,
+        validation=args.validation,
+        iterations=args.iterations,
+        learning_rate=args.learning_rate,
+        optimizer=args.optimizer,
+        fixed=args.fixed,
+        seed=args.seed,
+        workers=args.workers,
+    )
     tune(config, log=lambda line: print(line, flush=True))
 
 
 # samuel hillclimb
 
+
 def add_hillclimb_arguments(parser: argparse.ArgumentParser) -> None:
     from samuel.tune.config import HillClimbConfig
 
     d = HillClimbConfig()
-    parser.add_argument("--rounds", type=_number(int, 0), default=d.rounds,
-                        help=f"challengers to try ({d.rounds})")
-    parser.add_argument("--games", type=_even_games, default=d.games,
-                        help=f"games per round, an even number; with --sprt the most ({d.games})")
-    parser.add_argument("--out-dir", default=d.out_dir,
-                        help=f"where the log, champion and learned weights go ({d.out_dir})")
+    parser.add_argument(
+        "--rounds", type=_number(int, 0), default=d.rounds, help=f"challengers to try ({d.rounds})"
+    )
+    parser.add_argument(
+        "--games",
+        type=_even_games,
+        default=d.games,
+        help=f"games per round, an even number; with --sprt the most ({d.games})",
+    )
+    parser.add_argument(
+        "--out-dir",
+        default=d.out_dir,
+        help=f"where the log, champion and learned weights go ({d.out_dir})",
+    )
     parser.add_argument("--start", help="weights to start from (the hand-written ones)")
-    parser.add_argument("--depth", type=_number(int, 1, 20), default=d.depth,
-                        help=f"search depth in every match ({d.depth})")
-    parser.add_argument("--step", type=_number(float, 0.0, 10.0, low_open=True), default=d.step,
-                        help=f"a change is about this share of the weight ({d.step})")
-    parser.add_argument("--accept", type=_number(float, 0.0, 1.0, low_open=True),
-                        default=d.accept,
-                        help=f"the score a challenger needs to become champion ({d.accept})")
-    parser.add_argument("--sprt", type=_sprt, metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
-                        help="accept a challenger when this SPRT accepts H1 (instead of --accept)")
-    parser.add_argument("--features", type=_features, default=d.features, metavar="F1,F2",
-                        help=f"the weights that may change ({','.join(d.features)})")
-    parser.add_argument("--opening-plies", type=_number(int, 0, 40), default=d.opening_plies,
-                        help=f"random opening plies in the rounds ({d.opening_plies})")
-    parser.add_argument("--final-games", type=_even_games, default=d.final_games,
-                        help=f"games in the final match, learned vs start ({d.final_games})")
-    parser.add_argument("--final-opening-plies", type=_number(int, 0, 40),
-                        default=d.final_opening_plies,
-                        help=f"random opening plies in the final match; must differ from "
-                        f"--opening-plies ({d.final_opening_plies})")
-    parser.add_argument("--ply-cap", type=_number(int, 1), default=d.ply_cap,
-                        help=f"a game this long is a draw ({d.ply_cap})")
-    parser.add_argument("--seed", type=_number(int, 0), default=d.seed,
-                        help=f"the run's seed ({d.seed})")
+    parser.add_argument(
+        "--depth",
+        type=_number(int, 1, 20),
+        default=d.depth,
+        help=f"search depth in every match ({d.depth})",
+    )
+    parser.add_argument(
+        "--step",
+        type=_number(float, 0.0, 10.0, low_open=True),
+        default=d.step,
+        help=f"a change is about this share of the weight ({d.step})",
+    )
+    parser.add_argument(
+        "--accept",
+        type=_number(float, 0.0, 1.0, low_open=True),
+        default=d.accept,
+        help=f"the score a challenger needs to become champion ({d.accept})",
+    )
+    parser.add_argument(
+        "--sprt",
+        type=_sprt,
+        metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
+        help="accept a challenger when this SPRT accepts H1 (instead of --accept)",
+    )
+    parser.add_argument(
+        "--features",
+        type=_features,
+        default=d.features,
+        metavar="F1,F2",
+        help=f"the weights that may change ({','.join(d.features)})",
+    )
+    parser.add_argument(
+        "--opening-plies",
+        type=_number(int, 0, 40),
+        default=d.opening_plies,
+        help=f"random opening plies in the rounds ({d.opening_plies})",
+    )
+    parser.add_argument(
+        "--final-games",
+        type=_even_games,
+        default=d.final_games,
+        help=f"games in the final match, learned vs start ({d.final_games})",
+    )
+    parser.add_argument(
+        "--final-opening-plies",
+        type=_number(int, 0, 40),
+        default=d.final_opening_plies,
+        help=f"random opening plies in the final match; must differ from "
+        f"--opening-plies ({d.final_opening_plies})",
+    )
+    parser.add_argument(
+        "--ply-cap",
+        type=_number(int, 1),
+        default=d.ply_cap,
+        help=f"a game this long is a draw ({d.ply_cap})",
+    )
+    parser.add_argument(
+        "--seed", type=_number(int, 0), default=d.seed, help=f"the run's seed ({d.seed})"
+    )
     _workers(parser, "match worker processes")
-    parser.add_argument("--no-progress", dest="progress", action="store_false",
-                        help="no progress bar")
+    parser.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="no progress bar"
+    )
 
 
 def command_hillclimb(args: argparse.Namespace) -> None:
@@ -213,9 +330,20 @@ def command_hillclimb(args: argparse.Namespace) -> None:
     from samuel.tune.hillclimb import hill_climb
 
     config = HillClimbConfig(
-        rounds=args.rounds, games=args.games, out_dir=args.out_dir, start=args.start,
-        depth=args.depth, step=args.step, accept=args.accept, sprt=args.sprt,
-        features=args.features, opening_plies=args.opening_plies,
-        final_games=args.final_games, final_opening_plies=args.final_opening_plies,
-        ply_cap=args.ply_cap, seed=args.seed, workers=args.workers or os.cpu_count() or 1)
+        rounds=args.rounds,
+        games=args.games,
+        out_dir=args.out_dir,
+        start=args.start,
+        depth=args.depth,
+        step=args.step,
+        accept=args.accept,
+        sprt=args.sprt,
+        features=args.features,
+        opening_plies=args.opening_plies,
+        final_games=args.final_games,
+        final_opening_plies=args.final_opening_plies,
+        ply_cap=args.ply_cap,
+        seed=args.seed,
+        workers=args.workers or os.cpu_count() or 1,
+    )
     hill_climb(config, log=lambda line: print(line, flush=True), progress=args.progress)

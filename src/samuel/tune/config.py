@@ -21,8 +21,9 @@ def _check_features(names: tuple[str, ...]) -> None:
 
     unknown = [name for name in names if name not in FEATURES]
     if unknown:
-        raise ValueError(f"unknown feature(s) {', '.join(unknown)}; the features are "
-                         f"{', '.join(FEATURES)}")
+        raise ValueError(
+            f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(FEATURES)}"
+        )
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,10 @@ class TuneConfig:
         checks = [
             (0.0 < self.validation < 1.0, "validation must be between 0 and 1"),
             (self.iterations >= 0, "iterations must not be negative"),
-            (self.learning_rate > 0 and math.isfinite(self.learning_rate),
-             "learning rate must be a number more than 0"),
+            (
+                self.learning_rate > 0 and math.isfinite(self.learning_rate),
+                "learning rate must be a number more than 0",
+            ),
             (self.optimizer in ("adam", "gd"), "optimizer must be adam or gd"),
             (self.seed >= 0, "seed must not be negative"),
             (self.workers is None or self.workers >= 1, "workers must be at least 1"),
@@ -82,16 +85,25 @@ class TuneConfig:
                 raise ValueError(message)
         _check_features(self.fixed)
         if "captured" not in self.fixed:
-            raise ValueError("captured is the unit (one sheep) and must stay fixed: with K "
-                             "fixed it pins the scale of the weights")
+            raise ValueError(
+                "captured is the unit (one sheep) and must stay fixed: with K "
+                "fixed it pins the scale of the weights"
+            )
 
 
 # The weights a round may change. captured is the unit. sheep_in_hand and tiger_to_move are
 # left out by default: at a fixed depth every leaf of a search has the same side to move and,
 # in the placement phase, the same sheep in hand, so they add the same to every leaf and a match
 # can hardly tell their values apart.
-TUNABLE = ("tiger_mobility", "trapped_tigers", "capturable_sheep", "capture_now",
-           "double_threat", "sheep_on_edge", "tigers_on_junctions")
+TUNABLE = (
+    "tiger_mobility",
+    "trapped_tigers",
+    "capturable_sheep",
+    "capture_now",
+    "double_threat",
+    "sheep_on_edge",
+    "tigers_on_junctions",
+)
 
 
 @dataclass(frozen=True)
@@ -118,23 +130,35 @@ class HillClimbConfig:
         _check_features(self.features)
         checks = [
             (self.rounds >= 0, "rounds must not be negative"),
-            (self.games >= 2 and self.games % 2 == 0,
-             "games per round must be an even number, at least 2 (each opening is played twice)"),
-            (self.final_games >= 2 and self.final_games % 2 == 0,
-             "final games must be an even number, at least 2"),
+            (
+                self.games >= 2 and self.games % 2 == 0,
+                "games per round must be an even number, at least 2 (each opening is played twice)",
+            ),
+            (
+                self.final_games >= 2 and self.final_games % 2 == 0,
+                "final games must be an even number, at least 2",
+            ),
             (1 <= self.depth <= 20, "depth must be between 1 and 20"),
             (0.0 < self.step <= 10.0, "step must be more than 0 and at most 10"),
             (0.0 < self.accept <= 1.0, "accept must be more than 0 and at most 1"),
             (len(self.features) >= 1, "at least one feature must be tunable"),
-            ("captured" not in self.features,
-             "captured is the unit (one sheep) and stays at 1: leave it out of the features"),
-            (0 <= self.opening_plies <= 40 and 0 <= self.final_opening_plies <= 40,
-             "opening plies must be between 0 and 40"),
-            (self.final_opening_plies != self.opening_plies,
-             "the final match's openings must differ in length from the rounds' (that is what "
-             "keeps them apart: see docs/tuning.md)"),
-            (self.ply_cap > max(self.opening_plies, self.final_opening_plies),
-             "the ply cap must be longer than the openings"),
+            (
+                "captured" not in self.features,
+                "captured is the unit (one sheep) and stays at 1: leave it out of the features",
+            ),
+            (
+                0 <= self.opening_plies <= 40 and 0 <= self.final_opening_plies <= 40,
+                "opening plies must be between 0 and 40",
+            ),
+            (
+                self.final_opening_plies != self.opening_plies,
+                "the final match's openings must differ in length from the rounds' (that is what "
+                "keeps them apart: see docs/tuning.md)",
+            ),
+            (
+                self.ply_cap > max(self.opening_plies, self.final_opening_plies),
+                "the ply cap must be longer than the openings",
+            ),
             (self.seed >= 0, "seed must not be negative"),
             (self.workers >= 1, "workers must be at least 1"),
         ]
@@ -143,8 +167,10 @@ class HillClimbConfig:
                 raise ValueError(message)
         for character in ",:":
             if character in self.out_dir:
-                raise ValueError(f"the out dir must not contain {character!r}: its files are "
-                                 f"named in player specs (classic:weights=FILE)")
+                raise ValueError(
+                    f"the out dir must not contain {character!r}: its files are "
+                    f"named in player specs (classic:weights=FILE)"
+                )
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

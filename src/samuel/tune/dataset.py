@@ -44,8 +44,14 @@ from .config import SelfPlayDataConfig
 
 DATA_STREAM = 0xDA7A  # keeps these games' seeds apart from training's and matches'
 CHUNK = 50  # games per compiled call, so that progress can be shown
-ARRAYS = {"states": np.int64, "results": np.int8, "games": np.int32, "plies": np.int16,
-          "random_moves": np.bool_, "scores": np.float32}
+ARRAYS = {
+    "states": np.int64,
+    "results": np.int8,
+    "games": np.int32,
+    "plies": np.int16,
+    "random_moves": np.bool_,
+    "scores": np.float32,
+}
 
 
 class DatasetError(ValueError):
@@ -86,30 +92,41 @@ def selfplay_player(spec: str) -> tuple[int, np.ndarray, int]:
 
     player = make_player(spec, RULES)
     if not isinstance(player, SearchPlayer):
-        raise ValueError(f"{spec!r} does not search; self-play needs a classic, network or "
-                         "hybrid player")
+        raise ValueError(
+            f"{spec!r} does not search; self-play needs a classic, network or hybrid player"
+        )
     if player.seconds is not None:
-        raise ValueError(f"{spec!r} searches by time; self-play searches to a depth, so that the "
-                         "games can be played again")
+        raise ValueError(
+            f"{spec!r} searches by time; self-play searches to a depth, so that the "
+            "games can be played again"
+        )
     if player.epsilon:
         raise ValueError(f"{spec!r} sets epsilon; give self-play's --epsilon instead")
     return player.evaluator, player.params, player.depth
 
 
-def make_positions(config: SelfPlayDataConfig,
-                   progress: Callable[[int], None] | None = None) -> LabelledPositions:
+def make_positions(
+    config: SelfPlayDataConfig, progress: Callable[[int], None] | None = None
+) -> LabelledPositions:
     """Play the games and collect their positions; ``progress(games done)`` after each chunk."""
     evaluator, params, depth = selfplay_player(config.player)
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
     root = Position.initial().encode()
-    seeds = np.array([data_game_seed(config.seed, g) for g in range(config.games)],
-                     dtype=np.int64)
+    seeds = np.array([data_game_seed(config.seed, g) for g in range(config.games)], dtype=np.int64)
     rows: dict[str, list[np.ndarray]] = {name: [] for name in ARRAYS}
     for start in range(0, config.games, CHUNK):
-        part = play_selfplay(games.TIGERS_AND_SHEEP, evaluator, params, root, depth,
-                             config.random_plies, config.epsilon, config.ply_cap,
-                             seeds[start:start + CHUNK])
+        part = play_selfplay(
+            games.TIGERS_AND_SHEEP,
+            evaluator,
+            params,
+            root,
+            depth,
+            config.random_plies,
+            config.epsilon,
+            config.ply_cap,
+            seeds[start : start + CHUNK],
+        )
         for g in range(len(part.plies)):
             n = int(part.plies[g])
             rows["states"].append(part.positions[g, :n])
@@ -130,8 +147,11 @@ def save_positions(data: LabelledPositions, path: str | os.PathLike) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **{name: getattr(data, name) for name in ARRAYS},
-                        config=np.array(json.dumps(data.config)))
+    np.savez_compressed(
+        buffer,
+        **{name: getattr(data, name) for name in ARRAYS},
+        config=np.array(json.dumps(data.config)),
+    )
     write_atomically(path, buffer.getvalue())
 
 
@@ -147,14 +167,18 @@ def load_positions(path: str | os.PathLike) -> LabelledPositions:
         raise DatasetError(f"{path} is not a labelled positions file (.npz): {error}") from None
     missing = [name for name in (*ARRAYS, "config") if name not in contents]
     if missing:
-        raise DatasetError(f"{path} lacks {', '.join(missing)}: not a labelled positions file "
-                           "(samuel selfplay writes them)")
+        raise DatasetError(
+            f"{path} lacks {', '.join(missing)}: not a labelled positions file "
+            "(samuel selfplay writes them)"
+        )
     count = len(contents["results"])
     for name, dtype in ARRAYS.items():
         shape = (count, games.STATE_SIZE) if name == "states" else (count,)
         if contents[name].shape != shape or contents[name].dtype != dtype:
-            raise DatasetError(f"{path}: {name} is {contents[name].dtype}{contents[name].shape}, "
-                               f"expected {np.dtype(dtype)}{shape}")
+            raise DatasetError(
+                f"{path}: {name} is {contents[name].dtype}{contents[name].shape}, "
+                f"expected {np.dtype(dtype)}{shape}"
+            )
     if count == 0:
         raise DatasetError(f"{path} holds no positions")
     if not np.isin(contents["results"], (-1, 0, 1)).all():

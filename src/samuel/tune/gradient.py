@@ -111,8 +111,9 @@ def _evaluate_all(starts, index, value, weights, out):
 def evaluations(features: SparseFeatures, weights: np.ndarray) -> np.ndarray:
     """Every position's classic score from its sparse features (float64)."""
     out = np.empty(len(features), dtype=np.float64)
-    _evaluate_all(features.starts, features.index, features.value,
-                  np.asarray(weights, dtype=np.float64), out)
+    _evaluate_all(
+        features.starts, features.index, features.value, np.asarray(weights, dtype=np.float64), out
+    )
     return out
 
 
@@ -164,25 +165,41 @@ def result_targets(results: np.ndarray) -> np.ndarray:
     return (np.asarray(results, dtype=np.float64) + 1.0) / 2.0
 
 
-def mean_squared_error(features: SparseFeatures, target: np.ndarray, weights: np.ndarray,
-                       k: float) -> float:
+def mean_squared_error(
+    features: SparseFeatures, target: np.ndarray, weights: np.ndarray, k: float
+) -> float:
     """``mean((sigmoid(k * eval) - target)^2)`` over the positions."""
-    total = _squared_error(features.starts, features.index, features.value, target,
-                           np.asarray(weights, dtype=np.float64), float(k))
+    total = _squared_error(
+        features.starts,
+        features.index,
+        features.value,
+        target,
+        np.asarray(weights, dtype=np.float64),
+        float(k),
+    )
     return total / len(target)
 
 
-def error_gradient(features: SparseFeatures, target: np.ndarray, weights: np.ndarray,
-                   k: float) -> tuple[float, np.ndarray]:
+def error_gradient(
+    features: SparseFeatures, target: np.ndarray, weights: np.ndarray, k: float
+) -> tuple[float, np.ndarray]:
     """The mean squared error and its gradient with respect to the weights."""
     grad = np.zeros(FEATURE_COUNT, dtype=np.float64)
-    total = _gradient(features.starts, features.index, features.value, target,
-                      np.asarray(weights, dtype=np.float64), float(k), grad)
+    total = _gradient(
+        features.starts,
+        features.index,
+        features.value,
+        target,
+        np.asarray(weights, dtype=np.float64),
+        float(k),
+        grad,
+    )
     return total / len(target), grad / len(target)
 
 
-def fit_scale(features: SparseFeatures, target: np.ndarray, weights: np.ndarray,
-              tolerance: float = 1e-6) -> float:
+def fit_scale(
+    features: SparseFeatures, target: np.ndarray, weights: np.ndarray, tolerance: float = 1e-6
+) -> float:
     """The ``K`` that minimises the error with these weights: the best of a log-spaced scan over
     ``SCALE_LOW..SCALE_HIGH``, refined by golden-section search between its neighbours."""
     grid = np.geomspace(SCALE_LOW, SCALE_HIGH, SCALE_GRID)
@@ -209,15 +226,23 @@ def trainable_mask(fixed: tuple[str, ...]) -> np.ndarray:
     """True for the features whose weights tuning may change."""
     unknown = [name for name in fixed if name not in FEATURES]
     if unknown:
-        raise ValueError(f"unknown feature(s) {', '.join(unknown)}; the features are "
-                         f"{', '.join(FEATURES)}")
+        raise ValueError(
+            f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(FEATURES)}"
+        )
     return np.array([name not in fixed for name in FEATURES])
 
 
-def descend(features: SparseFeatures, target: np.ndarray, weights: np.ndarray, k: float,
-            iterations: int, learning_rate: float, trainable: np.ndarray,
-            optimizer: str = "adam",
-            report: Callable[[int, float, np.ndarray], None] | None = None) -> np.ndarray:
+def descend(
+    features: SparseFeatures,
+    target: np.ndarray,
+    weights: np.ndarray,
+    k: float,
+    iterations: int,
+    learning_rate: float,
+    trainable: np.ndarray,
+    optimizer: str = "adam",
+    report: Callable[[int, float, np.ndarray], None] | None = None,
+) -> np.ndarray:
     """Full-batch descent on the mean squared error from ``weights`` (not changed); return the
     new weights. ``report(iteration, error before the step, weights)`` is called every step.
 
@@ -272,49 +297,81 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     target = result_targets(data.results)
     train, valid = features.subset(~held_out), features.subset(held_out)
     train_y, valid_y = target[~held_out], target[held_out]
-    train_games, valid_games = (len(np.unique(data.games[~held_out])),
-                                len(np.unique(data.games[held_out])))
-    log(f"{len(train):,} positions from {train_games} games to train on, {len(valid):,} from "
-        f"{valid_games} other games to validate on")
+    train_games, valid_games = (
+        len(np.unique(data.games[~held_out])),
+        len(np.unique(data.games[held_out])),
+    )
+    log(
+        f"{len(train):,} positions from {train_games} games to train on, {len(valid):,} from "
+        f"{valid_games} other games to validate on"
+    )
     k = fit_scale(train, train_y, start)
     log(f"sigmoid scale K = {k:.4f} per sheep (fitted on the training games, start weights)")
 
     def errors(weights: np.ndarray) -> dict[str, float]:
-        return {"train": mean_squared_error(train, train_y, weights, k),
-                "validation": mean_squared_error(valid, valid_y, weights, k)}
+        return {
+            "train": mean_squared_error(train, train_y, weights, k),
+            "validation": mean_squared_error(valid, valid_y, weights, k),
+        }
 
     mean = float(train_y.mean())
-    baseline = {"train": float(np.mean((train_y - mean) ** 2)),
-                "validation": float(np.mean((valid_y - mean) ** 2))}
+    baseline = {
+        "train": float(np.mean((train_y - mean) ** 2)),
+        "validation": float(np.mean((valid_y - mean) ** 2)),
+    }
     table = {"mean result": baseline, "start": errors(start)}
-    log(f"baseline errors  train {baseline['train']:.5f}  validation {baseline['validation']:.5f}"
-        f"  (always predicting the mean result, {mean:.3f})")
-    log(f"start weights    train {table['start']['train']:.5f}  validation "
-        f"{table['start']['validation']:.5f}")
+    log(
+        f"baseline errors  train {baseline['train']:.5f}  validation {baseline['validation']:.5f}"
+        f"  (always predicting the mean result, {mean:.3f})"
+    )
+    log(
+        f"start weights    train {table['start']['train']:.5f}  validation "
+        f"{table['start']['validation']:.5f}"
+    )
     every = max(1, config.iterations // 10)
 
     def report(step: int, error: float, weights: np.ndarray) -> None:
         if step == 1 or step % every == 0:
-            log(f"  step {step:6d}  train {error:.5f}  validation "
-                f"{mean_squared_error(valid, valid_y, weights, k):.5f}")
+            log(
+                f"  step {step:6d}  train {error:.5f}  validation "
+                f"{mean_squared_error(valid, valid_y, weights, k):.5f}"
+            )
 
     started = time.perf_counter()
-    weights = descend(train, train_y, start, k, config.iterations, config.learning_rate,
-                      trainable_mask(config.fixed), config.optimizer, report)
+    weights = descend(
+        train,
+        train_y,
+        start,
+        k,
+        config.iterations,
+        config.learning_rate,
+        trainable_mask(config.fixed),
+        config.optimizer,
+        report,
+    )
     seconds = time.perf_counter() - started
     table["tuned"] = errors(weights)
-    log(f"tuned weights    train {table['tuned']['train']:.5f}  validation "
+    log(
+        f"tuned weights    train {table['tuned']['train']:.5f}  validation "
         f"{table['tuned']['validation']:.5f}  ({config.iterations} steps in {seconds:.1f} s, "
-        f"validation errors included)")
-    result = TuneResult(weights, start, k, table, len(train), len(valid), train_games,
-                        valid_games)
-    save_weights(weights, config.out,
-                 note=f"gradient-tuned by samuel tune on {config.data}",
-                 extra={"tuning": {"method": "gradient", "config": dataclasses.asdict(config),
-                                   "k": k, "errors": table,
-                                   "positions": {"train": len(train), "validation": len(valid)},
-                                   "games": {"train": train_games,
-                                             "validation": valid_games}}})
+        f"validation errors included)"
+    )
+    result = TuneResult(weights, start, k, table, len(train), len(valid), train_games, valid_games)
+    save_weights(
+        weights,
+        config.out,
+        note=f"gradient-tuned by samuel tune on {config.data}",
+        extra={
+            "tuning": {
+                "method": "gradient",
+                "config": dataclasses.asdict(config),
+                "k": k,
+                "errors": table,
+                "positions": {"train": len(train), "validation": len(valid)},
+                "games": {"train": train_games, "validation": valid_games},
+            }
+        },
+    )
     for name, before, after in zip(FEATURES, start, weights, strict=True):
         log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
     log(f"tuned weights written to {config.out} (play them: classic:weights={config.out})")

@@ -44,10 +44,18 @@ FINAL_STREAM = 0xF1A1  # the final match's seed comes from (seed, this)
 
 # The smallest change a mutation makes to each weight, in sheep per unit of the feature: about
 # a tenth of a sheep on a typical position (mobility counts about 20 moves, edge sheep about 10).
-STEP_FLOOR = {"captured": 0.1, "tiger_mobility": 0.005, "trapped_tigers": 0.05,
-              "capturable_sheep": 0.05, "capture_now": 0.1, "double_threat": 0.1,
-              "sheep_on_edge": 0.01, "tigers_on_junctions": 0.03, "sheep_in_hand": 0.01,
-              "tiger_to_move": 0.1}
+STEP_FLOOR = {
+    "captured": 0.1,
+    "tiger_mobility": 0.005,
+    "trapped_tigers": 0.05,
+    "capturable_sheep": 0.05,
+    "capture_now": 0.1,
+    "double_threat": 0.1,
+    "sheep_on_edge": 0.01,
+    "tigers_on_junctions": 0.03,
+    "sheep_in_hand": 0.01,
+    "tiger_to_move": 0.1,
+}
 
 
 @dataclass(frozen=True)
@@ -67,11 +75,13 @@ class Round:
 
     def line(self) -> str:
         llr = "" if self.llr is None else f"  LLR {self.llr:+.2f}"
-        return (f"round {self.round:3d}: {self.feature:20s} {self.before:+.4f} -> "
-                f"{self.after:+.4f} ({self.after - self.before:+.4f})  score "
-                f"{100 * self.score:5.1f}% ({100 * self.score_low:.1f}-"
-                f"{100 * self.score_high:.1f}%) of {self.games}{llr}  "
-                f"{'ACCEPTED' if self.accepted else 'rejected'}")
+        return (
+            f"round {self.round:3d}: {self.feature:20s} {self.before:+.4f} -> "
+            f"{self.after:+.4f} ({self.after - self.before:+.4f})  score "
+            f"{100 * self.score:5.1f}% ({100 * self.score_low:.1f}-"
+            f"{100 * self.score_high:.1f}%) of {self.games}{llr}  "
+            f"{'ACCEPTED' if self.accepted else 'rejected'}"
+        )
 
 
 def _derived(*numbers: int) -> int:
@@ -89,8 +99,9 @@ def final_seed(seed: int) -> int:
     return _derived(seed, FINAL_STREAM)
 
 
-def mutate(weights: np.ndarray, features: tuple[str, ...], step: float, seed: int,
-           number: int) -> tuple[str, np.ndarray]:
+def mutate(
+    weights: np.ndarray, features: tuple[str, ...], step: float, seed: int, number: int
+) -> tuple[str, np.ndarray]:
     """Round ``number``'s challenger: one of ``features`` changed by ``step`` times its size
     (at least its STEP_FLOOR) times a random factor in 0.5..1.5, up or down, rounded to 4
     decimals. Depends on (seed, number) only."""
@@ -109,8 +120,9 @@ def _spec(path: Path, depth: int) -> str:
     return f"classic:weights={path}:depth={depth}"
 
 
-def hill_climb(config: HillClimbConfig, log: Callable[[str], None] = print,
-               progress: bool = False) -> dict:
+def hill_climb(
+    config: HillClimbConfig, log: Callable[[str], None] = print, progress: bool = False
+) -> dict:
     """Run the rounds and the final match; write the files; return the run as a dict (what
     ``hillclimb.json`` holds)."""
     from samuel.match.head_to_head import play_match
@@ -129,25 +141,50 @@ def hill_climb(config: HillClimbConfig, log: Callable[[str], None] = print,
     rounds = []
 
     def match(first: Path, second: Path, games: int, seed: int, plies: int, sprt):
-        return play_match(_spec(first, config.depth), _spec(second, config.depth), games,
-                          seed=seed, openings=plies, ply_cap=config.ply_cap, sprt=sprt,
-                          workers=config.workers, progress=progress)
+        return play_match(
+            _spec(first, config.depth),
+            _spec(second, config.depth),
+            games,
+            seed=seed,
+            openings=plies,
+            ply_cap=config.ply_cap,
+            sprt=sprt,
+            workers=config.workers,
+            progress=progress,
+        )
 
-    log(f"hill climbing {config.rounds} rounds of {config.games} games at depth {config.depth}; "
-        f"accept {'by SPRT ' + str(config.sprt) if config.sprt else f'at {config.accept:.0%}'}")
+    log(
+        f"hill climbing {config.rounds} rounds of {config.games} games at depth {config.depth}; "
+        f"accept {'by SPRT ' + str(config.sprt) if config.sprt else f'at {config.accept:.0%}'}"
+    )
     for number in range(1, config.rounds + 1):
         feature, challenger = mutate(champion, config.features, config.step, config.seed, number)
         save_weights(challenger, challenger_path, note=f"round {number}'s challenger")
-        result = match(challenger_path, champion_path, config.games,
-                       round_seed(config.seed, number), config.opening_plies, config.sprt)
+        result = match(
+            challenger_path,
+            champion_path,
+            config.games,
+            round_seed(config.seed, number),
+            config.opening_plies,
+            config.sprt,
+        )
         if config.sprt is not None:
             accepted = result.sprt.decision == "H1"
         else:
             accepted = result.score >= config.accept
         i = FEATURES.index(feature)
-        row = Round(number, feature, float(champion[i]), float(challenger[i]), result.score,
-                    result.statistics.score_low, result.statistics.score_high, result.games,
-                    None if result.sprt is None else result.sprt.llr, accepted)
+        row = Round(
+            number,
+            feature,
+            float(champion[i]),
+            float(challenger[i]),
+            result.score,
+            result.statistics.score_low,
+            result.statistics.score_high,
+            result.games,
+            None if result.sprt is None else result.sprt.llr,
+            accepted,
+        )
         rounds.append(row)
         log(row.line())
         with rounds_path.open("a") as file:
@@ -157,31 +194,63 @@ def hill_climb(config: HillClimbConfig, log: Callable[[str], None] = print,
             save_weights(champion, champion_path, note=f"the champion after round {number}")
     challenger_path.unlink(missing_ok=True)
 
-    log(f"final match: learned vs starting weights, {config.final_games} games (fixed before "
+    log(
+        f"final match: learned vs starting weights, {config.final_games} games (fixed before "
         f"it is played), {config.final_opening_plies}-ply openings (the rounds' were "
-        f"{config.opening_plies}: never the same positions)")
-    final = match(champion_path, original_path, config.final_games, final_seed(config.seed),
-                  config.final_opening_plies, None)
+        f"{config.opening_plies}: never the same positions)"
+    )
+    final = match(
+        champion_path,
+        original_path,
+        config.final_games,
+        final_seed(config.seed),
+        config.final_opening_plies,
+        None,
+    )
     stats = final.statistics
-    summary = (f"learned vs starting weights: {100 * stats.score:.1f}% (95% range "
-               f"{100 * stats.score_low:.1f}-{100 * stats.score_high:.1f}%), Elo "
-               f"{stats.elo:+.0f} +/- {stats.elo_error:.0f}, over {final.games} games")
+    summary = (
+        f"learned vs starting weights: {100 * stats.score:.1f}% (95% range "
+        f"{100 * stats.score_low:.1f}-{100 * stats.score_high:.1f}%), Elo "
+        f"{stats.elo:+.0f} +/- {stats.elo_error:.0f}, over {final.games} games"
+    )
     log(summary)
-    final_record = {"games": final.games, "score": stats.score, "score_low": stats.score_low,
-                    "score_high": stats.score_high, "elo": stats.elo,
-                    "elo_error": stats.elo_error, "wins": stats.wins, "draws": stats.draws,
-                    "losses": stats.losses, "seed": final.config.seed,
-                    "opening_plies": config.final_opening_plies}
+    final_record = {
+        "games": final.games,
+        "score": stats.score,
+        "score_low": stats.score_low,
+        "score_high": stats.score_high,
+        "elo": stats.elo,
+        "elo_error": stats.elo_error,
+        "wins": stats.wins,
+        "draws": stats.draws,
+        "losses": stats.losses,
+        "seed": final.config.seed,
+        "opening_plies": config.final_opening_plies,
+    }
     learned_path = out_dir / "learned.json"
-    save_weights(champion, learned_path, note=f"hill-climbed by samuel hillclimb; {summary}",
-                 extra={"tuning": {"method": "hill climbing", "config": config.to_dict(),
-                                   "accepted": sum(r.accepted for r in rounds),
-                                   "rounds": len(rounds), "final": final_record}})
+    save_weights(
+        champion,
+        learned_path,
+        note=f"hill-climbed by samuel hillclimb; {summary}",
+        extra={
+            "tuning": {
+                "method": "hill climbing",
+                "config": config.to_dict(),
+                "accepted": sum(r.accepted for r in rounds),
+                "rounds": len(rounds),
+                "final": final_record,
+            }
+        },
+    )
     for name, before, after in zip(FEATURES, original, champion, strict=True):
         log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
     log(f"learned weights written to {learned_path} (play them: classic:weights={learned_path})")
-    run = {"config": config.to_dict(), "rounds": [dataclasses.asdict(r) for r in rounds],
-           "original": dict(zip(FEATURES, original.tolist(), strict=True)),
-           "learned": dict(zip(FEATURES, champion.tolist(), strict=True)), "final": final_record}
+    run = {
+        "config": config.to_dict(),
+        "rounds": [dataclasses.asdict(r) for r in rounds],
+        "original": dict(zip(FEATURES, original.tolist(), strict=True)),
+        "learned": dict(zip(FEATURES, champion.tolist(), strict=True)),
+        "final": final_record,
+    }
     write_atomically(out_dir / "hillclimb.json", (json.dumps(run, indent=1) + "\n").encode())
     return run

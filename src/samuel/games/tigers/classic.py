@@ -144,8 +144,9 @@ def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-def save_weights(weights: np.ndarray, path: str | os.PathLike, note: str = "",
-                 extra: dict | None = None) -> None:
+def save_weights(
+    weights: np.ndarray, path: str | os.PathLike, note: str = "", extra: dict | None = None
+) -> None:
     """Write a weights file atomically (a temporary file renamed into place). ``extra`` adds
     keys beside ``weights`` (how the weights were made); loading ignores them."""
     path = Path(path)

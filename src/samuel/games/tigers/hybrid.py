@@ -41,30 +41,33 @@ DEFAULT_SCALE = 2.0
 
 
 @kernel
-def hybrid_evaluate(params: np.ndarray, tigers: int, sheep: int, hand: int, tiger_to_move: int,
-                    scratch: np.ndarray) -> float:
+def hybrid_evaluate(
+    params: np.ndarray, tigers: int, sheep: int, hand: int, tiger_to_move: int, scratch: np.ndarray
+) -> float:
     """``classic + params[SCALE] * network``, tigers' view, in sheep.
 
     ``scratch`` needs the network's ``SCRATCH`` entries; the network runs first, since the
     classic features then overwrite the start of the scratch space.
     """
     value = network.forward(params[NETWORK:], tigers, sheep, hand, tiger_to_move, scratch)
-    classic = classic_evaluate(tigers, sheep, hand, tiger_to_move, params[CLASSIC:NETWORK],
-                               scratch)
+    classic = classic_evaluate(tigers, sheep, hand, tiger_to_move, params[CLASSIC:NETWORK], scratch)
     return classic + params[SCALE] * value
 
 
-def hybrid_parameters(scale: float, classic_weights: np.ndarray,
-                      network_params: np.ndarray) -> np.ndarray:
+def hybrid_parameters(
+    scale: float, classic_weights: np.ndarray, network_params: np.ndarray
+) -> np.ndarray:
     """The hybrid's parameter array from its three parts (checked)."""
     if not math.isfinite(scale):
         raise ValueError(f"the hybrid's scale must be a finite number, not {scale}")
     if np.shape(classic_weights) != (FEATURE_COUNT,):
-        raise ValueError(f"expected {FEATURE_COUNT} classic weights, not "
-                         f"{np.shape(classic_weights)}")
+        raise ValueError(
+            f"expected {FEATURE_COUNT} classic weights, not {np.shape(classic_weights)}"
+        )
     if np.shape(network_params) != (network.PARAMS,):
-        raise ValueError(f"expected {network.PARAMS} network parameters, not "
-                         f"{np.shape(network_params)}")
+        raise ValueError(
+            f"expected {network.PARAMS} network parameters, not {np.shape(network_params)}"
+        )
     params = np.empty(HYBRID_PARAMS, dtype=np.float32)
     params[SCALE] = scale
     params[CLASSIC:NETWORK] = classic_weights
