@@ -5,7 +5,8 @@ batch size and Adam in PyTorch on the CPU (skipped if PyTorch is not installed:
 Both train the 52-64-32-1 network with Adam (lr 1e-3) on the same samples in batches of 256
 (squared error / 2). Ours takes the positions as bitboards and runs the sparse forward and backward
 passes compiled; PyTorch takes the dense 52-input rows (built once, outside the timing) and runs
-its own kernels on as many threads as ours.
+its own kernels on as many threads as ours. The samples are made once; each side then trains in
+a fresh process of its own, so neither's waiting threads slow the other.
 
     .venv/bin/python benchmarks/training_speed.py [--samples 131072] [--batch-size 256]
 """
@@ -13,7 +14,11 @@ its own kernels on as many threads as ours.
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -92,21 +97,43 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=131072)
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--only", choices=("samuel", "pytorch"), help=argparse.SUPPRESS)
+    parser.add_argument("--data", help=argparse.SUPPRESS)
+    parser.add_argument("--threads", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    threads = numba.get_num_threads()
-    samples = self_play_samples(args.samples)
-    print(
-        f"{len(samples)} self-play positions, batch {args.batch_size}, {args.epochs} epochs, "
-        f"{threads} threads"
-    )
-    mine = ours(samples, args.batch_size, args.epochs)
-    print(f"samuel (numba)    {mine:12,.0f} samples/s")
-    theirs = pytorch(samples, args.batch_size, args.epochs, threads)
-    if theirs is None:
-        print("pytorch           not installed (pip install torch==2.13.0); skipped")
+    if args.only is None:
+        # Asking numba starts its OpenMP threads; the PyTorch process must not (two OpenMP
+        # runtimes in one process slow each other down several times over).
+        threads = numba.get_num_threads()
+        # Each side in a fresh process: both keep thread pools whose waiting threads would
+        # otherwise slow the other down.
+        print(f"{args.samples} self-play positions, batch {args.batch_size}, {args.epochs} "
+              f"epochs, {threads} threads")
+        rates = {}
+        with tempfile.TemporaryDirectory() as folder:
+            data = Path(folder) / "samples.npz"
+            samples = self_play_samples(args.samples)
+            np.savez(data, states=samples.states, targets=samples.targets)
+            for side in ("samuel", "pytorch"):
+                run = subprocess.run([sys.executable, __file__, "--only", side, "--data",
+                                      str(data), "--batch-size", str(args.batch_size),
+                                      "--epochs", str(args.epochs), "--threads", str(threads)],
+                                     capture_output=True, text=True, check=True)
+                rates[side] = float(run.stdout.split()[-1]) if run.stdout.strip() else None
+        print(f"samuel (numba)    {rates['samuel']:12,.0f} samples/s")
+        if rates["pytorch"] is None:
+            print("pytorch           not installed (pip install torch==2.13.0); skipped")
+        else:
+            print(f"pytorch (CPU)     {rates['pytorch']:12,.0f} samples/s")
+            print(f"samuel / pytorch  {rates['samuel'] / rates['pytorch']:12.2f}x")
+        return
+    with np.load(args.data) as data:
+        samples = Samples(data["states"], data["targets"])
+    if args.only == "samuel":
+        print(ours(samples, args.batch_size, args.epochs))
     else:
-        print(f"pytorch (CPU)     {theirs:12,.0f} samples/s")
-        print(f"samuel / pytorch  {mine / theirs:12.2f}x")
+        rate = pytorch(samples, args.batch_size, args.epochs, args.threads)
+        print("" if rate is None else rate)
 
 
 if __name__ == "__main__":

@@ -22,12 +22,10 @@ from pathlib import Path
 
 import numba
 
-# numba's own work-queue threads, not OpenMP: the parallel kernels (self-play, gradients) start
-# many short parallel regions, and on a busy machine OpenMP's spinning threads made a training
-# epoch up to 40 times slower (measured: 3.4 s against 0.08 s for the same epoch, with another
-# process on one of the two cores). Results do not depend on the layer. It suits Samuel's use:
-# one Python thread launches parallel kernels at a time (the web server's searches are serial).
-numba.config.THREADING_LAYER = "workqueue"
+# Parallel kernels (self-play, gradients, losses) use numba's default threading layer (OpenMP
+# here), unless NUMBA_THREADING_LAYER says otherwise. Its threads wait for work by spinning,
+# which makes short parallel regions cheap (a training batch is one) but suffers when the machine
+# is oversubscribed; measured in docs/training.md ("Speed"). Results never depend on it.
 
 KERNEL_MARKERS = (b"samuel.jit", b"from .jit", b"@kernel", b"@parallel_kernel")
 
