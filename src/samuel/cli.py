@@ -14,6 +14,9 @@ from pathlib import Path
 
 from samuel.games import get_game
 from samuel.games.base import IllegalMoveError, NotationError
+from samuel.options import non_negative_int as _non_negative_int
+from samuel.options import positive_float as _positive_float
+from samuel.options import positive_int as _positive_int
 
 START = "start"
 TABLEBASE_HELP = "probe this tablebase once the hand is empty (docs/tablebase.md)"
@@ -21,36 +24,6 @@ TABLEBASE_HELP = "probe this tablebase once the hand is empty (docs/tablebase.md
 
 def _position(rules, text: str):
     return rules.initial_position() if text == START else rules.parse_position(text)
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
-    return value
-
-
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
-    return value
 
 
 def command_perft(args: argparse.Namespace) -> None:

@@ -12,6 +12,8 @@ import datetime
 import os
 from pathlib import Path
 
+from samuel.options import finite_float, positive_float
+
 DEFAULT_FOLDER = Path("matches")  # where reports and game records go unless told otherwise
 DEFAULT_SPRT_GAMES = 10_000  # the most games an SPRT match plays unless told otherwise
 SPEC_EXAMPLES = "a player spec: classic:depth=4, random, classic:depth=3,epsilon=0.1, ..."
@@ -36,26 +38,6 @@ def _even_games(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"{text!r} is odd: a match is pairs of games (each opening is played twice)"
         )
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
-    return value
-
-
-def _finite_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if value != value or value in (float("inf"), float("-inf")):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
     return value
 
 
@@ -101,7 +83,7 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
         "--depth", type=_whole_number(1), help="default search depth for specs without one (4)"
     )
     parser.add_argument(
-        "--time", type=_positive_float, help="default seconds per move for specs without one"
+        "--time", type=positive_float, help="default seconds per move for specs without one"
     )
     parser.add_argument("--json", metavar="FILE", help="where to write the report as JSON")
     parser.add_argument("--records", metavar="FILE", help="where to write every game's record")
@@ -140,7 +122,7 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--anchor-rating",
-        type=_finite_float,
+        type=finite_float,
         default=0.0,
         help="the anchor's rating, or the pool's average (0)",
     )
