@@ -81,12 +81,12 @@ def _fixed_verdict(result: MatchResult) -> str:
     if s.score_low > 0.5:
         return (
             f"the 95% range is above 50%: {result.first} is stronger than {result.second} "
-            f"(by {_elo(s.elo_low)} to {_elo(s.elo_high)} Elo)"
+            f"(by {_elo(s.elo_low).lstrip('+')} to {_elo(s.elo_high).lstrip('+')} Elo)"
         )
     if s.score_high < 0.5:
         return (
             f"the 95% range is below 50%: {result.first} is weaker than {result.second} "
-            f"(by {_elo(-s.elo_high)} to {_elo(-s.elo_low)} Elo)"
+            f"(by {_elo(-s.elo_high).lstrip('+')} to {_elo(-s.elo_low).lstrip('+')} Elo)"
         )
     return (
         f"the 95% range includes 50%: this match shows no difference between the "
