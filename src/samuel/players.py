@@ -1,4 +1,4 @@
-"""Players, and the spec strings that name them everywhere (``play``, ``analyse``, later matches).
+"""Players, and the spec strings that name them everywhere (play, analyse, match, train, serve).
 
 A spec is a name with options: ``human``, ``random``, ``classic:depth=4``,
 ``classic:depth=6,time=2``, ``classic:weights=tuned.json``. Options are separated by ``,`` or
