@@ -446,3 +446,34 @@ def test_engines_lent_again_play_as_new_ones_and_keep_their_own_seed(tmp_path):
     assert first == again and len(set(first)) > 1  # the seed breaks ties at the root
     fixed = {choose_engine_move(game, "random:seed=3", seed, pool)[0] for seed in range(6)}
     assert len(fixed) == 1
+
+
+class FakeTablebase:
+    """Stands in for a built tablebase (the real one takes minutes to build): every position
+    with the hand empty is a win for the side to move in 7 plies."""
+
+    def covers(self, position) -> bool:
+        return position.sheep_in_hand == 0
+
+    def value(self, position) -> tuple[int, int]:
+        return 1, 7
+
+
+def test_the_true_value_is_shown_once_the_hand_is_empty(monkeypatch):
+    import samuel.tablebase.probe as probe
+
+    monkeypatch.setattr(probe, "load_tablebase", lambda directory: FakeTablebase())
+    with TestClient(create_app(tablebase_dir="tablebase")) as client:
+        placing = new_game(client, start="T3T/5/2S2/5/T3T S 19")
+        assert placing["true_value"] is None  # sheep still in hand
+        moving = new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST S 0")
+        assert moving["true_value"] == {"result": -1, "plies": 7, "text": "sheep win in 7 plies"}
+        tigers = new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST T 0")
+        assert tigers["true_value"]["text"] == "tigers win in 7 plies"
+    with TestClient(create_app()) as client:
+        assert new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST S 0")["true_value"] is None
+
+
+def test_a_missing_tablebase_is_refused_when_the_server_starts(tmp_path):
+    with pytest.raises(ValueError, match="tablebase"):
+        create_app(tablebase_dir=tmp_path / "nothing")

@@ -199,6 +199,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=_positive_int, default=8000, help="port (8000)")
     serve.add_argument("--weights-dir", help="networks (*.bin) to offer; specs read only these")
+    serve.add_argument(
+        "--tablebase", metavar="DIR", help="show the perfect-play value once the hand is empty"
+    )
     serve.set_defaults(run=command_serve)
 
     from samuel.match import commands as match_commands  # light: matches import on running

@@ -20,6 +20,6 @@ def command_serve(args: argparse.Namespace) -> None:
         ) from None
     from samuel.web.app import create_app
 
-    app = create_app(weights_dir=args.weights_dir)
+    app = create_app(weights_dir=args.weights_dir, tablebase_dir=args.tablebase)
     print(f"Samuel: open http://{args.host}:{args.port}/ (Ctrl-C stops the server)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")

@@ -81,16 +81,27 @@ def create_app(
     weights_dir: str | os.PathLike | None = None,
     search_threads: int | None = None,
     max_games: int = 1000,
+    tablebase_dir: str | os.PathLike | None = None,
 ) -> FastAPI:
     """The application. ``weights_dir`` holds the networks offered (``*.bin``) and is the only
     place player specs may read weights from; ``search_threads`` bounds the searches running at
     once (twice the CPUs by default, so a timed search does not wait for others); ``max_games``
-    bounds the games kept."""
+    bounds the games kept; ``tablebase_dir`` (a built tablebase, docs/tablebase.md) adds each
+    game's perfect-play value once the hand is empty."""
     weights = Path(weights_dir) if weights_dir is not None else None
     if weights is not None and not weights.is_dir():
         raise ValueError(f"the weights dir {weights} is not a directory")
     threads = search_threads or 2 * (os.cpu_count() or 1)
-    store = GameStore(max_games)
+    tablebase = None
+    if tablebase_dir is not None:
+        from samuel.tablebase.files import TablebaseError
+        from samuel.tablebase.probe import load_tablebase
+
+        try:
+            tablebase = load_tablebase(tablebase_dir)
+        except TablebaseError as error:
+            raise ValueError(str(error)) from None
+    store = GameStore(max_games, tablebase=tablebase)
     pool = PlayerPool(weights, size=2 * threads)
     limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
 

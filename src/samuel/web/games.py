@@ -150,6 +150,7 @@ class GameSession:
     seed: int
     searches: list[schemas.Search | None] = field(default_factory=list)  # one per move
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    tablebase: object | None = None  # a samuel.tablebase.probe.Tablebase, for the true value
 
     @property
     def thinking(self) -> bool:
@@ -220,7 +221,23 @@ class GameSession:
             outcome=None if game.outcome is None else describe_outcome(game.outcome),
             thinking=self.thinking,
             record=f"/api/games/{self.id}/record",
+            true_value=self.true_value(),
         )
+
+    def true_value(self) -> schemas.TrueValue | None:
+        """The tablebase's value of the position, while the game goes on with the hand empty."""
+        position = self.game.position
+        if self.tablebase is None or self.game.outcome is not None:
+            return None
+        if not self.tablebase.covers(position):
+            return None
+        outcome, plies = self.tablebase.value(position)  # the side to move's view
+        result = outcome if RULES.side_to_move(position) == 0 else -outcome
+        if result == 0:
+            return schemas.TrueValue(result=0, plies=0, text="a draw with perfect play")
+        winner = SIDES[0] if result > 0 else SIDES[1]
+        unit = "ply" if plies == 1 else "plies"
+        return schemas.TrueValue(result=result, plies=plies, text=f"{winner} win in {plies} {unit}")
 
     def record(self) -> str:
         """The game so far as a record (docs/records.md)."""
@@ -321,10 +338,11 @@ class GameStore:
     """The games in play, by id. Holds at most ``capacity``: past that, the game left alone
     longest (and not thinking) is dropped, so a public server's memory stays bounded."""
 
-    def __init__(self, capacity: int = 1000) -> None:
+    def __init__(self, capacity: int = 1000, tablebase=None) -> None:
         if capacity < 1:
             raise ValueError(f"the store must hold at least one game, not {capacity}")
         self.capacity = capacity
+        self.tablebase = tablebase  # shown as each game's true value once the hand is empty
         self._games: OrderedDict[str, GameSession] = OrderedDict()
 
     def __len__(self) -> int:
@@ -342,6 +360,7 @@ class GameStore:
             game=Game(RULES, start=start, ply_cap=ply_cap),
             players=dict(players),
             seed=secrets.randbelow(2**31) if seed is None else seed,
+            tablebase=self.tablebase,
         )
         self._games[game_id] = session
         self._drop_oldest()

@@ -136,6 +136,14 @@ class PlayedMove(BaseModel):
     search: Search | None = None
 
 
+class TrueValue(BaseModel):
+    """The position's value with perfect play, from the tablebase (hand empty only)."""
+
+    result: int = Field(description="tigers' view: 1 the tigers win, -1 the sheep win, 0 a draw")
+    plies: int = Field(description="plies to the end with perfect play (0 for a draw)")
+    text: str = Field(examples=["tigers win in 13 plies", "a draw with perfect play"])
+
+
 class GameState(BaseModel):
     """Everything the page needs to draw a game and let a person move."""
 
@@ -156,6 +164,11 @@ class GameState(BaseModel):
     outcome: Outcome | None = Field(description="null while the game goes on")
     thinking: bool = Field(description="an engine is searching for this game now")
     record: str = Field(description="the game record's URL (text, docs/records.md)")
+    true_value: TrueValue | None = Field(
+        default=None,
+        description="with `samuel serve --tablebase DIR`, the perfect-play value once the hand "
+        "is empty (docs/tablebase.md); null otherwise",
+    )
 
 
 class PlayerLevel(BaseModel):

@@ -459,6 +459,13 @@ function drawEngine() {
   el("engine-pv").textContent = search.principal_variation.join(" ");
 }
 
+// The tablebase's value, when the server has one and the hand is empty.
+function drawTrueValue() {
+  const value = app.game.true_value;
+  el("true-value-row").hidden = !value;
+  el("true-value").textContent = value ? value.text : "–";
+}
+
 function drawMoves() {
   const game = app.game;
   const list = el("moves");
@@ -520,6 +527,7 @@ function render() {
   icons(el("in-hand-icons"), game.sheep_in_hand, "sheep");
   icons(el("captured-icons"), game.captured, "sheep taken");
   drawEngine();
+  drawTrueValue();
   drawMoves();
   el("undo").disabled = app.thinking || game.ply === 0
     || !game.moves.some((played) => isHuman(played.side));
