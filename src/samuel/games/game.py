@@ -35,7 +35,8 @@ class Game:
         self.start = rules.initial_position() if start is None else start
         self.positions = [self.start]
         self.moves: list = []
-        self._seen = Counter([rules.key(self.start)])
+        self._keys = [rules.key(self.start)]  # one per position, for repetition
+        self._seen = Counter(self._keys)
         self._irreversible_at = [0]  # first index that can recur, after each ply
         self.outcome: Outcome | None = self._judge()
 
@@ -67,7 +68,8 @@ class Game:
         self.moves.append(move)
         self.positions.append(position)
         self._irreversible_at.append(window)
-        self._seen[self.rules.key(position)] += 1
+        self._keys.append(self.rules.key(position))
+        self._seen[self._keys[-1]] += 1
         self.outcome = self._judge()
 
     def play_text(self, text: str) -> None:
@@ -78,7 +80,7 @@ class Game:
         """Take back the last move."""
         if not self.moves:
             raise IllegalMoveError("there is no move to take back")
-        self._seen[self.rules.key(self.positions[-1])] -= 1
+        self._seen[self._keys.pop()] -= 1
         self.moves.pop()
         self.positions.pop()
         self._irreversible_at.pop()
@@ -86,7 +88,7 @@ class Game:
 
     def history_keys(self) -> np.ndarray:
         """The keys of every position so far, oldest first (for the search's repetition check)."""
-        return np.array([self.rules.key(p) for p in self.positions], dtype=np.int64)
+        return np.array(self._keys, dtype=np.int64)
 
     @property
     def window_start(self) -> int:
@@ -97,7 +99,7 @@ class Game:
         decided = self.rules.decided_outcome(self.position)
         if decided is not None:
             return decided
-        if self._seen[self.rules.key(self.position)] >= 3:
+        if self._seen[self._keys[-1]] >= 3:
             return Outcome(Termination.REPETITION, 0)
         if self.ply_cap is not None and len(self.moves) >= self.ply_cap:
             return Outcome(Termination.PLY_CAP, 0)

@@ -58,6 +58,13 @@ def _mix(x: int) -> int:
 
 
 @kernel
+def _random_below(rng: int, n: int):
+    """A uniform integer below ``n`` and the generator's next state (splitmix64)."""
+    rng += -7046029254386353131  # 0x9E3779B97F4A7C15, splitmix64's step
+    return (_mix(rng) >> 1) % n, rng
+
+
+@kernel
 def _to_table(score: float, ply: int) -> float:
     """Forced-result scores are stored relative to the node, not the root."""
     if score > WIN_BOUND:
@@ -184,8 +191,7 @@ def _alphabeta(
                 # searched is kept, so the seed decides ties.
                 rng = seed
                 for i in range(n - 1, 0, -1):
-                    rng += -7046029254386353131  # 0x9E3779B97F4A7C15, splitmix64's step
-                    j = (_mix(rng) >> 1) % (i + 1)
+                    j, rng = _random_below(rng, i + 1)
                     swap = moves[0, i]
                     moves[0, i] = moves[0, j]
                     moves[0, j] = swap

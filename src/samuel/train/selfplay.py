@@ -18,16 +18,9 @@ import numpy as np
 
 from samuel.games import kernels as games
 from samuel.jit import kernel, parallel_kernel
-from samuel.search.alphabeta import MAX_PLY, _mix, new_tables, search_kernel
+from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
 
 SELFPLAY_TABLE_BITS = 14  # shallow searches visit few nodes; a small table is cheaper to make
-
-
-@kernel
-def _random_below(rng: int, n: int):
-    """A uniform integer below ``n`` and the generator's next state (splitmix64)."""
-    rng += -7046029254386353131  # 0x9E3779B97F4A7C15
-    return (_mix(rng) >> 1) % n, rng
 
 
 @kernel
