@@ -16,6 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
+from samuel.errors import SamuelError
 from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules, IllegalMoveError, NotationError
 from samuel.games.game import Game
@@ -37,7 +38,7 @@ SPEC_HELP = (
 SHIPPED_NETWORK = Path(__file__).parent / "nn" / "shipped.bin"
 
 
-class PlayerSpecError(ValueError):
+class PlayerSpecError(SamuelError, ValueError):
     """A player spec that names no player, or gives a bad option."""
 
 

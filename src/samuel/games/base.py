@@ -14,6 +14,8 @@ from typing import Protocol
 
 import numpy as np
 
+from samuel.errors import SamuelError
+
 Result = int  # the first player's view: +1 a win, -1 a loss, 0 a draw
 
 
@@ -39,11 +41,11 @@ class Outcome:
         return self.result == 0
 
 
-class NotationError(ValueError):
+class NotationError(SamuelError, ValueError):
     """Text that does not describe a point, move, position or game record."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(SamuelError, ValueError):
     """A well-formed move that the rules do not allow in the position."""
 
 

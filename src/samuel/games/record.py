@@ -28,11 +28,11 @@ from __future__ import annotations
 import datetime
 import os
 import re
-import tempfile
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from samuel.files import write_atomically
 from samuel.games import registry
 from samuel.games.base import (
     GameRules,
@@ -456,19 +456,7 @@ def write_records(path: str | os.PathLike, records: Iterable[GameRecord]) -> Non
     """Write the records to ``path``, separated by blank lines, atomically: into a temporary
     file in the same directory, then renamed over ``path``, so a reader sees the old file or the
     whole new one, and a failure leaves no temporary file behind."""
-    path = Path(path)
-    text = "\n".join(format_record(record) for record in records)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; a records file is for sharing
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, "\n".join(format_record(record) for record in records))
 
 
 def read_records(

@@ -10,10 +10,9 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
+from samuel.files import write_atomically
 from samuel.games import get_game
 from samuel.match.head_to_head import MatchConfig, MatchResult
 from samuel.match.stats import PAIR_POINTS
@@ -226,19 +225,7 @@ def match_json(result: MatchResult) -> dict[str, Any]:
 
 def write_json(path: str | os.PathLike, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` atomically (a temporary file renamed over it)."""
-    path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            json.dump(data, file, indent=1, allow_nan=False)
-            file.write("\n")
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(path, json.dumps(data, indent=1, allow_nan=False) + "\n")
 
 
 def format_tournament_report(result: TournamentResult) -> str:

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import os
 import struct
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from samuel.errors import SamuelError
+from samuel.files import write_atomically
 
 from .network import HIDDEN1, HIDDEN2, INPUTS, PARAMS
 
@@ -30,7 +32,7 @@ VERSION = 1
 HEADER = struct.Struct("<4s4I")  # magic, version, inputs, hidden 1, hidden 2
 
 
-class WeightsFileError(ValueError):
+class WeightsFileError(SamuelError, ValueError):
     """A weights file that cannot be loaded."""
 
 
@@ -39,25 +41,8 @@ def save_parameters(params: np.ndarray, path: str | os.PathLike) -> None:
     if params.shape != (PARAMS,):
         raise ValueError(f"expected {PARAMS} parameters, not {params.shape}")
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN1, HIDDEN2) + params.astype("<f4").tobytes()
     write_atomically(path, data)
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file renamed into place (never half-written)."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
 
 
 def load_parameters(path: str | os.PathLike) -> np.ndarray:

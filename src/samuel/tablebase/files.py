@@ -29,11 +29,13 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from samuel.errors import SamuelError
+from samuel.files import write_atomically
 
 from .counts import LayerCounts
 from .index import layer_size
@@ -47,7 +49,7 @@ CHECKED = 96  # header bytes covered by the checksum (all but the checksum itsel
 HASH_BLOCK = 1 << 24  # codes hashed per step, so a big layer is not copied at once
 
 
-class TablebaseError(ValueError):
+class TablebaseError(SamuelError, ValueError):
     """A tablebase directory or layer file that cannot be used."""
 
 
@@ -112,20 +114,7 @@ def write_layer(
     head = header.pack()
     header = LayerHeader(captures_to_win, captured, tiger_to_move, counts, _checksum(head, codes))
     path = layer_path(directory, captured, tiger_to_move)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(header.pack())
-            codes.tofile(file)
-            file.flush()
-            os.fsync(file.fileno())
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    write_atomically(path, header.pack() + codes.tobytes())
     return path
 
 

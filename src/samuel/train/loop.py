@@ -24,10 +24,11 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from samuel.files import write_atomically
 from samuel.games import kernels as games
 from samuel.games.tigers.rules import Position
 from samuel.nn.network import random_parameters
-from samuel.nn.weights import load_parameters, save_parameters, write_atomically
+from samuel.nn.weights import load_parameters, save_parameters
 
 from .buffer import DRAW, SHEEP_WIN, TIGER_WIN, SampleBuffer, Samples
 from .config import RANDOM_WEIGHTS_SEED, TRAINING_SEED, TrainConfig

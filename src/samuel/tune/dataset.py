@@ -35,9 +35,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from samuel.errors import SamuelError
+from samuel.files import write_atomically
 from samuel.games import kernels as games
 from samuel.games.tigers.rules import RULES, Position
-from samuel.nn.weights import write_atomically
 from samuel.train.selfplay import play_selfplay
 
 from .config import SelfPlayDataConfig
@@ -54,7 +55,7 @@ ARRAYS = {
 }
 
 
-class DatasetError(ValueError):
+class DatasetError(SamuelError, ValueError):
     """A labelled-positions file that cannot be used."""
 
 

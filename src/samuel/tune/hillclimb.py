@@ -33,8 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from samuel.files import write_atomically
 from samuel.games.tigers.classic import FEATURES, load_weights, save_weights
-from samuel.nn.weights import write_atomically
 
 from .config import HillClimbConfig
 

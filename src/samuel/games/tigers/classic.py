@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from samuel.errors import SamuelError
+from samuel.files import write_atomically
 from samuel.jit import kernel
 
 from .board import (
@@ -105,7 +106,7 @@ def classic_evaluate(
     return score
 
 
-class WeightsError(ValueError):
+class WeightsError(SamuelError, ValueError):
     """A classic weights file that cannot be used."""
 
 
@@ -154,14 +155,4 @@ def save_weights(
     if note:
         document["note"] = note
     document.update(extra or {})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w") as file:
-            json.dump(document, file, indent=2)
-            file.write("\n")
-        os.chmod(temporary, 0o644)  # mkstemp makes it private; a weights file is for sharing
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    write_atomically(path, json.dumps(document, indent=2) + "\n")

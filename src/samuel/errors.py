@@ -1,0 +1,18 @@
+"""The project's own error types: a user's mistake, said in one line.
+
+Every error that a bad position, move, option or file can cause derives from
+:class:`SamuelError`, so the command line (and the server) can answer exactly those with a
+message and let anything else show as the bug it is. The concrete types also derive from the
+built-in type that fits (``ValueError``, ``OSError``), so ``except ValueError`` still works.
+"""
+
+from __future__ import annotations
+
+
+class SamuelError(Exception):
+    """Something the user gave is wrong; the message says what, in one line."""
+
+
+class FileError(SamuelError, OSError):
+    """A file that cannot be read or written as asked: missing, not a regular file, too big,
+    not writable. The message names the file and the reason in words, not an errno."""
