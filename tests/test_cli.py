@@ -146,7 +146,7 @@ def test_train_prints_the_table_saves_every_generation_and_resumes(tmp_path):
 @pytest.mark.parametrize(
     ("args", "phrase"),
     [
-        (("--epsilon", "2"), "epsilon must be between 0 and 1"),
+        (("--epsilon", "2"), "argument --epsilon: '2' must be at most 1"),
         (("--match-games", "3"), "even number"),
         (("--from", "/nonexistent.bin"), "does not exist"),
     ],

@@ -217,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     from samuel.train import command as train_command  # light: training imports on running
 
     train = commands.add_parser("train", help="learn by self-play (docs/training.md)")
-    train_command.add_arguments(train, _positive_int, _positive_float)
+    train_command.add_arguments(train)
     train.set_defaults(run=train_command.command_train)
 
     from samuel.tune import commands as tune_commands  # light: tuning imports on running
@@ -237,7 +237,7 @@ def build_parser() -> argparse.ArgumentParser:
     tablebase = commands.add_parser(
         "tablebase", help="perfect play with the hand empty (docs/tablebase.md)"
     )
-    tablebase_commands.add_arguments(tablebase, _positive_int, _non_negative_int)
+    tablebase_commands.add_arguments(tablebase)
     return parser
 
 

@@ -1,42 +1,71 @@
-"""Checked number types for command-line options: a bad value is refused by argparse with a
-message saying what is wrong, before any work starts."""
+"""Checked option types for every command: a bad value is refused by argparse with a message
+saying what is wrong, before any work starts.
+
+>>> whole_number(1, 20)("7")
+7
+>>> fraction("0.25")
+0.25
+"""
 
 from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 
-def _number(text: str, kind, noun: str):
+def number(
+    kind: type, low: float | None = None, high: float | None = None, low_open: bool = False
+) -> Callable[[str], float]:
+    """An option type reading a finite ``kind`` (int or float) in ``[low, high]`` (``(low,
+    high]`` when ``low_open``); either bound may be None."""
+
+    def parse(text: str):
+        noun = "a whole number" if kind is int else "a number"
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+        if low is not None and (value <= low if low_open else value < low):
+            limit = "more than" if low_open else "at least"
+            raise argparse.ArgumentTypeError(f"{text!r} must be {limit} {low:g}")
+        if high is not None and value > high:
+            raise argparse.ArgumentTypeError(f"{text!r} must be at most {high:g}")
+        return value
+
+    parse.__name__ = "whole number" if kind is int else "number"  # argparse's fallback wording
+    return parse
+
+
+def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An option type reading a whole number in ``[low, high]``."""
+    return number(int, low, high)
+
+
+positive_int = whole_number(1)
+non_negative_int = whole_number(0)
+finite_float = number(float)
+positive_float = number(float, 0.0, low_open=True)
+fraction = number(float, 0.0, 1.0)  # a probability or a blend, 0 to 1
+
+
+def even_games(text: str) -> int:
+    """A number of games for a match: at least 2, and even (each opening is played twice)."""
+    value = whole_number(2)(text)
+    if value % 2:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is odd: a match is pairs of games (each opening is played twice)"
+        )
+    return value
+
+
+def sprt(text: str):
+    """An SPRT's bounds, ``elo0=0,elo1=10[,alpha=0.05,beta=0.05]`` (samuel.match.sprt)."""
+    from samuel.match.sprt import parse_sprt
+
     try:
-        return kind(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
-
-
-def positive_int(text: str) -> int:
-    value = _number(text, int, "a whole number")
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def non_negative_int(text: str) -> int:
-    value = _number(text, int, "a whole number")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must not be negative")
-    return value
-
-
-def finite_float(text: str) -> float:
-    value = _number(text, float, "a number")
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-    return value
-
-
-def positive_float(text: str) -> float:
-    value = finite_float(text)
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be more than 0")
-    return value
+        return parse_sprt(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

@@ -21,6 +21,7 @@ from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules, IllegalMoveError, NotationError
 from samuel.games.game import Game
 from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
+from samuel.seeds import derive_seed
 
 DEFAULT_DEPTH = 4
 PLAYER_NAMES = ("human", "random", "classic", "net", "FILE.bin", "hybrid", "perfect")
@@ -56,8 +57,7 @@ class Player(Protocol):
 
 def move_seed(seed: int, ply: int) -> int:
     """A seed for one move, derived from the player's seed and the ply, never from a worker."""
-    state = np.random.SeedSequence([seed & 0xFFFFFFFFFFFFFFFF, ply]).generate_state(1, np.uint64)
-    return int(state[0]) >> 1
+    return derive_seed(seed, ply)
 
 
 @dataclass

@@ -12,33 +12,18 @@ import datetime
 import os
 from pathlib import Path
 
-from samuel.options import finite_float, positive_float
+from samuel.options import (
+    even_games,
+    finite_float,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    sprt,
+)
 
 DEFAULT_FOLDER = Path("matches")  # where reports and game records go unless told otherwise
 DEFAULT_SPRT_GAMES = 10_000  # the most games an SPRT match plays unless told otherwise
 SPEC_EXAMPLES = "a player spec: classic:depth=4, random, classic:depth=3,epsilon=0.1, ..."
-
-
-def _whole_number(low: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{text!r} must be at least {low}")
-        return value
-
-    return parse
-
-
-def _even_games(text: str) -> int:
-    value = _whole_number(2)(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is odd: a match is pairs of games (each opening is played twice)"
-        )
-    return value
 
 
 def _opening_plies(text: str):
@@ -50,24 +35,15 @@ def _opening_plies(text: str):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _sprt(text: str):
-    from samuel.match.sprt import parse_sprt
-
-    try:
-        return parse_sprt(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers",
-        type=_whole_number(1),
+        type=positive_int,
         default=os.cpu_count() or 1,
         help="worker processes (this machine's cores); results do not depend on it",
     )
     parser.add_argument(
-        "--seed", type=_whole_number(0), default=0, help="picks the openings and players' seeds (0)"
+        "--seed", type=non_negative_int, default=0, help="picks the openings and players' seeds (0)"
     )
     parser.add_argument(
         "--opening-plies",
@@ -77,10 +53,10 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help="length of the random openings, e.g. 4 or 2-6 (4)",
     )
     parser.add_argument(
-        "--ply-cap", type=_whole_number(1), default=200, help="a game this long is a draw (200)"
+        "--ply-cap", type=positive_int, default=200, help="a game this long is a draw (200)"
     )
     parser.add_argument(
-        "--depth", type=_whole_number(1), help="default search depth for specs without one (4)"
+        "--depth", type=positive_int, help="default search depth for specs without one (4)"
     )
     parser.add_argument(
         "--time", type=positive_float, help="default seconds per move for specs without one"
@@ -98,12 +74,12 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("second", help="its opponent (a spec as for the first)")
     parser.add_argument(
         "--games",
-        type=_even_games,
+        type=even_games,
         help=f"games, an even number (200; with --sprt the most, {DEFAULT_SPRT_GAMES:,})",
     )
     parser.add_argument(
         "--sprt",
-        type=_sprt,
+        type=sprt,
         metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
         help="stop as soon as the SPRT on game pairs decides (e.g. elo0=0,elo1=10,alpha=0.05,"
         "beta=0.05)",
@@ -116,7 +92,7 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "players", nargs="+", metavar="PLAYER", help=f"two or more, each {SPEC_EXAMPLES}"
     )
-    parser.add_argument("--games", type=_even_games, help="games per pairing, an even number (100)")
+    parser.add_argument("--games", type=even_games, help="games per pairing, an even number (100)")
     parser.add_argument(
         "--anchor", metavar="PLAYER", help="the player whose rating is fixed (the pool's average)"
     )

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from samuel.games import get_game
 from samuel.games.record import GameRecord
 from samuel.match.openings import OpeningConfig, as_opening_config
-from samuel.match.progress import progress_bar
 from samuel.match.runner import PairResult, PairTask, check_match_player, run_pairs
 from samuel.match.sprt import Sprt, SprtResult
-from samuel.match.stats import MatchStatistics, Pentanomial, match_statistics
+from samuel.match.stats import MatchStatistics, Pentanomial, Tally, match_statistics
+from samuel.progress import progress_bar
 
 DEFAULT_GAMES = 200  # a 95% range of about +/-7 points around 50%: the seed's final checks
 DEFAULT_PLY_CAP = 200  # as in training: a game this long is a draw
@@ -62,20 +62,12 @@ class MatchConfig:
 
 
 @dataclass(frozen=True)
-class SideResult:
+class SideResult(Tally):
     """The first player's results when it played one side."""
 
     wins: int
     draws: int
     losses: int
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + self.draws / 2
 
     @property
     def score(self) -> float:

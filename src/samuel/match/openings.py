@@ -78,12 +78,17 @@ def opening_moves(rules: GameRules, config: OpeningConfig, seed: int, pair: int)
     Sheep)."""
     rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, pair, OPENING_STREAM])
     length = int(rng.integers(config.min_plies, config.max_plies + 1))
-    game = Game(rules)
-    for _ in range(length):
+    return random_moves(rules, rules.initial_position(), length, rng)
+
+
+def random_moves(rules: GameRules, start, plies: int, rng: np.random.Generator) -> tuple:
+    """``plies`` random legal moves from ``start``, never one that ends the game (fewer if every
+    move would)."""
+    game = Game(rules, start=start)
+    for _ in range(plies):
         moves = game.legal_moves()
         while moves:
-            move = moves.pop(int(rng.integers(len(moves))))
-            game.play(move)
+            game.play(moves.pop(int(rng.integers(len(moves)))))
             if game.outcome is None:
                 break
             game.undo()

@@ -19,14 +19,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
-import numpy as np
-
 from samuel.games import get_game
 from samuel.games.base import GameRules, Result, Termination
 from samuel.games.game import Game
 from samuel.match.openings import OpeningConfig, opening_moves
 from samuel.match.play import play_game
 from samuel.players import HumanPlayer, Player, PlayerSpecError, make_player
+from samuel.seeds import derive_seed
 
 PLAYER_STREAM = 0x5EED  # keeps the players' seeds apart from the openings'
 
@@ -35,10 +34,7 @@ def player_seed(match_seed: int, pair: int, game: int, side: int) -> int:
     """The seed of the player on side ``side`` (0 the game's first side, the tigers; 1 the
     second) in game ``game`` (0 or 1) of pair ``pair``: derived from these numbers only, never
     from a worker."""
-    sequence = np.random.SeedSequence(
-        [match_seed & 0xFFFFFFFFFFFFFFFF, pair, game, side, PLAYER_STREAM]
-    )
-    return int(sequence.generate_state(1, np.uint64)[0]) >> 1
+    return derive_seed(match_seed, pair, game, side, PLAYER_STREAM)
 
 
 @dataclass(frozen=True)

@@ -87,8 +87,21 @@ class Pentanomial:
         )
 
 
+class Tally:
+    """What wins, draws and losses add up to; a base for the records that hold those three
+    (``wins``, ``draws``, ``losses``)."""
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+
 @dataclass(frozen=True)
-class MatchStatistics:
+class MatchStatistics(Tally):
     """Everything a report says about a match's results, from the first player's view.
 
     ``score_low``/``score_high`` are the 95% range of the score; ``elo_low``/``elo_high`` the
@@ -110,14 +123,6 @@ class MatchStatistics:
     elo_high: float
     los: float  # likelihood of superiority
     draw_ratio: float
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + self.draws / 2
 
 
 def match_statistics(

@@ -25,9 +25,10 @@ from samuel.match.head_to_head import (
     summarize,
 )
 from samuel.match.openings import OpeningConfig, as_opening_config
-from samuel.match.progress import progress_bar
 from samuel.match.ratings import Ratings, fit_ratings
 from samuel.match.runner import PairResult, PairTask, check_match_player, run_pairs
+from samuel.match.stats import Tally
+from samuel.progress import progress_bar
 
 DEFAULT_TOURNAMENT_GAMES = 100  # per pairing
 
@@ -60,7 +61,7 @@ class TournamentConfig:
 
 
 @dataclass(frozen=True)
-class Standing:
+class Standing(Tally):
     """One player's line in the table."""
 
     player: str
@@ -72,11 +73,7 @@ class Standing:
 
     @property
     def played(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + self.draws / 2
+        return self.games
 
     @property
     def score(self) -> float:

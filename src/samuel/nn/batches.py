@@ -69,14 +69,6 @@ def batch_loss(params, tigers, sheep, hand, tiger_to_move, target):
     return total
 
 
-@parallel_kernel
-def batch_values(params, tigers, sheep, hand, tiger_to_move, out):
-    """The network's value of each position, into ``out``."""
-    for i in numba.prange(tigers.shape[0]):
-        scratch = np.empty(SCRATCH, dtype=np.float32)
-        out[i] = forward(params, tigers[i], sheep[i], hand[i], tiger_to_move[i], scratch)
-
-
 @kernel
 def adam_step(params, grad, m, v, step, learning_rate, beta1, beta2, epsilon, grad_scale):
     """One Adam step on ``grad * grad_scale``; ``step`` counts from 1 (for bias correction)."""

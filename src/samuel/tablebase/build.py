@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
+
+from samuel.progress import ProgressBar, progress_bar
 
 from .counts import LayerCounts, layer_counts
 from .files import TablebaseError, checksum_ok, layer_path, open_codes, read_header, write_layer
@@ -52,7 +53,10 @@ def _layer_done(directory: Path, captures_to_win: int, captured: int) -> list[La
 
 
 def solve_layer(
-    captured: int, captures_to_win: int, next_sheep: np.ndarray | None, bar: tqdm | None = None
+    captured: int,
+    captures_to_win: int,
+    next_sheep: np.ndarray | None,
+    bar: ProgressBar | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The codes of one layer, ``(sheep to move, tigers to move)``.
 
@@ -143,12 +147,12 @@ def build(
             else None
         )
         n = layer_size(captured)
-        with tqdm(
-            total=2 * n,
-            desc=f"layer {captured} captured",
+        with progress_bar(
+            2 * n,
+            f"layer {captured} captured",
+            enabled=progress,
             unit="pos",
             unit_scale=True,
-            disable=not progress,
             leave=True,
         ) as bar:
             values = solve_layer(captured, captures_to_win, next_sheep, bar)

@@ -7,6 +7,9 @@ import json
 import resource
 import time
 
+from samuel.options import non_negative_int, positive_int
+from samuel.progress import progress_bar
+
 from .values import describe
 
 DEFAULT_DIRECTORY = "tablebase"
@@ -129,14 +132,12 @@ def command_probe(args: argparse.Namespace) -> None:
 
 
 def command_score(args: argparse.Namespace) -> None:
-    from tqdm import tqdm
-
     from .probe import load_tablebase
     from .score import score_player
 
     table = load_tablebase(args.dir)
     started = time.perf_counter()
-    with tqdm(total=args.positions, desc="positions", disable=args.no_progress) as bar:
+    with progress_bar(args.positions, "positions", enabled=not args.no_progress) as bar:
         report = score_player(
             args.player,
             table,
@@ -150,7 +151,7 @@ def command_score(args: argparse.Namespace) -> None:
     print(f"time        {time.perf_counter() - started:.1f} s")
 
 
-def add_arguments(parser: argparse.ArgumentParser, positive_int, non_negative_int) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``tablebase`` command's subcommands, on the parser ``samuel tablebase`` gets."""
     commands = parser.add_subparsers(dest="tablebase_command", required=True, metavar="COMMAND")
 

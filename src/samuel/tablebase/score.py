@@ -17,13 +17,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from samuel.games import kernels as game_kernels
-from samuel.games.game import Game
+from samuel.match.openings import random_moves
 from samuel.match.play import play_game
+from samuel.match.stats import Z95
 from samuel.players import SearchPlayer, make_player
 
 from .probe import Tablebase
 
-Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% range
 SCORE_STREAM = 0x7AB1E  # keeps this module's random numbers apart from the players' and openings'
 
 
@@ -137,22 +137,6 @@ def true_tigers_value(move: ScoredMove) -> int:
     return move.value[0] if move.position.tiger_to_move else -move.value[0]
 
 
-def random_opening(rules, start, plies: int, rng: np.random.Generator) -> tuple:
-    """``plies`` random legal moves from ``start``, never one that ends the game (fewer if every
-    move would)."""
-    game = Game(rules, start=start)
-    for _ in range(plies):
-        moves = game.legal_moves()
-        while moves:
-            game.play(moves.pop(int(rng.integers(len(moves)))))
-            if game.outcome is None:
-                break
-            game.undo()
-        else:
-            break
-    return tuple(game.moves)
-
-
 def score_player(
     spec: str,
     table: Tablebase,
@@ -187,7 +171,7 @@ def score_player(
             for i, side in enumerate(rules.sides)
         }
         rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, g, SCORE_STREAM])
-        opening = random_opening(
+        opening = random_moves(
             rules, start, int(rng.integers(opening_plies[0], opening_plies[1] + 1)), rng
         )
         game = play_game(rules, players, start=start, ply_cap=ply_cap, opening=opening)

@@ -6,6 +6,9 @@ import argparse
 import math
 import sys
 
+from samuel.options import fraction, non_negative_int, positive_float, positive_int
+from samuel.progress import progress_bar
+
 from .config import TrainConfig
 from .loop import GenerationReport, train
 
@@ -32,7 +35,7 @@ def format_row(row: GenerationReport) -> str:
     )
 
 
-def add_arguments(parser: argparse.ArgumentParser, positive_int, positive_float) -> None:
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     d = TrainConfig()
     parser.add_argument(
         "generations",
@@ -69,18 +72,18 @@ def add_arguments(parser: argparse.ArgumentParser, positive_int, positive_float)
     )
     parser.add_argument(
         "--random-plies",
-        type=int,
+        type=non_negative_int,
         default=d.random_plies,
         help=f"random opening plies in self-play ({d.random_plies})",
     )
     parser.add_argument(
         "--epsilon",
-        type=float,
+        type=fraction,
         default=d.epsilon,
         help=f"chance of a random move after that ({d.epsilon})",
     )
     parser.add_argument(
-        "--lambda", dest="lam", type=float, default=d.lam, help=f"TD(lambda) blend ({d.lam})"
+        "--lambda", dest="lam", type=fraction, default=d.lam, help=f"TD(lambda) blend ({d.lam})"
     )
     parser.add_argument(
         "--buffer-generations",
@@ -96,7 +99,7 @@ def add_arguments(parser: argparse.ArgumentParser, positive_int, positive_float)
     )
     parser.add_argument(
         "--epochs",
-        type=int,
+        type=non_negative_int,
         default=d.epochs,
         help=f"passes over the samples per generation ({d.epochs})",
     )
@@ -135,8 +138,6 @@ def add_arguments(parser: argparse.ArgumentParser, positive_int, positive_float)
 
 
 def command_train(args: argparse.Namespace) -> None:
-    from tqdm import tqdm
-
     config = TrainConfig(
         generations=args.generations,
         games=args.games,
@@ -156,17 +157,13 @@ def command_train(args: argparse.Namespace) -> None:
         match_every=args.match_every,
         workers=args.workers,
     )
-    show_bar = args.progress and sys.stderr.isatty()
     bar = None
 
     def progress(stage: str, done: int, total: int) -> None:
         nonlocal bar
-        if not show_bar:
-            return
         if bar is None:
-            bar = tqdm(total=total, desc=stage, unit="game", leave=False, file=sys.stderr)
-        bar.n = done
-        bar.refresh()
+            bar = progress_bar(total, stage, enabled=args.progress)
+        bar.update(done - bar.n)
         if done >= total:
             bar.close()
             bar = None

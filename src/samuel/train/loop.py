@@ -29,6 +29,7 @@ from samuel.games import kernels as games
 from samuel.games.tigers.rules import Position
 from samuel.nn.network import random_parameters
 from samuel.nn.weights import load_parameters, save_parameters
+from samuel.seeds import derive_seed
 
 from .buffer import DRAW, SHEEP_WIN, TIGER_WIN, SampleBuffer, Samples
 from .config import RANDOM_WEIGHTS_SEED, TRAINING_SEED, TrainConfig
@@ -62,8 +63,7 @@ class GenerationReport:
 
 def game_seed(generation: int, game: int) -> int:
     """A game's seed, from (generation, game number) only: the same on any number of workers."""
-    state = np.random.SeedSequence([generation, game]).generate_state(1, np.uint64)
-    return int(state[0]) >> 1
+    return derive_seed(generation, game)
 
 
 def newest_generation(out_dir: Path) -> tuple[int, Path | None]:

@@ -10,37 +10,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-
-def _number(kind, low=None, high=None, low_open=False):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"{text!r} is not a {'whole ' * (kind is int)}number"
-            ) from None
-        if value != value or value in (float("inf"), float("-inf")):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-        if low is not None and (value <= low if low_open else value < low):
-            raise argparse.ArgumentTypeError(
-                f"{text!r} must be {'more than' if low_open else 'at least'} {low}"
-            )
-        if high is not None and value > high:
-            raise argparse.ArgumentTypeError(f"{text!r} must be at most {high}")
-        return value
-
-    return parse
-
-
-def _even_games(text: str) -> int:
-    value = _number(int, 2)(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is odd: a match is pairs of games (each opening is played twice)"
-        )
-    return value
+from samuel.options import even_games, number, sprt
+from samuel.progress import progress_bar
 
 
 def _features(text: str) -> tuple[str, ...]:
@@ -55,30 +27,12 @@ def _features(text: str) -> tuple[str, ...]:
     return names
 
 
-def _sprt(text: str):
-    from samuel.match.sprt import parse_sprt
-
-    try:
-        return parse_sprt(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-
-
 def _workers(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument(
         "--workers",
-        type=_number(int, 1),
+        type=number(int, 1),
         help=f"{what} (every core); the results do not depend on it",
     )
-
-
-def _progress_bar(enabled: bool, total: int, unit: str):
-    """A tqdm bar on standard error when it is a terminal, else None."""
-    if not (enabled and sys.stderr.isatty()):
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit=unit, leave=False, file=sys.stderr)
 
 
 # samuel selfplay
@@ -90,7 +44,7 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     d = SelfPlayDataConfig()
     parser.add_argument(
         "--games",
-        type=_number(int, 1),
+        type=number(int, 1),
         default=d.games,
         help=f"self-play games to play ({d.games})",
     )
@@ -102,25 +56,25 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--random-plies",
-        type=_number(int, 0),
+        type=number(int, 0),
         default=d.random_plies,
         help=f"random opening plies, for diverse positions ({d.random_plies})",
     )
     parser.add_argument(
         "--epsilon",
-        type=_number(float, 0.0, 1.0),
+        type=number(float, 0.0, 1.0),
         default=d.epsilon,
         help=f"chance of a random move after the opening ({d.epsilon})",
     )
     parser.add_argument(
         "--ply-cap",
-        type=_number(int, 1, 30_000),
+        type=number(int, 1, 30_000),
         default=d.ply_cap,
         help=f"a game this long is a draw ({d.ply_cap})",
     )
     parser.add_argument(
         "--seed",
-        type=_number(int, 0),
+        type=number(int, 0),
         default=d.seed,
         help=f"the run's seed: game g's seed comes from (seed, g) ({d.seed})",
     )
@@ -146,18 +100,8 @@ def command_selfplay(args: argparse.Namespace) -> None:
         seed=args.seed,
         workers=args.workers,
     )
-    bar = _progress_bar(args.progress, config.games, "game")
-
-    def progress(done: int) -> None:
-        if bar is not None:
-            bar.n = done
-            bar.refresh()
-
-    try:
-        data = make_positions(config, progress)
-    finally:
-        if bar is not None:
-            bar.close()
+    with progress_bar(config.games, "self-play", enabled=args.progress) as bar:
+        data = make_positions(config, lambda done: bar.update(done - bar.n))
     save_positions(data, config.out)
     first = np.r_[True, np.diff(data.games) != 0]
     results = data.results[first]
@@ -184,19 +128,19 @@ def add_tune_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start", help="weights to start from (the hand-written ones)")
     parser.add_argument(
         "--validation",
-        type=_number(float, 0.0, 0.99, low_open=True),
+        type=number(float, 0.0, 0.99, low_open=True),
         default=d.validation,
         help=f"share of the games held out to validate on ({d.validation})",
     )
     parser.add_argument(
         "--iterations",
-        type=_number(int, 0),
+        type=number(int, 0),
         default=d.iterations,
         help=f"full-batch steps ({d.iterations})",
     )
     parser.add_argument(
         "--learning-rate",
-        type=_number(float, 0.0, low_open=True),
+        type=number(float, 0.0, low_open=True),
         default=d.learning_rate,
         help=f"step size; with adam, about the change per weight and step ({d.learning_rate})",
     )
@@ -214,7 +158,7 @@ def add_tune_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"features whose weights stay as they start ({','.join(d.fixed)})",
     )
     parser.add_argument(
-        "--seed", type=_number(int, 0), default=d.seed, help=f"picks the held-out games ({d.seed})"
+        "--seed", type=number(int, 0), default=d.seed, help=f"picks the held-out games ({d.seed})"
     )
     _workers(parser, "threads")
 
@@ -246,11 +190,11 @@ def add_hillclimb_arguments(parser: argparse.ArgumentParser) -> None:
 
     d = HillClimbConfig()
     parser.add_argument(
-        "--rounds", type=_number(int, 0), default=d.rounds, help=f"challengers to try ({d.rounds})"
+        "--rounds", type=number(int, 0), default=d.rounds, help=f"challengers to try ({d.rounds})"
     )
     parser.add_argument(
         "--games",
-        type=_even_games,
+        type=even_games,
         default=d.games,
         help=f"games per round, an even number; with --sprt the most ({d.games})",
     )
@@ -262,25 +206,25 @@ def add_hillclimb_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start", help="weights to start from (the hand-written ones)")
     parser.add_argument(
         "--depth",
-        type=_number(int, 1, 20),
+        type=number(int, 1, 20),
         default=d.depth,
         help=f"search depth in every match ({d.depth})",
     )
     parser.add_argument(
         "--step",
-        type=_number(float, 0.0, 10.0, low_open=True),
+        type=number(float, 0.0, 10.0, low_open=True),
         default=d.step,
         help=f"a change is about this share of the weight ({d.step})",
     )
     parser.add_argument(
         "--accept",
-        type=_number(float, 0.0, 1.0, low_open=True),
+        type=number(float, 0.0, 1.0, low_open=True),
         default=d.accept,
         help=f"the score a challenger needs to become champion ({d.accept})",
     )
     parser.add_argument(
         "--sprt",
-        type=_sprt,
+        type=sprt,
         metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
         help="accept a challenger when this SPRT accepts H1 (instead of --accept)",
     )
@@ -293,31 +237,31 @@ def add_hillclimb_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--opening-plies",
-        type=_number(int, 0, 40),
+        type=number(int, 0, 40),
         default=d.opening_plies,
         help=f"random opening plies in the rounds ({d.opening_plies})",
     )
     parser.add_argument(
         "--final-games",
-        type=_even_games,
+        type=even_games,
         default=d.final_games,
         help=f"games in the final match, learned vs start ({d.final_games})",
     )
     parser.add_argument(
         "--final-opening-plies",
-        type=_number(int, 0, 40),
+        type=number(int, 0, 40),
         default=d.final_opening_plies,
         help=f"random opening plies in the final match; must differ from "
         f"--opening-plies ({d.final_opening_plies})",
     )
     parser.add_argument(
         "--ply-cap",
-        type=_number(int, 1),
+        type=number(int, 1),
         default=d.ply_cap,
         help=f"a game this long is a draw ({d.ply_cap})",
     )
     parser.add_argument(
-        "--seed", type=_number(int, 0), default=d.seed, help=f"the run's seed ({d.seed})"
+        "--seed", type=number(int, 0), default=d.seed, help=f"the run's seed ({d.seed})"
     )
     _workers(parser, "match worker processes")
     parser.add_argument(

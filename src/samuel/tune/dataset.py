@@ -39,6 +39,7 @@ from samuel.errors import SamuelError
 from samuel.files import write_atomically
 from samuel.games import kernels as games
 from samuel.games.tigers.rules import RULES, Position
+from samuel.seeds import derive_seed
 from samuel.train.selfplay import play_selfplay
 
 from .config import SelfPlayDataConfig
@@ -81,8 +82,7 @@ class LabelledPositions:
 
 def data_game_seed(seed: int, game: int) -> int:
     """Game ``game``'s seed in the run with seed ``seed``: from these two numbers only."""
-    state = np.random.SeedSequence([seed, game, DATA_STREAM]).generate_state(1, np.uint64)
-    return int(state[0]) >> 1
+    return derive_seed(seed, game, DATA_STREAM)
 
 
 def selfplay_player(spec: str) -> tuple[int, np.ndarray, int]:

@@ -35,6 +35,7 @@ import numpy as np
 
 from samuel.files import write_atomically
 from samuel.games.tigers.classic import FEATURES, load_weights, save_weights
+from samuel.seeds import derive_seed
 
 from .config import HillClimbConfig
 
@@ -84,19 +85,14 @@ class Round:
         )
 
 
-def _derived(*numbers: int) -> int:
-    state = np.random.SeedSequence(list(numbers)).generate_state(1, np.uint64)
-    return int(state[0]) >> 1
-
-
 def round_seed(seed: int, number: int) -> int:
     """Round ``number``'s match seed: from the run's seed and the round number only."""
-    return _derived(seed, number, ROUND_STREAM)
+    return derive_seed(seed, number, ROUND_STREAM)
 
 
 def final_seed(seed: int) -> int:
     """The final match's seed, from a stream no round uses."""
-    return _derived(seed, FINAL_STREAM)
+    return derive_seed(seed, FINAL_STREAM)
 
 
 def mutate(

@@ -9,7 +9,7 @@ A position is four integers: ``tigers`` and ``sheep`` (25-bit masks), ``hand`` (
 jump.
 
 The captures that win the game are a parameter, ``captures_to_win``, of the kernels that judge
-the end (``generate_moves``, ``count_moves``, ``decided_result``); it defaults to the standard 5
+the end (``generate_moves``, ``count_moves``); it defaults to the standard 5
 (``board.CAPTURES_TO_WIN``), so callers of the standard game omit it. Variants (4 and 6 are played;
 1 and 2 make games small enough to solve in tests) pass it explicitly.
 """
@@ -45,18 +45,8 @@ NOT_OVER = 2
 
 
 @kernel
-def encode_move(origin: int, target: int, captured: int) -> int:
-    return origin | (target << POINT_BITS) | (captured << (2 * POINT_BITS))
-
-
-@kernel
 def move_origin(move: int) -> int:
     return move & POINT_FIELD
-
-
-@kernel
-def move_target(move: int) -> int:
-    return (move >> POINT_BITS) & POINT_FIELD
 
 
 @kernel
@@ -189,28 +179,6 @@ def play_move(tigers: int, sheep: int, hand: int, tiger_to_move: int, move: int)
 def position_key(tigers: int, sheep: int, hand: int, tiger_to_move: int) -> int:
     """An exact key for repetition: the whole position packed into 56 bits."""
     return tigers | (sheep << 25) | (hand << 50) | (tiger_to_move << 55)
-
-
-@kernel
-def key_hand(key: int) -> int:
-    return (key >> 50) & 31
-
-
-@kernel
-def decided_result(
-    tigers: int, sheep: int, hand: int, tiger_to_move: int, captures_to_win: int = CAPTURES_TO_WIN
-) -> int:
-    """The result if the position itself ends the game, else ``NOT_OVER``.
-
-    ``captures_to_win`` captured sheep (5 in the standard game) win for the tigers; the side to
-    move with no legal move loses. Repetition and the ply cap depend on the game's history and
-    are not seen here.
-    """
-    if captured_sheep(sheep, hand) >= captures_to_win:
-        return TIGERS_WIN
-    if count_moves(tigers, sheep, hand, tiger_to_move, captures_to_win) == 0:
-        return SHEEP_WIN if tiger_to_move else TIGERS_WIN
-    return NOT_OVER
 
 
 @kernel

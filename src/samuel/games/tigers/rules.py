@@ -398,7 +398,6 @@ class TigersAndSheep:
 
     title = "Tigers & Sheep"
     sides = ("tigers", "sheep")
-    side_letters = ("T", "S")
     symmetry_count = 8
 
     def __init__(self, captures_to_win: int = CAPTURES_TO_WIN) -> None:
