@@ -33,7 +33,6 @@ from .board import (
     HALF_TURN,
     JUMP_LAND,
     JUMP_OVER,
-    MAX_JUMPS,
     MAX_MOVES,
     ODD_FROM,
     ODD_SHIFT,
@@ -150,54 +149,60 @@ def _capture_sequences(
     """Every capture sequence of the piece on ``origin`` written into ``moves`` from index ``n``
     (never past its end); returns the new count, which goes on counting past the end.
 
-    Depth-first over jumps with an explicit stack (numba cannot cache recursive functions).
-    Jumped pieces stay on the board until the move ends: they can be neither landed on nor jumped
-    again. A man that lands on its crown row stops there.
+    Depth-first over jumps, without recursion (numba cannot cache recursive functions) and
+    without a stack: the path so far is the move's code, and stepping back undoes its last jump
+    (the square two steps back the other way, the piece jumped between them). Jumped pieces stay
+    on the board until the move ends: they can be neither landed on nor jumped again. A man that
+    lands on its crown row stops there.
     """
     low = 0 if is_king else first
     high = 3 if is_king else first + 1
     capacity = moves.shape[0]
-    square = np.empty(MAX_JUMPS + 1, dtype=np.int64)
-    next_direction = np.empty(MAX_JUMPS + 1, dtype=np.int64)
-    taken = np.empty(MAX_JUMPS + 1, dtype=np.int64)  # pieces jumped so far
-    path = np.empty(MAX_JUMPS + 1, dtype=np.int64)  # the move's code so far
-    went_on = np.empty(MAX_JUMPS + 1, dtype=np.int64)  # whether a jump left this landing
-    square[0] = origin
-    next_direction[0] = low
-    taken[0] = 0
-    path[0] = origin
-    went_on[0] = 0
-    depth = 0
-    while depth >= 0:
-        d = next_direction[depth]
+    square = origin
+    taken = 0  # the pieces jumped so far
+    path = origin  # the move's code so far: origin and directions
+    depth = 0  # jumps so far
+    d = low  # the next direction to try from here
+    went_on = False  # whether some jump left this landing square
+    while True:
         if d > high:
-            if depth > 0 and not went_on[depth]:
+            if depth > 0 and not went_on:
                 if n < capacity:
-                    moves[n] = path[depth] | (square[depth] << SQUARE_BITS) | (depth << JUMPS_SHIFT)
+                    moves[n] = path | (square << SQUARE_BITS) | (depth << JUMPS_SHIFT)
                 n += 1
+            if depth == 0:
+                return n
             depth -= 1
+            last = (path >> (PATH_SHIFT + 2 * depth)) & 3
+            path ^= last << (PATH_SHIFT + 2 * depth)
+            square = JUMP_LAND[square, OPPOSITE_DIRECTION[last]]
+            taken ^= 1 << JUMP_OVER[square, last]
+            d = last + 1
+            went_on = True
             continue
-        next_direction[depth] = d + 1
-        over = JUMP_OVER[square[depth], d]
-        if over < 0 or not (opponent >> over) & 1 or (taken[depth] >> over) & 1:
-            continue
-        land = JUMP_LAND[square[depth], d]
-        if not (empty >> land) & 1:
-            continue
-        went_on[depth] = 1
-        code = path[depth] | (d << (PATH_SHIFT + 2 * depth))
-        if not is_king and (crown_row >> land) & 1:
-            if n < capacity:
-                moves[n] = code | (land << SQUARE_BITS) | ((depth + 1) << JUMPS_SHIFT)
-            n += 1
-            continue
-        depth += 1
-        square[depth] = land
-        next_direction[depth] = low
-        taken[depth] = taken[depth - 1] | (1 << over)
-        path[depth] = code
-        went_on[depth] = 0
-    return n
+        over = JUMP_OVER[square, d]
+        if over >= 0 and (opponent >> over) & 1 and not (taken >> over) & 1:
+            land = JUMP_LAND[square, d]
+            if (empty >> land) & 1:
+                went_on = True
+                if not is_king and (crown_row >> land) & 1:
+                    if n < capacity:
+                        moves[n] = (
+                            path
+                            | (d << (PATH_SHIFT + 2 * depth))
+                            | (land << SQUARE_BITS)
+                            | ((depth + 1) << JUMPS_SHIFT)
+                        )
+                    n += 1
+                else:
+                    path |= d << (PATH_SHIFT + 2 * depth)
+                    taken |= 1 << over
+                    square = land
+                    depth += 1
+                    d = low
+                    went_on = False
+                    continue
+        d += 1
 
 
 @kernel
@@ -216,7 +221,7 @@ def generate_moves(
     n = 0
     can_jump = jumpers(black, white, kings, black_to_move)
     if can_jump:
-        empty = (FULL & ~(black | white)) | 0  # the origin is added per piece below
+        empty = FULL & ~(black | white)  # the origin is added per piece below
         rest = can_jump
         while rest:
             p = lowest_square(rest)
