@@ -353,8 +353,9 @@ def half_turn_move(move: int) -> int:
 
 @kernel
 def perft(black: int, white: int, kings: int, black_to_move: int, depth: int) -> int:
-    """The number of legal move sequences of ``depth`` plies (bulk-counted at the last ply).
-    Draws (repetition, the 40-move rule) are ignored, as in the published counts.
+    """The number of legal move sequences of ``depth`` plies (bulk-counted at the last ply), or
+    -1 if a position on the way has more than ``MAX_MOVES`` moves. Draws (repetition, the 40-move
+    rule) are ignored, as in the published counts.
 
     Iterative, with an explicit stack: numba's cache cannot hold recursive functions (numba
     issue #6061).
@@ -368,7 +369,9 @@ def perft(black: int, white: int, kings: int, black_to_move: int, depth: int) ->
     count = np.zeros(depth, dtype=np.int64)  # moves generated at each ply
     index = np.zeros(depth, dtype=np.int64)  # the next move to try at each ply
     stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = black, white, kings, black_to_move
-    count[0] = min(generate_moves(black, white, kings, black_to_move, moves[0]), MAX_MOVES)
+    count[0] = generate_moves(black, white, kings, black_to_move, moves[0])
+    if count[0] > MAX_MOVES:
+        return -1  # more moves than the buffers hold (not seen in play): the caller says so
     total = 0
     ply = 0
     while ply >= 0:
@@ -385,7 +388,9 @@ def perft(black: int, white: int, kings: int, black_to_move: int, depth: int) ->
         else:
             ply += 1
             stack[ply, 0], stack[ply, 1], stack[ply, 2], stack[ply, 3] = b, w, k, side
-            count[ply] = min(generate_moves(b, w, k, side, moves[ply]), MAX_MOVES)
+            count[ply] = generate_moves(b, w, k, side, moves[ply])
+            if count[ply] > MAX_MOVES:
+                return -1
             index[ply] = 0
     return total
 

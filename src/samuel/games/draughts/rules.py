@@ -63,6 +63,26 @@ def _check_square(square: Square, text: str) -> int:
     return square - 1
 
 
+def _code_problem(code: int) -> str:
+    """Why ``code`` is no move's code (checked before any kernel sees it), or '' if it is one."""
+    if not isinstance(code, int) or isinstance(code, bool) or code < 0:
+        return "not a non-negative integer"
+    origin = code & kernels.SQUARE_FIELD
+    target = (code >> kernels.SQUARE_BITS) & kernels.SQUARE_FIELD
+    jumps = (code >> kernels.JUMPS_SHIFT) & kernels.JUMPS_FIELD
+    if jumps > MAX_JUMPS or code >> (kernels.PATH_SHIFT + 2 * jumps):
+        return f"bits beyond its {jumps} jumps"
+    if jumps == 0:
+        return "" if target in STEP[origin] else f"{origin + 1}-{target + 1} is no step"
+    square = origin
+    for j in range(jumps):
+        direction = (code >> (kernels.PATH_SHIFT + 2 * j)) & 3
+        if JUMP_LAND[square, direction] < 0:
+            return f"jump {j + 1} leaves the board"
+        square = int(JUMP_LAND[square, direction])
+    return "" if square == target else "its path does not end on its target"
+
+
 _MOVE = re.compile(r"^(\d+)(?:([-x])(\d+(?:x\d+)*))?$")
 
 
@@ -78,30 +98,17 @@ class Move:
 
     code: int
 
+    def __post_init__(self) -> None:
+        problem = _code_problem(self.code)
+        if problem:
+            raise ValueError(f"{self.code!r} is not a move code: {problem}")
+
     @classmethod
     def from_code(cls, code: int) -> Move:
         """The move with kernel code ``code``; raises ValueError if no move has it (a jump off
         the board, a target that does not match the path, bits beyond the path)."""
-        if not isinstance(code, int | np.integer) or isinstance(code, bool) or code < 0:
-            raise ValueError(f"{code!r} is not a move code")
-        code = int(code)
-        origin = code & kernels.SQUARE_FIELD
-        target = (code >> kernels.SQUARE_BITS) & kernels.SQUARE_FIELD
-        jumps = (code >> kernels.JUMPS_SHIFT) & kernels.JUMPS_FIELD
-        if jumps > MAX_JUMPS or code >> (kernels.PATH_SHIFT + 2 * jumps):
-            raise ValueError(f"{code} is not a move code: bits beyond its {jumps} jumps")
-        if jumps == 0:
-            if target not in STEP[origin]:
-                raise ValueError(f"{code} is not a move code: {origin + 1}-{target + 1} is no step")
-            return cls(code)
-        square = origin
-        for j in range(jumps):
-            direction = (code >> (kernels.PATH_SHIFT + 2 * j)) & 3
-            if JUMP_LAND[square, direction] < 0:
-                raise ValueError(f"{code} is not a move code: jump {j + 1} leaves the board")
-            square = int(JUMP_LAND[square, direction])
-        if square != target:
-            raise ValueError(f"{code} is not a move code: its path does not end on its target")
+        if isinstance(code, np.integer):
+            code = int(code)
         return cls(code)
 
     @classmethod
