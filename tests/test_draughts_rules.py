@@ -369,8 +369,14 @@ def test_short_captures_are_read_against_the_position() -> None:
         position.parse_move("10x19")
     with pytest.raises(NotationError, match="ambiguous.*full path"):
         Position.parse(DIAMOND).parse_move("2x2")
+    with pytest.raises(IllegalMoveError, match="no capture goes from 9 to 27.*9x18x25, 12x19"):
+        position.parse_move("9x27")
     with pytest.raises(NotationError, match="is not a move"):
         position.parse_move("nine")
+    with pytest.raises(NotationError, match="square 40"):
+        position.parse_move("9x40")
+    with pytest.raises(IllegalMoveError, match="captures are compulsory"):
+        position.parse_move("12-16")
 
 
 @pytest.mark.parametrize(
@@ -493,3 +499,13 @@ def test_network_inputs_list_the_set_inputs() -> None:
 )
 def test_the_shared_conformance_checks_pass_for_draughts(check) -> None:
     check(RULES)
+
+
+def test_the_examples_in_the_docstrings_run() -> None:
+    import doctest
+
+    from samuel.games.draughts import rules
+
+    for module in (rules, ref):
+        failed, tried = doctest.testmod(module)
+        assert tried > 0 and failed == 0, module.__name__

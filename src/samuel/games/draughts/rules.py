@@ -279,29 +279,37 @@ class Position:
         the first and last squares only (``15x31``) when exactly one legal capture has them.
         Raises NotationError for text that is no move or an ambiguous short form, and
         IllegalMoveError for a move that is not legal here."""
+        short = re.fullmatch(r"(\d+)x(\d+)", text.strip())
+        if not short:
+            move = Move.parse(text)  # raises NotationError for text that is no move
+            if not self.is_legal(move):
+                raise IllegalMoveError(self._why_illegal(move))
+            return move
+        first, last = (int(short.group(k)) for k in (1, 2))
+        _check_square(first, text)
+        _check_square(last, text)
+        fits = [
+            m for m in self.legal_moves() if m.is_capture and m.origin == first and m.target == last
+        ]
+        single = [m for m in fits if m.jumps == 1]
+        if single:  # a one-jump capture written in full
+            return single[0]
+        if len(fits) == 1:
+            return fits[0]
+        if len(fits) > 1:
+            raise NotationError(
+                f"{text!r} is ambiguous: {len(fits)} captures go from {first} to {last} "
+                f"({', '.join(str(m) for m in fits)}); give the full path"
+            )
         try:
             move = Move.parse(text)
-        except NotationError:
-            move = None
-        if move is not None and self.is_legal(move):
-            return move
-        match = re.fullmatch(r"(\d+)x(\d+)", text.strip())
-        if match:
-            first, last = int(match.group(1)), int(match.group(2))
-            _check_square(first, text)
-            _check_square(last, text)
-            fits = [m for m in self.legal_moves() if m.origin == first and m.target == last]
-            fits = [m for m in fits if m.is_capture]
-            if len(fits) == 1:
-                return fits[0]
-            if len(fits) > 1:
-                raise NotationError(
-                    f"{text!r} is ambiguous: {len(fits)} captures go from {first} to {last} "
-                    f"({', '.join(str(m) for m in fits)}); give the full path"
-                )
-        if move is None:
-            Move.parse(text)  # raises the notation error
-        raise IllegalMoveError(self._why_illegal(move or Move.parse(text)))
+        except NotationError:  # a short form that fits no legal capture
+            captures = [str(m) for m in self.legal_moves() if m.is_capture]
+            raise IllegalMoveError(
+                f"{text} is not legal: no capture goes from {first} to {last} "
+                f"(the captures are: {', '.join(captures) or 'none'})"
+            ) from None
+        raise IllegalMoveError(self._why_illegal(move))
 
     def _why_illegal(self, move: Move) -> str:
         side = "Black" if self.black_to_move else "White"
