@@ -509,3 +509,14 @@ def test_the_examples_in_the_docstrings_run() -> None:
     for module in (rules, ref):
         failed, tried = doctest.testmod(module)
         assert tried > 0 and failed == 0, module.__name__
+
+
+def test_keys_are_the_pieces_and_the_side_to_move() -> None:
+    position = Position.parse("B:WK29:BK4")
+    assert position.key == Position.parse("B:WK29:BK4:Q30").key  # the 40-move count is not in it
+    assert position.key != Position.parse("W:WK29:BK4").key
+    assert position.key != Position.parse("B:W29:BK4").key
+    keys = {p.key for p in sample_positions()}
+    assert len(keys) == len(
+        {(p.black, p.white, p.kings, p.black_to_move) for p in sample_positions()}
+    )

@@ -115,7 +115,7 @@ def move_captured(move: int) -> int:
 
 
 @kernel
-def _sides(black: int, white: int, kings: int, black_to_move: int):
+def _sides(black: int, white: int, black_to_move: int):
     """``(own, opponent, own men's first direction)`` for the side to move."""
     if black_to_move:
         return black, white, BLACK_FIRST_DIRECTION
@@ -125,7 +125,7 @@ def _sides(black: int, white: int, kings: int, black_to_move: int):
 @kernel
 def jumpers(black: int, white: int, kings: int, black_to_move: int) -> int:
     """The pieces of the side to move that can capture now."""
-    own, opponent, first = _sides(black, white, kings, black_to_move)
+    own, opponent, first = _sides(black, white, black_to_move)
     empty = FULL & ~(black | white)
     found = 0
     for d in range(4):
@@ -215,7 +215,7 @@ def generate_moves(
     ``len(moves)`` means the buffer was too small. Threefold repetition and the 40-move rule are
     not seen here: they are the game's and the search's business.
     """
-    own, opponent, first = _sides(black, white, kings, black_to_move)
+    own, opponent, first = _sides(black, white, black_to_move)
     crown_row = BLACK_CROWN_ROW if black_to_move else WHITE_CROWN_ROW
     capacity = moves.shape[0]
     n = 0
@@ -247,7 +247,7 @@ def generate_moves(
 @kernel
 def count_moves(black: int, white: int, kings: int, black_to_move: int) -> int:
     """How many legal moves ``generate_moves`` would write, without writing them."""
-    own, opponent, first = _sides(black, white, kings, black_to_move)
+    own, opponent, first = _sides(black, white, black_to_move)
     can_jump = jumpers(black, white, kings, black_to_move)
     if can_jump:
         crown_row = BLACK_CROWN_ROW if black_to_move else WHITE_CROWN_ROW
