@@ -1,0 +1,19 @@
+"""English draughts behind the :class:`samuel.games.base.GameRules` interface. The rules are
+``shared/DRAUGHTS.md``.
+
+The names below load on first use, so that the compiled kernels can be imported without the
+friendly layer.
+"""
+
+_EXPORTS = ("RULES", "EnglishDraughts", "Move", "Position", "draw_board")
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        from . import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = list(_EXPORTS)

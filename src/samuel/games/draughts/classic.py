@@ -1,0 +1,114 @@
+"""The classic evaluation of the draughts course: named features of a position times weights kept
+in a small file.
+
+Each feature is Black's count minus White's, so the score ``sum(weight[i] * feature[i])`` is from
+Black's (the first player's) point of view. The features, as the course defines them
+(shared/seeds/002_*):
+
+- ``men``, ``kings``: pieces of each kind (weights 100 and 175);
+- ``advance``: rows each man has advanced from its own back row (3 a row);
+- ``back_row``: men still on their own back row, guarding it against crowning (6 each);
+- ``centre``: pieces, men or kings, on the eight central squares 10, 11, 14, 15, 18, 19, 22, 23
+  (4 each).
+
+The weights live in ``classic_weights.json`` beside this module; files of the same form load with
+:func:`load_weights`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+
+from samuel.errors import SamuelError
+from samuel.files import write_atomically
+from samuel.jit import kernel
+
+from .board import BLACK_BACK_ROW, CENTRE, WHITE_BACK_ROW
+from .kernels import popcount
+
+FEATURES = ("men", "kings", "advance", "back_row", "centre")
+FEATURE_COUNT = len(FEATURES)
+DEFAULT_WEIGHTS_FILE = Path(__file__).with_name("classic_weights.json")
+
+
+@kernel
+def classic_features(
+    black: int, white: int, kings: int, black_to_move: int, out: np.ndarray
+) -> None:
+    """Write the feature vector (Black's count minus White's) into ``out`` (``FEATURE_COUNT``)."""
+    black_men = black & ~kings
+    white_men = white & ~kings
+    advance = 0
+    for row in range(8):
+        row_mask = 0xF << (4 * row)
+        # Black's men start at the top (row 0) and advance down; White's the other way.
+        advance += row * popcount(black_men & row_mask) - (7 - row) * popcount(white_men & row_mask)
+    out[0] = popcount(black_men) - popcount(white_men)
+    out[1] = popcount(black & kings) - popcount(white & kings)
+    out[2] = advance
+    out[3] = popcount(black_men & BLACK_BACK_ROW) - popcount(white_men & WHITE_BACK_ROW)
+    out[4] = popcount(black & CENTRE) - popcount(white & CENTRE)
+
+
+@kernel
+def classic_evaluate(
+    black: int, white: int, kings: int, black_to_move: int, weights: np.ndarray, scratch: np.ndarray
+) -> float:
+    """The classic score, Black's point of view; ``scratch`` holds the features."""
+    classic_features(black, white, kings, black_to_move, scratch)
+    score = 0.0
+    for i in range(FEATURE_COUNT):
+        score += weights[i] * scratch[i]
+    return score
+
+
+class WeightsError(SamuelError, ValueError):
+    """A classic weights file that cannot be used."""
+
+
+def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
+    """Read a weights file (JSON object ``{"weights": {feature: value}}``) as a float64 array.
+
+    Every feature must be present with a finite number, and nothing else.
+    """
+    path = Path(path) if path is not None else DEFAULT_WEIGHTS_FILE
+    try:
+        document = json.loads(path.read_text())
+    except FileNotFoundError:
+        raise WeightsError(f"classic weights file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise WeightsError(f"classic weights file {path} is not valid JSON: {error}") from None
+    named = document.get("weights") if isinstance(document, dict) else None
+    if not isinstance(named, dict):
+        raise WeightsError(f'classic weights file {path} has no "weights" object')
+    missing = [name for name in FEATURES if name not in named]
+    unknown = [name for name in named if name not in FEATURES]
+    if missing or unknown:
+        raise WeightsError(
+            f"classic weights file {path}: missing {missing or 'none'}, unknown {unknown or 'none'}"
+            f"; the features are {', '.join(FEATURES)}"
+        )
+    values = []
+    for name in FEATURES:
+        value = named[name]
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            raise WeightsError(f"classic weights file {path}: {name} = {value!r} is not a number")
+        values.append(float(value))
+    return np.array(values, dtype=np.float64)
+
+
+def save_weights(weights: np.ndarray, path: str | os.PathLike, note: str = "") -> None:
+    """Write a weights file atomically."""
+    document = {"weights": {name: float(w) for name, w in zip(FEATURES, weights, strict=True)}}
+    if note:
+        document["note"] = note
+    write_atomically(Path(path), json.dumps(document, indent=2) + "\n")
