@@ -33,9 +33,18 @@ ENDPOINTS = {
 }
 
 
+TEST_HOST = "testserver"  # TestClient's Host; a real server answers only the hosts it is bound to
+
+
+def make_app(**options):
+    """The application, answering the test client's Host (passed explicitly, as an operator
+    passes --allowed-host)."""
+    return create_app(allowed_hosts=[TEST_HOST], **options)
+
+
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app()) as client:
+    with TestClient(make_app()) as client:
         yield client
 
 
@@ -89,7 +98,7 @@ def test_players_offers_the_networks_in_the_weights_dir_that_load(tmp_path):
     save_parameters(random_parameters(1), tmp_path / "gen-001.bin")
     (tmp_path / "broken.bin").write_bytes(b"not a network")
     (tmp_path / "notes.txt").write_text("not weights")
-    with TestClient(create_app(weights_dir=tmp_path)) as client:
+    with TestClient(make_app(weights_dir=tmp_path)) as client:
         levels = client.get("/api/players").json()["players"]
         networks = [p for p in levels if p["group"] == "Network"]
         assert [p["spec"] for p in networks if "gen-001" in p["spec"]]
@@ -104,7 +113,7 @@ def test_players_offers_the_networks_in_the_weights_dir_that_load(tmp_path):
 
 def test_a_missing_weights_dir_is_refused(tmp_path):
     with pytest.raises(ValueError, match="not a directory"):
-        create_app(weights_dir=tmp_path / "nowhere")
+        make_app(weights_dir=tmp_path / "nowhere")
 
 
 # ---------------------------------------------------------------- games
@@ -232,7 +241,7 @@ def test_games_are_independent(client):
 
 
 def test_the_store_drops_the_game_left_alone_longest():
-    with TestClient(create_app(max_games=2)) as client:
+    with TestClient(make_app(max_games=2)) as client:
         oldest, middle = new_game(client), new_game(client)
         client.get(f"/api/games/{oldest['id']}")  # used again: now the middle one is oldest
         new_game(client)
@@ -383,10 +392,10 @@ def test_an_unknown_game_id_is_a_404(client, method, path, body):
 
 @pytest.mark.anyio
 async def test_while_the_engine_thinks_the_game_cannot_change_and_others_go_on():
-    app = create_app()
+    app = make_app()
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://samuel") as client:
-        players = {"tigers": "classic:time=1,depth=60", "sheep": "human"}
+    async with httpx.AsyncClient(transport=transport, base_url=f"http://{TEST_HOST}") as client:
+        players = {"tigers": "classic:time=1", "sheep": "human"}
         game = (await client.post("/api/games", json={"players": players})).json()
         other = (await client.post("/api/games", json={})).json()
         url = f"/api/games/{game['id']}"
@@ -413,9 +422,9 @@ async def test_while_the_engine_thinks_the_game_cannot_change_and_others_go_on()
 
 @pytest.mark.anyio
 async def test_many_games_at_once_stay_independent():
-    app = create_app()
+    app = make_app()
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://samuel") as client:
+    async with httpx.AsyncClient(transport=transport, base_url=f"http://{TEST_HOST}") as client:
 
         async def play(seed: int) -> list[str]:
             body = {
@@ -463,17 +472,17 @@ def test_the_true_value_is_shown_once_the_hand_is_empty(monkeypatch):
     import samuel.tablebase.probe as probe
 
     monkeypatch.setattr(probe, "load_tablebase", lambda directory: FakeTablebase())
-    with TestClient(create_app(tablebase_dir="tablebase")) as client:
+    with TestClient(make_app(tablebase_dir="tablebase")) as client:
         placing = new_game(client, start="T3T/5/2S2/5/T3T S 19")
         assert placing["true_value"] is None  # sheep still in hand
         moving = new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST S 0")
         assert moving["true_value"] == {"result": -1, "plies": 7, "text": "sheep win in 7 plies"}
         tigers = new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST T 0")
         assert tigers["true_value"]["text"] == "tigers win in 7 plies"
-    with TestClient(create_app()) as client:
+    with TestClient(make_app()) as client:
         assert new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST S 0")["true_value"] is None
 
 
 def test_a_missing_tablebase_is_refused_when_the_server_starts(tmp_path):
     with pytest.raises(ValueError, match="tablebase"):
-        create_app(tablebase_dir=tmp_path / "nothing")
+        make_app(tablebase_dir=tmp_path / "nothing")
