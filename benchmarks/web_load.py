@@ -39,9 +39,10 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, games: int) -> subprocess.Popen:
     samuel = Path(sys.executable).with_name("samuel")
     command = [str(samuel), "serve", "--host", HOST, "--port", str(port)]
+    command += ["--search-queue", str(games)]  # every game's search may wait: none is refused
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -218,7 +219,7 @@ async def main() -> None:
     parser.add_argument("--limit", type=float, default=120.0, help="seconds at most (120)")
     args = parser.parse_args()
     port = free_port()
-    server = start_server(port)
+    server = start_server(port, args.games)
     limits = httpx.Limits(
         max_connections=args.games + 10, max_keepalive_connections=args.games + 10
     )

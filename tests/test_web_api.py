@@ -683,9 +683,10 @@ async def test_a_full_search_queue_refuses_at_once_and_cheap_requests_go_on(monk
 
     release = threading.Event()
 
-    def held_analysis(*args):  # a search that lasts until the test lets it end
-        release.wait(timeout=30)
-        return analyse(*args)
+    def held_analysis(game, spec, depth, *more):  # lasts until the test lets it end, if deep
+        if depth > 3:
+            release.wait(timeout=30)
+        return analyse(game, spec, depth, *more)
 
     analyse = web_app.analyse
     monkeypatch.setattr(web_app, "analyse", held_analysis)
@@ -693,7 +694,7 @@ async def test_a_full_search_queue_refuses_at_once_and_cheap_requests_go_on(monk
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url=f"http://{TEST_HOST}") as client:
         game = (await client.post("/api/games", json={})).json()
-        body = {"position": "start", "depth": 1}
+        body = {"position": "start", "depth": 5}
         answers = []
         async with anyio.create_task_group() as group:
 
@@ -710,7 +711,7 @@ async def test_a_full_search_queue_refuses_at_once_and_cheap_requests_go_on(monk
                     full = await client.post("/api/analyse", json=body)
                     refused(full, 503, "busy")
                     assert full.headers["retry-after"].isdigit()
-                    hint = {"player": "classic:depth=1"}
+                    hint = {"player": "classic:depth=4"}
                     engine = await client.post(f"/api/games/{game['id']}/engine-move", json=hint)
                     refused(engine, 503, "busy")
                     state = (await client.get(f"/api/games/{game['id']}")).json()
@@ -719,6 +720,9 @@ async def test_a_full_search_queue_refuses_at_once_and_cheap_requests_go_on(monk
                     assert moved.status_code == 200
                     assert (await client.get("/api/players")).status_code == 200
                     assert (await client.post("/api/games", json={})).status_code == 201
+                    # A quick search has its own lane: it does not wait behind deep ones.
+                    quick = await client.post("/api/analyse", json={"depth": 1})
+                    assert quick.status_code == 200 and quick.json()["depth"] == 1
                 assert not answers  # the held searches are still held
             finally:
                 release.set()
@@ -744,6 +748,25 @@ async def test_one_client_cannot_push_out_the_games_of_others():
         another = (await player.post("/api/games", json={})).json()["id"]
         assert (await player.get(f"/api/games/{mine[0]}")).status_code == 404
         assert (await player.get(f"/api/games/{another}")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("spec", "depth", "seconds", "quick"),
+    [
+        ("random", None, None, True),
+        ("classic:depth=2", None, None, True),
+        ("classic", 3, None, True),
+        ("classic", None, None, False),  # depth 4, make_player's default
+        ("classic:depth=2", None, 0.5, False),
+        ("classic:depth=2,time=0.1", None, None, False),
+        ("classic:depth=nope", None, None, False),
+        ("wizard:", None, None, False),
+    ],
+)
+def test_quick_searches_are_told_from_the_rest(spec, depth, seconds, quick):
+    from samuel.web.app import is_quick
+
+    assert is_quick(spec, depth, seconds) is quick
 
 
 def test_no_page_loads_scripts_from_elsewhere(client):

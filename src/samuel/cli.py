@@ -212,6 +212,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="also answer requests for this Host name (repeatable); by default only the names "
         "of the address listened on (127.0.0.1, localhost, [::1] for loopback)",
     )
+    serve.add_argument(
+        "--search-queue",
+        type=_non_negative_int,
+        metavar="N",
+        help="searches that may wait for a free search thread (as many as run at once, twice "
+        "the CPUs); past that a search is refused with 503 and Retry-After",
+    )
     serve.set_defaults(run=command_serve)
 
     from samuel.match import commands as match_commands  # light: matches import on running

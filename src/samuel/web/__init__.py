@@ -22,7 +22,10 @@ def command_serve(args: argparse.Namespace) -> None:
 
     hosts = allowed_hosts_for(args.host, args.allowed_host)
     app = create_app(
-        weights_dir=args.weights_dir, tablebase_dir=args.tablebase, allowed_hosts=hosts
+        weights_dir=args.weights_dir,
+        tablebase_dir=args.tablebase,
+        allowed_hosts=hosts,
+        waiting_searches=args.search_queue,
     )
     print(f"Samuel: open http://{args.host}:{args.port}/ (Ctrl-C stops the server)", flush=True)
     print(

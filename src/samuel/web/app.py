@@ -42,7 +42,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from samuel.games.base import IllegalMoveError, NotationError
 from samuel.games.game import Game
 from samuel.games.tigers.rules import RULES
-from samuel.players import PlayerSpecError
+from samuel.players import DEFAULT_DEPTH, PlayerSpec, PlayerSpecError
 from samuel.web import schemas
 from samuel.web.games import (
     GameBusy,
@@ -61,6 +61,7 @@ from samuel.web.limits import RETRY_AFTER_SECONDS, BodyLimit, SearchQueue, Serve
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_ANALYSIS_DEPTH = 6  # as `samuel analyse`
+QUICK_DEPTH = 3  # an untimed search this shallow takes milliseconds: it never queues behind others
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # what a browser on this machine sends
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
 DETAIL_LIMIT = 1000  # characters of an error's detail: the longest ones list every player
@@ -258,7 +259,9 @@ def create_app(
         spec = session.engine_spec(request.player if request else None)  # checked in the thread
         async with session.lock:  # held until the move is played: the game cannot change
             seed = session.seed_for(session.side_to_move)
-            move, search = await searches.run(choose_engine_move, session.game, spec, seed, pool)
+            move, search = await searches.run(
+                choose_engine_move, session.game, spec, seed, pool, quick=is_quick(spec)
+            )
             session.game.play(move)
             session.searches.append(search)
         return _json(session.state())
@@ -304,12 +307,30 @@ def create_app(
         else:
             game = Game(RULES, start=parse_start(request.position or "start"))
         depth = request.depth or (None if request.time else DEFAULT_ANALYSIS_DEPTH)
+        quick = is_quick(request.player, depth, request.time)
         analysis = await searches.run(
-            analyse, game, request.player, depth, request.time, request.seed, pool
+            analyse, game, request.player, depth, request.time, request.seed, pool, quick=quick
         )
         return _json(analysis)
 
     return app
+
+
+def is_quick(spec: str, depth: int | None = None, seconds: float | None = None) -> bool:
+    """Whether ``spec`` (with the request's ``depth`` and ``seconds``) asks for a quick search:
+    no search at all, or an untimed one to :data:`QUICK_DEPTH` at most. Only a guess for
+    queueing: the spec is checked, and may be refused, when its player is made."""
+    try:
+        parsed = PlayerSpec.parse(spec)
+        if parsed.name in ("random", "human"):
+            return True
+        if seconds is not None or parsed.get("time") is not None:
+            return False
+        spec_depth = parsed.get("depth")
+        searched = int(spec_depth) if spec_depth else depth or DEFAULT_DEPTH
+        return searched <= QUICK_DEPTH
+    except (PlayerSpecError, ValueError):
+        return False
 
 
 def _json(model: BaseModel, status_code: int = 200) -> Response:

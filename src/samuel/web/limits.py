@@ -73,15 +73,14 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": content})
 
 
-class SearchQueue:
-    """Runs searches in worker threads (the compiled search releases the GIL): at most
-    ``running`` at once, and at most ``waiting`` more admitted to wait for a turn. Use it from
-    one event loop only (its count is not locked)."""
+class SearchLane:
+    """Searches in worker threads: at most ``running`` at once, and at most ``waiting`` more
+    admitted to wait for a turn. Use it from one event loop only (its count is not locked)."""
 
     def __init__(self, running: int, waiting: int) -> None:
         if running < 1 or waiting < 0:
             raise ValueError(
-                f"a search queue needs a slot and no negative wait: {running}, {waiting}"
+                f"a search lane needs a thread and no negative wait: {running}, {waiting}"
             )
         self.running = running
         self.waiting = waiting
@@ -89,8 +88,8 @@ class SearchQueue:
         self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
 
     async def run(self, function: Callable[..., T], *args) -> T:
-        """``function(*args)`` in a worker thread when a slot is free; raises
-        :class:`ServerBusy` at once if every slot is taken and the queue is full."""
+        """``function(*args)`` in a worker thread when one is free; raises :class:`ServerBusy`
+        at once if every thread is taken and as many searches wait already."""
         if self.admitted >= self.running + self.waiting:
             raise ServerBusy(
                 f"the server is busy: {self.running} searches run and {self.waiting} wait; "
@@ -103,3 +102,21 @@ class SearchQueue:
             return await anyio.to_thread.run_sync(function, *args, limiter=self._limiter)
         finally:
             self.admitted -= 1
+
+
+class SearchQueue:
+    """Two :class:`SearchLane` of the same size: one for quick searches (a few milliseconds:
+    shallow, untimed), one for the rest, so a quick search never waits behind deep ones."""
+
+    def __init__(self, running: int, waiting: int) -> None:
+        self.deep = SearchLane(running, waiting)
+        self.quick = SearchLane(running, waiting)
+
+    @property
+    def admitted(self) -> int:
+        """Searches running or waiting now, in both lanes."""
+        return self.deep.admitted + self.quick.admitted
+
+    async def run(self, function: Callable[..., T], *args, quick: bool = False) -> T:
+        """``function(*args)`` in the quick lane or the deep one (see :meth:`SearchLane.run`)."""
+        return await (self.quick if quick else self.deep).run(function, *args)
