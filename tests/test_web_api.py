@@ -657,6 +657,45 @@ def test_errors_repeat_at_most_a_little_of_the_input(client):
     assert len(answer.text) < 300 and detail
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        '"',
+        '""',
+        '"":depth=2',
+        "classic:=",
+        "classic:,,,:::",
+        'classic:weights=""',
+        'classic:"depth"=2',
+        "classic:depth=1e999",
+        "classic:time=nan",
+        "classic:time=inf",
+        "classic:seed=-1",
+        "classic:depth=" + "9" * 250,
+        "hybrid:scale=1e400",
+        "\x00",
+        "classic:weights=\x00",
+        "élan:depth=２",
+        "net:tablebase=.",
+        "../../../../etc/passwd.bin",
+        "perfect:tablebase=/",
+        "human:seed=1",
+    ],
+)
+def test_no_spec_makes_the_server_fail(client, spec):
+    answer = client.post("/api/games", json={"players": {"tigers": spec}})
+    assert answer.status_code in (201, 400), answer.text
+    game = new_game(client, tigers="random")
+    for path, body in (
+        (f"/api/games/{game['id']}/engine-move", {"player": spec}),
+        ("/api/analyse", {"player": spec}),
+    ):
+        answer = client.post(path, json=body)
+        assert answer.status_code in (200, 400, 409), answer.text
+        if answer.status_code != 200:
+            assert "\n" not in answer.json()["detail"]
+
+
 def test_searches_deeper_or_longer_than_the_caps_are_refused(client):
     from samuel.web.schemas import MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
     from samuel.web.specs import player_for
