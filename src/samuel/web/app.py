@@ -362,4 +362,5 @@ async def _invalid_request(request: Request, error: RequestValidationError) -> J
         else:
             message = message.removeprefix("Value error, ")
             problems.append(f"{where}: {message}" if where else message)
-    return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, status_code=422)
+    detail = "; ".join(problems)[:DETAIL_LIMIT] or "invalid request"
+    return JSONResponse({"detail": detail}, status_code=422)
