@@ -2,6 +2,11 @@
 cheap request (get a game's state) is answered meanwhile. Prints figures; not a test.
 
     .venv/bin/python benchmarks/web_load.py [--games 50] [--depth 3] [--ply-cap 60]
+    .venv/bin/python benchmarks/web_load.py --busy 12   # a full search queue
+
+With ``--busy N`` it checks the bounded search queue instead: N engine moves of
+``classic:time=2`` at once on a server with the default queue, then a depth-1 analysis and a
+game's state; it prints each answer's status and time.
 
 It starts `samuel serve` on a free loopback port, measures `GET /api/games/{id}` alone (the
 baseline), then plays ``--games`` games at once, both sides engines at ``--depth``, each game
@@ -39,9 +44,11 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, queue: int | None) -> subprocess.Popen:
     samuel = Path(sys.executable).with_name("samuel")
     command = [str(samuel), "serve", "--host", HOST, "--port", str(port)]
+    if queue is not None:
+        command += ["--search-queue", str(queue)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
 
 
@@ -163,6 +170,37 @@ async def load(args: argparse.Namespace, client: httpx.AsyncClient, port: int, p
     )
 
 
+async def busy(count: int, client: httpx.AsyncClient) -> None:
+    """``count`` timed engine moves at once, then a quick analysis and a state: the first fill
+    the search queue; the last two must not wait behind them."""
+    players = {"tigers": "classic:time=2", "sheep": "human"}
+    games = []
+    for _ in range(count):
+        game = (await client.post("/api/games", json={"players": players})).json()
+        await client.post(f"/api/games/{game['id']}/moves", json={"move": "c3"})
+        games.append(game["id"])
+
+    async def timed(request) -> tuple[int, float, str]:
+        started = time.perf_counter()
+        answer = await request
+        retry = answer.headers.get("retry-after")
+        return (
+            answer.status_code,
+            time.perf_counter() - started,
+            f" Retry-After {retry}" * bool(retry),
+        )
+
+    moves = [asyncio.create_task(timed(client.post(f"/api/games/{g}/engine-move"))) for g in games]
+    await asyncio.sleep(0.3)  # the moves are in
+    analysis = await timed(client.post("/api/analyse", json={"depth": 1}))
+    state = await timed(client.get(f"/api/games/{games[0]}"))
+    print(f"{count} engine moves of classic:time=2 at once; {os.cpu_count()} CPUs")
+    print(f"depth-1 analysis  {analysis[0]} in {1000 * analysis[1]:.0f} ms")
+    print(f"get state         {state[0]} in {1000 * state[1]:.0f} ms")
+    for status, seconds, retry in sorted(await asyncio.gather(*moves)):
+        print(f"engine move       {status} after {seconds:.2f} s{retry}")
+
+
 def gil_check() -> None:
     """Whether searches in threads run at the same time as Python and as each other."""
     from samuel.games.game import Game
@@ -216,9 +254,11 @@ async def main() -> None:
     parser.add_argument("--depth", type=int, default=3, help="engine depth (3)")
     parser.add_argument("--ply-cap", type=int, default=60, help="plies per game at most (60)")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds at most (120)")
+    parser.add_argument("--busy", type=int, metavar="N", help="check a full search queue instead")
     args = parser.parse_args()
     port = free_port()
-    server = start_server(port)
+    # For the load, every game's search may wait (none is refused); --busy uses the default.
+    server = start_server(port, None if args.busy else args.games)
     limits = httpx.Limits(
         max_connections=args.games + 10, max_keepalive_connections=args.games + 10
     )
@@ -227,11 +267,15 @@ async def main() -> None:
             base_url=f"http://{HOST}:{port}", timeout=60, limits=limits, trust_env=False
         ) as client:
             await wait_until_up(client, server)
-            await load(args, client, port, server.pid)
+            if args.busy:
+                await busy(args.busy, client)
+            else:
+                await load(args, client, port, server.pid)
     finally:
         server.terminate()
         server.wait(timeout=10)
-    gil_check()
+    if not args.busy:
+        gil_check()
 
 
 if __name__ == "__main__":

@@ -13,9 +13,11 @@ from samuel.games.tigers.rules import RULES
 from samuel.match.play import play_game
 from samuel.players import (
     HumanPlayer,
+    PlayerSpec,
     PlayerSpecError,
     RandomPlayer,
     SearchPlayer,
+    SpecFile,
     make_player,
 )
 
@@ -42,7 +44,12 @@ def test_defaults_apply_unless_the_spec_overrides_them():
         ("wizard", "unknown player 'wizard'; players are: human | random | classic"),
         ("classic:depth", "is not KEY=VALUE"),
         ("classic:depth=0", "depth must be between 1"),
-        ("classic:depth=four", "depth must be a int"),
+        ("classic:depth=four", "depth must be a whole number"),
+        ("classic:time=soon", "time must be a number"),
+        ("classic:depth=1,depth=2", "the option depth is given twice"),
+        ("classic:depth=1:depth=2", "the option depth is given twice"),
+        ('classic:weights="a.json', "a double quote is not closed"),
+        (":depth=2", "names no player"),
         ("classic:time=-1", "time must be between"),
         ("classic:epsilon=2", "epsilon must be between 0.0 and 1.0"),
         ("classic:colour=red", "unknown option(s) colour"),
@@ -53,6 +60,54 @@ def test_bad_specs_say_what_is_valid(spec, phrase):
     with pytest.raises(PlayerSpecError) as error:
         make_player(spec, RULES)
     assert phrase in str(error.value)
+
+
+def test_a_huge_bad_spec_is_not_repeated_whole():
+    spec = "classic:depth=" + "9" * 100_000
+    with pytest.raises(PlayerSpecError) as error:
+        make_player(spec, RULES)
+    assert len(str(error.value)) < 300 and "100014 characters" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "options"),
+    [
+        ("classic", "classic", ()),
+        ("classic:depth=2:seed=3", "classic", (("depth", "2"), ("seed", "3"))),
+        (" classic : depth = 2 , ", "classic", (("depth", "2"),)),
+        ('classic:weights="my:file,1.json"', "classic", (("weights", "my:file,1.json"),)),
+        ('classic:weights="say ""hi"".json"', "classic", (("weights", 'say "hi".json'),)),
+        ('"runs/a:b/gen-1.bin":depth=2', "runs/a:b/gen-1.bin", (("depth", "2"),)),
+        ('hybrid:net=a" b".bin', "hybrid", (("net", "a b.bin"),)),
+    ],
+)
+def test_a_spec_is_parsed_once_into_its_name_and_options(text, name, options):
+    spec = PlayerSpec.parse(text)
+    assert (spec.name, spec.options) == (name, options)
+    assert PlayerSpec.parse(str(spec)) == spec  # it writes itself back in the same words
+
+
+def test_a_spec_says_which_files_it_names():
+    spec = PlayerSpec.parse("runs/gen-2.bin:depth=2")
+    assert spec.files() == (SpecFile(None, "runs/gen-2.bin", "network file"),)
+    hybrid = PlayerSpec.parse("hybrid:net=n.bin,weights=w.json,tablebase=tb,scale=2")
+    assert [(f.option, f.path, f.kind) for f in hybrid.files()] == [
+        ("net", "n.bin", "network file"),
+        ("weights", "w.json", "classic weights file"),
+        ("tablebase", "tb", "tablebase"),
+    ]
+    assert PlayerSpec.parse("classic:depth=3").files() == ()
+    assert PlayerSpec.parse("net").files() == ()  # the shipped network comes with the program
+
+
+def test_a_path_with_separators_is_named_in_quotes(tmp_path):
+    folder = tmp_path / "odd:name,here"
+    folder.mkdir()
+    path = folder / "tuned.json"
+    classic.save_weights(classic.load_weights(), path, note="test")
+    player = make_player(f'classic:weights="{path}",depth=2', RULES)
+    assert player.depth == 2 and np.array_equal(player.params, classic.load_weights())
+    assert make_player(PlayerSpec.parse(f'classic:weights="{path}"'), RULES).depth == 4
 
 
 def play(sheep: str, tigers: str, seed: int) -> list[str]:

@@ -4,6 +4,7 @@ independent games, the engine thinking off the event loop, and the OpenAPI schem
 from __future__ import annotations
 
 import asyncio
+import os
 import warnings
 
 import httpx
@@ -13,6 +14,7 @@ from samuel.games.record import parse_records
 from samuel.nn.network import random_parameters
 from samuel.nn.weights import save_parameters
 from samuel.web.app import create_app
+from samuel.web.specs import NETWORK_FILE_BYTES as NETWORK_BYTES
 
 with warnings.catch_warnings():  # newer Starlette prefers the httpx2 package; httpx still works
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
@@ -33,9 +35,18 @@ ENDPOINTS = {
 }
 
 
+TEST_HOST = "testserver"  # TestClient's Host; a real server answers only the hosts it is bound to
+
+
+def make_app(**options):
+    """The application, answering the test client's Host (passed explicitly, as an operator
+    passes --allowed-host)."""
+    return create_app(allowed_hosts=[TEST_HOST], **options)
+
+
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app()) as client:
+    with TestClient(make_app()) as client:
         yield client
 
 
@@ -89,7 +100,7 @@ def test_players_offers_the_networks_in_the_weights_dir_that_load(tmp_path):
     save_parameters(random_parameters(1), tmp_path / "gen-001.bin")
     (tmp_path / "broken.bin").write_bytes(b"not a network")
     (tmp_path / "notes.txt").write_text("not weights")
-    with TestClient(create_app(weights_dir=tmp_path)) as client:
+    with TestClient(make_app(weights_dir=tmp_path)) as client:
         levels = client.get("/api/players").json()["players"]
         networks = [p for p in levels if p["group"] == "Network"]
         assert [p["spec"] for p in networks if "gen-001" in p["spec"]]
@@ -104,7 +115,7 @@ def test_players_offers_the_networks_in_the_weights_dir_that_load(tmp_path):
 
 def test_a_missing_weights_dir_is_refused(tmp_path):
     with pytest.raises(ValueError, match="not a directory"):
-        create_app(weights_dir=tmp_path / "nowhere")
+        make_app(weights_dir=tmp_path / "nowhere")
 
 
 # ---------------------------------------------------------------- games
@@ -232,7 +243,7 @@ def test_games_are_independent(client):
 
 
 def test_the_store_drops_the_game_left_alone_longest():
-    with TestClient(create_app(max_games=2)) as client:
+    with TestClient(make_app(max_games=2)) as client:
         oldest, middle = new_game(client), new_game(client)
         client.get(f"/api/games/{oldest['id']}")  # used again: now the middle one is oldest
         new_game(client)
@@ -383,10 +394,10 @@ def test_an_unknown_game_id_is_a_404(client, method, path, body):
 
 @pytest.mark.anyio
 async def test_while_the_engine_thinks_the_game_cannot_change_and_others_go_on():
-    app = create_app()
+    app = make_app()
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://samuel") as client:
-        players = {"tigers": "classic:time=1,depth=60", "sheep": "human"}
+    async with httpx.AsyncClient(transport=transport, base_url=f"http://{TEST_HOST}") as client:
+        players = {"tigers": "classic:time=1", "sheep": "human"}
         game = (await client.post("/api/games", json={"players": players})).json()
         other = (await client.post("/api/games", json={})).json()
         url = f"/api/games/{game['id']}"
@@ -413,9 +424,9 @@ async def test_while_the_engine_thinks_the_game_cannot_change_and_others_go_on()
 
 @pytest.mark.anyio
 async def test_many_games_at_once_stay_independent():
-    app = create_app()
+    app = make_app()
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://samuel") as client:
+    async with httpx.AsyncClient(transport=transport, base_url=f"http://{TEST_HOST}") as client:
 
         async def play(seed: int) -> list[str]:
             body = {
@@ -463,17 +474,343 @@ def test_the_true_value_is_shown_once_the_hand_is_empty(monkeypatch):
     import samuel.tablebase.probe as probe
 
     monkeypatch.setattr(probe, "load_tablebase", lambda directory: FakeTablebase())
-    with TestClient(create_app(tablebase_dir="tablebase")) as client:
+    with TestClient(make_app(tablebase_dir="tablebase")) as client:
         placing = new_game(client, start="T3T/5/2S2/5/T3T S 19")
         assert placing["true_value"] is None  # sheep still in hand
         moving = new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST S 0")
         assert moving["true_value"] == {"result": -1, "plies": 7, "text": "sheep win in 7 plies"}
         tigers = new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST T 0")
         assert tigers["true_value"]["text"] == "tigers win in 7 plies"
-    with TestClient(create_app()) as client:
+    with TestClient(make_app()) as client:
         assert new_game(client, start="SSSSS/SSSSS/TSSSS/STSSS/1TSST S 0")["true_value"] is None
 
 
 def test_a_missing_tablebase_is_refused_when_the_server_starts(tmp_path):
     with pytest.raises(ValueError, match="tablebase"):
-        create_app(tablebase_dir=tmp_path / "nothing")
+        make_app(tablebase_dir=tmp_path / "nothing")
+
+
+# ---------------------------------------------------------------- a server safe to leave running
+
+NETWORK_SPECS = ("{path}", "hybrid:net={path}", "{path}:depth=2")
+
+
+@pytest.fixture
+def folders(tmp_path):
+    """A weights dir with a network, a tablebase dir, and next to them files a visitor must not
+    reach: a secret, a network outside, a folder."""
+    weights, outside = tmp_path / "weights", tmp_path / "outside"
+    weights.mkdir()
+    outside.mkdir()
+    (tmp_path / "tablebase").mkdir()
+    save_parameters(random_parameters(1), weights / "gen-001.bin")
+    save_parameters(random_parameters(2), outside / "stolen.bin")
+    (outside / "secret.bin").write_text("root:x:0:0:root:/root:/bin/bash\n")
+    (outside / "secret.json").write_text('{"weights": "root:x:0:0"}')
+    return tmp_path
+
+
+def spec_refused(client, spec: str, phrase: str) -> str:
+    """The detail of the 400 that starting a game with ``spec`` gets."""
+    answer = client.post("/api/games", json={"players": {"tigers": spec}})
+    refused(answer, 400, phrase)
+    detail = answer.json()["detail"]
+    assert "root:" not in detail and "\n" not in detail  # never a file's contents
+    return detail
+
+
+def test_spec_files_outside_the_weights_dir_are_never_read(folders):
+    weights = folders / "weights"
+    with TestClient(make_app(weights_dir=weights)) as client:
+        for path in (folders / "outside" / "secret.bin", folders / "outside" / "stolen.bin"):
+            for template in NETWORK_SPECS:
+                spec_refused(client, template.format(path=path), "not in this server's weights")
+        for spec in (
+            f"classic:weights={folders / 'outside' / 'secret.json'}",
+            f"classic:weights={weights}/../outside/secret.json",
+            "hybrid:net=/etc/passwd",
+            "hybrid:net=/dev/zero",
+            "/dev/zero.bin",
+        ):
+            spec_refused(client, spec, "not in this server's weights dir")
+        # Whether a file outside exists is not told either.
+        missing = spec_refused(client, f"{folders}/outside/none.bin", "not in")
+        existing = spec_refused(client, f"{folders}/outside/stolen.bin", "not in")
+        assert missing.replace("none", "stolen") == existing
+        # The network inside is played, however its path is written.
+        for spec in (f"{weights}/gen-001.bin", f'hybrid:net="{weights}/gen-001.bin"'):
+            assert new_game(client, tigers=spec)["players"]["tigers"] == spec
+    with TestClient(make_app()) as client:  # no weights dir: no file at all
+        spec_refused(client, f"{weights}/gen-001.bin", "this server has no weights dir")
+
+
+def test_a_fifo_a_device_or_a_huge_file_in_the_weights_dir_is_refused_unread(folders):
+    weights = folders / "weights"
+    os.mkfifo(weights / "pipe.bin")  # opening it would wait for a writer for ever
+    (weights / "zero.bin").symlink_to("/dev/zero")  # reading it would fill memory
+    with open(weights / "huge.bin", "wb") as sparse:  # 2 GB, no disk used
+        sparse.truncate(2 * 10**9)
+    (weights / "folder.bin").mkdir()
+    (weights / "passwd.bin").write_bytes(b"root:x:0:0" + bytes(NETWORK_BYTES - 10))
+    with TestClient(make_app(weights_dir=weights)) as client:
+        for template in NETWORK_SPECS:
+            spec_refused(client, template.format(path=weights / "pipe.bin"), "not a regular file")
+            spec_refused(client, template.format(path=weights / "folder.bin"), "not a regular")
+            spec_refused(client, template.format(path=weights / "zero.bin"), "not in this server")
+            spec_refused(client, template.format(path=weights / "huge.bin"), "more than one can")
+            spec_refused(client, template.format(path=weights / "passwd.bin"), "TSNN")
+        spec_refused(client, f"classic:weights={weights}/pipe.bin", "not a regular file")
+        offered = [p["spec"] for p in client.get("/api/players").json()["players"]]
+        assert [spec for spec in offered if "weights" in spec] == [
+            f"hybrid:net={weights}/gen-001.bin",
+            f"{weights}/gen-001.bin",
+        ]
+
+
+def test_a_symlink_out_of_the_weights_dir_is_refused_and_one_within_is_followed(folders):
+    weights = folders / "weights"
+    (weights / "escape.bin").symlink_to(folders / "outside" / "stolen.bin")
+    (weights / "latest.bin").symlink_to(weights / "gen-001.bin")
+    (weights / "loop.bin").symlink_to(weights / "loop.bin")
+    with TestClient(make_app(weights_dir=weights)) as client:
+        for template in NETWORK_SPECS:
+            spec_refused(client, template.format(path=weights / "escape.bin"), "not in this")
+            spec_refused(client, template.format(path=weights / "loop.bin"), "")
+        new_game(client, tigers=f"{weights}/latest.bin:depth=1")
+        spec_refused(client, f"{weights}/gen\0.bin", "")  # a NUL byte is a 400, not a 500
+
+
+def test_a_tablebase_outside_the_servers_is_refused(folders, monkeypatch):
+    import samuel.tablebase.probe as probe
+
+    monkeypatch.setattr(probe, "load_tablebase", lambda directory: FakeTablebase())
+    with TestClient(make_app(tablebase_dir=folders / "tablebase")) as client:
+        for folder in ("/root", "/etc", folders / "outside", "/nowhere"):
+            for name in ("classic", "perfect"):
+                spec_refused(client, f"{name}:tablebase={folder}", "not in this server's tablebase")
+        spec_refused(client, f"classic:tablebase={folders}/tablebase/../outside", "not in")
+    with TestClient(make_app()) as client:
+        spec_refused(client, "perfect", "this server has none")
+        spec_refused(client, f"classic:tablebase={folders}/tablebase", "has no tablebase dir")
+
+
+def test_a_request_for_another_host_is_refused():
+    with TestClient(make_app()) as client:
+        assert client.get("/api/players").status_code == 200
+        for host in ("evil.example", "evil.example:8000", "127.0.0.1.evil.example"):
+            answer = client.get("/api/players", headers={"host": host})
+            assert answer.status_code == 400 and answer.text == "Invalid host header"
+    with TestClient(create_app(), base_url="http://127.0.0.1:8000") as client:  # the default
+        assert client.get("/api/players").status_code == 200
+        for host in ("localhost", "localhost:8000", "[::1]:8000", "127.0.0.1"):
+            assert client.get("/api/players", headers={"host": host}).status_code == 200
+        assert client.get("/", headers={"host": "evil.example"}).status_code == 400
+
+
+def test_the_hosts_answered_are_those_of_the_address_bound():
+    from samuel.web.app import allowed_hosts_for
+
+    assert allowed_hosts_for("127.0.0.1") == ["127.0.0.1", "localhost", "[::1]"]
+    assert allowed_hosts_for("::1") == ["127.0.0.1", "localhost", "[::1]", "::1"]
+    assert allowed_hosts_for("192.168.1.5", ["Samuel.lan"]) == ["192.168.1.5", "samuel.lan"]
+    assert allowed_hosts_for("fe80::1") == ["[fe80::1]"]
+    assert "localhost" in allowed_hosts_for("0.0.0.0")
+
+
+def test_a_large_body_is_refused_before_it_is_read(client):
+    body = b'{"move": "' + b"c" * 10_000_000 + b'"}'
+    answer = client.post("/api/games", content=body, headers={"content-type": "application/json"})
+    refused(answer, 413, "over 16384 bytes")
+
+    def chunks():  # no Content-Length: the body arrives in chunks
+        for _ in range(100):
+            yield b"x" * 1000
+
+    refused(client.post("/api/games", content=chunks()), 413, "over 16384 bytes")
+    assert len(client.post("/api/games", content=chunks()).text) < 200
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/games", {"players": {"tigers": "classic:depth=2," + "x" * 10_000}}, "tigers"),
+        ("/api/games", {"start": "T3T/5/5/5/T3T S 20" + " " * 5000}, "start"),
+        ("/api/analyse", {"position": "S" * 5000}, "position"),
+        ("/api/analyse", {"player": "c" * 5000}, "player"),
+        ("/api/analyse", {"game_id": "g" * 5000}, "game_id"),
+    ],
+)
+def test_long_strings_are_refused_with_a_short_message(client, path, body, field):
+    answer = client.post(path, json=body)
+    refused(answer, 422, f"{field}: String should have at most")
+    assert len(answer.text) < 200
+
+
+def test_errors_repeat_at_most_a_little_of_the_input(client):
+    spec = "wizard" + "z" * 290
+    detail = spec_refused(client, spec, "unknown player")
+    assert "296 characters" in detail and "z" * 100 not in detail
+    game = new_game(client)
+    detail = client.post(f"/api/games/{game['id']}/moves", json={"move": "z" * 16}).json()
+    answer = client.get("/api/games/" + "n" * 5000)
+    refused(answer, 404, "5000 characters")
+    assert len(answer.text) < 300 and detail
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        '"',
+        '""',
+        '"":depth=2',
+        "classic:=",
+        "classic:,,,:::",
+        'classic:weights=""',
+        'classic:"depth"=2',
+        "classic:depth=1e999",
+        "classic:time=nan",
+        "classic:time=inf",
+        "classic:seed=-1",
+        "classic:depth=" + "9" * 250,
+        "hybrid:scale=1e400",
+        "\x00",
+        "classic:weights=\x00",
+        "élan:depth=２",
+        "net:tablebase=.",
+        "../../../../etc/passwd.bin",
+        "perfect:tablebase=/",
+        "human:seed=1",
+    ],
+)
+def test_no_spec_makes_the_server_fail(client, spec):
+    answer = client.post("/api/games", json={"players": {"tigers": spec}})
+    assert answer.status_code in (201, 400), answer.text
+    game = new_game(client, tigers="random")
+    for path, body in (
+        (f"/api/games/{game['id']}/engine-move", {"player": spec}),
+        ("/api/analyse", {"player": spec}),
+    ):
+        answer = client.post(path, json=body)
+        assert answer.status_code in (200, 400, 409), answer.text
+        if answer.status_code != 200:
+            assert "\n" not in answer.json()["detail"]
+
+
+def test_searches_deeper_or_longer_than_the_caps_are_refused(client):
+    from samuel.web.schemas import MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+    from samuel.web.specs import player_for
+
+    spec_refused(client, "classic:depth=30", f"depth {MAX_SEARCH_DEPTH} at most")
+    spec_refused(client, "classic:time=100", f"{MAX_SEARCH_SECONDS:g} s a move at most")
+    game = new_game(client, sheep="human")
+    moves = f"/api/games/{game['id']}/engine-move"
+    refused(client.post(moves, json={"player": "classic:depth=13"}), 400, "at most")
+    refused(client.post("/api/analyse", json={"depth": MAX_SEARCH_DEPTH + 1}), 422, "depth")
+    refused(client.post("/api/analyse", json={"time": MAX_SEARCH_SECONDS + 1}), 422, "time")
+    refused(client.post("/api/analyse", json={"player": "classic:depth=20"}), 400, "at most")
+    assert player_for(f"classic:depth={MAX_SEARCH_DEPTH}", None).seconds == MAX_SEARCH_SECONDS
+    assert player_for("classic:time=0.5", None).seconds == 0.5
+
+
+@pytest.mark.anyio
+async def test_a_full_search_queue_refuses_at_once_and_cheap_requests_go_on(monkeypatch):
+    import threading
+
+    import anyio
+
+    import samuel.web.app as web_app
+
+    release = threading.Event()
+
+    def held_analysis(game, spec, depth, *more):  # lasts until the test lets it end, if deep
+        if depth > 3:
+            release.wait(timeout=30)
+        return analyse(game, spec, depth, *more)
+
+    analyse = web_app.analyse
+    monkeypatch.setattr(web_app, "analyse", held_analysis)
+    app = make_app(search_threads=1, waiting_searches=1)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url=f"http://{TEST_HOST}") as client:
+        game = (await client.post("/api/games", json={})).json()
+        body = {"position": "start", "depth": 5}
+        answers = []
+        async with anyio.create_task_group() as group:
+
+            async def search():
+                answers.append(await client.post("/api/analyse", json=body))
+
+            group.start_soon(search)
+            group.start_soon(search)  # one runs, one waits
+            try:
+                with anyio.fail_after(10):
+                    while app.state.searches.admitted < 2:
+                        await anyio.sleep(0.01)
+                with anyio.fail_after(10):  # a guard against a hang, not a timing threshold
+                    full = await client.post("/api/analyse", json=body)
+                    refused(full, 503, "busy")
+                    assert full.headers["retry-after"].isdigit()
+                    hint = {"player": "classic:depth=4"}
+                    engine = await client.post(f"/api/games/{game['id']}/engine-move", json=hint)
+                    refused(engine, 503, "busy")
+                    state = (await client.get(f"/api/games/{game['id']}")).json()
+                    assert state["ply"] == 0 and not state["thinking"]  # the game is unchanged
+                    moved = await client.post(f"/api/games/{game['id']}/moves", json={"move": "c3"})
+                    assert moved.status_code == 200
+                    assert (await client.get("/api/players")).status_code == 200
+                    assert (await client.post("/api/games", json={})).status_code == 201
+                    # A quick search has its own lane: it does not wait behind deep ones.
+                    quick = await client.post("/api/analyse", json={"depth": 1})
+                    assert quick.status_code == 200 and quick.json()["depth"] == 1
+                assert not answers  # the held searches are still held
+            finally:
+                release.set()
+        assert [answer.status_code for answer in answers] == [200, 200]
+        assert app.state.searches.admitted == 0
+
+
+@pytest.mark.anyio
+async def test_one_client_cannot_push_out_the_games_of_others():
+    app = make_app(max_games=10, max_games_per_client=3)
+
+    def client_at(address: str) -> httpx.AsyncClient:
+        transport = httpx.ASGITransport(app=app, client=(address, 40000))
+        return httpx.AsyncClient(transport=transport, base_url=f"http://{TEST_HOST}")
+
+    async with client_at("10.0.0.1") as player, client_at("10.0.0.66") as flood:
+        mine = [(await player.post("/api/games", json={})).json()["id"] for _ in range(3)]
+        theirs = [(await flood.post("/api/games", json={})).json()["id"] for _ in range(50)]
+        for game_id in mine:
+            assert (await player.get(f"/api/games/{game_id}")).status_code == 200
+        kept = [(await flood.get(f"/api/games/{g}")).status_code == 200 for g in theirs]
+        assert kept == [False] * 47 + [True] * 3  # the flood lost its own oldest games
+        another = (await player.post("/api/games", json={})).json()["id"]
+        assert (await player.get(f"/api/games/{mine[0]}")).status_code == 404
+        assert (await player.get(f"/api/games/{another}")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("spec", "depth", "seconds", "quick"),
+    [
+        ("random", None, None, True),
+        ("classic:depth=2", None, None, True),
+        ("classic", 3, None, True),
+        ("classic", None, None, False),  # depth 4, make_player's default
+        ("classic:depth=2", None, 0.5, False),
+        ("classic:depth=2,time=0.1", None, None, False),
+        ("classic:depth=nope", None, None, False),
+        ("wizard:", None, None, False),
+    ],
+)
+def test_quick_searches_are_told_from_the_rest(spec, depth, seconds, quick):
+    from samuel.web.app import is_quick
+
+    assert is_quick(spec, depth, seconds) is quick
+
+
+def test_no_page_loads_scripts_from_elsewhere(client):
+    assert client.get("/docs").status_code == 404
+    assert client.get("/redoc").status_code == 404
+    assert client.get("/openapi.json").status_code == 200
+    page = client.get("/").text + client.get("/static/app.js").text
+    assert "cdn" not in page.lower() and "https://" not in page

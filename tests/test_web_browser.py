@@ -8,6 +8,7 @@ Set ``SAMUEL_SCREENSHOTS=DIR`` to keep the screenshots there as well as in pytes
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import socket
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -50,14 +52,13 @@ except ImportError as error:  # pragma: no cover - the test extra installs both
 
 @pytest.fixture(scope="module")
 def server_url():
-    from samuel.web.app import create_app
+    from samuel.web.app import allowed_hosts_for, create_app
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
-    )
+    app = create_app(allowed_hosts=allowed_hosts_for("127.0.0.1"))  # as `samuel serve` does
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60  # the app warms the search up (compiles on a fresh clone)
@@ -192,3 +193,24 @@ def test_undo_flip_and_the_phone_layout(page: Page, tmp_path: Path):
     box = page.locator("#board").bounding_box()
     assert box["width"] <= 390 and box["width"] > 300  # the board fills a phone's width
     screenshot(page, tmp_path / "web-phone.png")
+
+
+def test_the_page_works_with_the_host_check_on(browser, server_url: str):
+    """The server answers only the names of the address it is bound to: the page works at
+    127.0.0.1 (every test here) and at localhost, while a request naming another host, as a page
+    elsewhere would send after DNS rebinding, is refused."""
+    port = urlsplit(server_url).port
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(WAIT_MS)
+    page.goto(f"http://localhost:{port}/")
+    page.wait_for_selector("#opponent option", state="attached")
+    page.wait_for_function("() => localStorage.getItem('samuel.game') !== null")
+    start_game(page, "sheep", "random")
+    play_one_move(page)
+    assert game_state(page)["ply"] == 2
+    context.close()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request("GET", "/api/players", headers={"Host": f"evil.example:{port}"})
+    answer = connection.getresponse()
+    assert (answer.status, answer.read()) == (400, b"Invalid host header")

@@ -200,7 +200,24 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_positive_int, default=8000, help="port (8000)")
     serve.add_argument("--weights-dir", help="networks (*.bin) to offer; specs read only these")
     serve.add_argument(
-        "--tablebase", metavar="DIR", help="show the perfect-play value once the hand is empty"
+        "--tablebase",
+        metavar="DIR",
+        help="show the perfect-play value once the hand is empty; the only tablebase specs read",
+    )
+    serve.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also answer requests for this Host name (repeatable); by default only the names "
+        "of the address listened on (127.0.0.1, localhost, [::1] for loopback)",
+    )
+    serve.add_argument(
+        "--search-queue",
+        type=_non_negative_int,
+        metavar="N",
+        help="searches that may wait for a free search thread (as many as run at once, twice "
+        "the CPUs); past that a search is refused with 503 and Retry-After",
     )
     serve.set_defaults(run=command_serve)
 

@@ -2,8 +2,11 @@
 
 A spec is a name with options: ``human``, ``random``, ``classic:depth=4``,
 ``classic:depth=6,time=2``, ``classic:weights=tuned.json``. Options are separated by ``,`` or
-``:``. Every random choice a player makes comes from its seed and the ply, so the same seeds give
-the same game.
+``:``; a name or value holding either (a path such as ``my:file.json``) is written in double
+quotes, ``classic:weights="my:file.json"``, with ``""`` for a quote inside. A spec is parsed once,
+into a :class:`PlayerSpec`, which also says which files it names (:meth:`PlayerSpec.files`), so a
+server can confine them. Every random choice a player makes comes from its seed and the ply, so the
+same seeds give the same game.
 """
 
 from __future__ import annotations
@@ -33,8 +36,14 @@ SPEC_HELP = (
     f"hybrid[:{SEARCH_OPTIONS},net=FILE.bin,scale=S,weights=FILE.json] "
     "(classic + S x network) | "
     f"perfect[:{SEARCH_OPTIONS}] (classic, playing from the tablebase, by default "
-    "tablebase/: perfect once the hand is empty)"
+    "tablebase/: perfect once the hand is empty); "
+    'quote a path holding "," or ":": weights="my:file.json"'
 )
+# The options whose value names a file or folder, and what it is (a name ending in .bin is a
+# network file too). A server confines exactly these.
+FILE_OPTIONS = {"weights": "classic weights file", "net": "network file", "tablebase": "tablebase"}
+NETWORK_SUFFIX = ".bin"
+QUOTE_LIMIT = 80  # characters of a spec repeated in an error: enough to recognise it
 # The network shipped with the package: the best of the documented training run.
 SHIPPED_NETWORK = Path(__file__).parent / "nn" / "shipped.bin"
 
@@ -157,18 +166,145 @@ class HumanPlayer:
                 self.write(f"{error} (type 'moves' for the legal moves)")
 
 
-def _parse_options(name: str, text: str) -> dict[str, str]:
-    options: dict[str, str] = {}
-    for part in text.replace(":", ",").split(","):
-        if not part:
-            continue
-        key, sep, value = part.partition("=")
-        if not sep or not key or not value:
-            raise PlayerSpecError(
-                f"player option {part!r} of {name!r} is not KEY=VALUE; players are: {SPEC_HELP}"
-            )
-        options[key.strip()] = value.strip()
-    return options
+def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as an error repeats it: quoted, and cut after ``limit`` characters, so a huge
+    input never comes back whole.
+
+    >>> quoted("classic:depth=x")
+    "'classic:depth=x'"
+    >>> quoted("x" * 100, limit=4)
+    "'xxxx'... (100 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    """A file (or, for a tablebase, a folder) that a spec names."""
+
+    option: str | None  # the option naming it; None when the player's name is the file
+    path: str  # as written in the spec
+    kind: str  # "network file", "classic weights file" or "tablebase"
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player spec, parsed: the player's name and its options in the order given. Parsing
+    checks the form only (``KEY=VALUE``, no option twice, closed quotes); :func:`make_player`
+    checks the names, values and files.
+
+    >>> spec = PlayerSpec.parse('classic:depth=4,weights="my:file.json"')
+    >>> spec.name, spec.get("depth"), spec.get("weights")
+    ('classic', '4', 'my:file.json')
+    >>> str(spec)
+    'classic:depth=4,weights="my:file.json"'
+    """
+
+    name: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> PlayerSpec:
+        """The spec ``text`` names; raises :class:`PlayerSpecError` saying what is malformed."""
+        fields = _split_fields(text)
+        name = "".join(char for char, _ in fields[0]).strip() if fields else ""
+        if not name:
+            raise PlayerSpecError(f"{quoted(text)} names no player; players are: {SPEC_HELP}")
+        options: dict[str, str] = {}
+        for field_chars in fields[1:]:
+            key, value, has_equals = _key_and_value(field_chars)
+            if not key and not value and not has_equals:
+                continue  # an empty field, as in "classic:" or "classic:depth=2,"
+            if not has_equals or not key or not value:
+                part = "".join(char for char, _ in field_chars)
+                raise PlayerSpecError(
+                    f"player option {quoted(part.strip())} of {quoted(name)} is not KEY=VALUE; "
+                    f"players are: {SPEC_HELP}"
+                )
+            if key in options:
+                raise PlayerSpecError(f"{quoted(text)}: the option {key} is given twice")
+            options[key] = value
+        return cls(name, tuple(options.items()))
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        """The value of option ``key``, or ``default`` if the spec does not give it."""
+        return dict(self.options).get(key, default)
+
+    def files(self) -> tuple[SpecFile, ...]:
+        """Every file or folder the spec names itself: a name ending in ``.bin``, and the values
+        of :data:`FILE_OPTIONS`. (The shipped network and weights, read when a spec names none,
+        are not listed: they come with the program.)"""
+        named = []
+        if self.name.endswith(NETWORK_SUFFIX):
+            named.append(SpecFile(None, self.name, "network file"))
+        for key, value in self.options:
+            if key in FILE_OPTIONS:
+                named.append(SpecFile(key, value, FILE_OPTIONS[key]))
+        return tuple(named)
+
+    def __str__(self) -> str:
+        parts = [_quote_field(self.name)]
+        options = ",".join(f"{key}={_quote_field(value)}" for key, value in self.options)
+        return ":".join(parts + [options]) if options else parts[0]
+
+
+SEPARATORS = ",:"
+QUOTE = '"'
+
+
+def _split_fields(text: str) -> list[list[tuple[str, bool]]]:
+    """``text`` cut at every ``,`` or ``:`` outside double quotes; each field a list of
+    (character, quoted) pairs, with the quotes themselves removed (``""`` inside quotes is one
+    ``"``)."""
+    fields: list[list[tuple[str, bool]]] = [[]]
+    inside, i = False, 0
+    while i < len(text):
+        char = text[i]
+        if char == QUOTE:
+            if inside and text[i + 1 : i + 2] == QUOTE:
+                fields[-1].append((QUOTE, True))
+                i += 1
+            else:
+                inside = not inside
+        elif char in SEPARATORS and not inside:
+            fields.append([])
+        else:
+            fields[-1].append((char, inside))
+        i += 1
+    if inside:
+        raise PlayerSpecError(f"{quoted(text)}: a double quote is not closed")
+    return fields
+
+
+def _key_and_value(field_chars: list[tuple[str, bool]]) -> tuple[str, str, bool]:
+    """A field's key and value, split at the first ``=`` outside quotes; the blanks around each
+    are dropped unless quoted."""
+    for i, (char, inside) in enumerate(field_chars):
+        if char == "=" and not inside:
+            return _text(field_chars[:i]), _text(field_chars[i + 1 :]), True
+    return _text(field_chars), "", False
+
+
+def _text(field_chars: list[tuple[str, bool]]) -> str:
+    start, end = 0, len(field_chars)
+    while start < end and field_chars[start][0].isspace() and not field_chars[start][1]:
+        start += 1
+    while end > start and field_chars[end - 1][0].isspace() and not field_chars[end - 1][1]:
+        end -= 1
+    return "".join(char for char, _ in field_chars[start:end])
+
+
+def _quote_field(text: str) -> str:
+    """``text`` as a spec writes it: in double quotes when it holds a separator, a quote, an
+    ``=`` or blanks at its ends."""
+    if text and not any(char in text for char in SEPARATORS + QUOTE + "=") and text == text.strip():
+        return text
+    return QUOTE + text.replace(QUOTE, QUOTE * 2) + QUOTE
+
+
+NUMBER_KINDS = {int: "a whole number", float: "a number"}
 
 
 def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
@@ -177,9 +313,12 @@ def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
     try:
         value = kind(options.pop(key))
     except ValueError:
-        raise PlayerSpecError(f"{spec!r}: {key} must be a {kind.__name__}") from None
+        raise PlayerSpecError(f"{quoted(spec)}: {key} must be {NUMBER_KINDS[kind]}") from None
     if not (low <= value <= high) or (isinstance(value, float) and not math.isfinite(value)):
-        raise PlayerSpecError(f"{spec!r}: {key} must be between {low} and {high}, not {value}")
+        given = str(value)[:QUOTE_LIMIT]  # a 4,000-digit number is not repeated whole
+        raise PlayerSpecError(
+            f"{quoted(spec)}: {key} must be between {low} and {high}, not {given}"
+        )
     return value
 
 
@@ -213,7 +352,7 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
         return game_kernels.EVALUATOR_HYBRID, hybrid_parameters(
             scale, classic_weights, network_params
         )
-    path = SHIPPED_NETWORK if name == "net" else Path(name)
+    path = SHIPPED_NETWORK if name == "net" else Path(name)  # a name ending in .bin
     if name == "net" and not path.exists():
         raise PlayerSpecError(
             "no network is shipped with this install; name a weights file "
@@ -233,17 +372,17 @@ def _tablebase(directory: str, rules: GameRules, spec: str):
     try:
         table = load_tablebase(directory)
     except TablebaseError as error:
-        raise PlayerSpecError(f"{spec!r}: {error}") from None
+        raise PlayerSpecError(f"{quoted(spec)}: {error}") from None
     if getattr(rules, "captures_to_win", None) != table.captures_to_win:
         raise PlayerSpecError(
-            f"{spec!r}: {directory} is the tablebase of the game won by "
+            f"{quoted(spec)}: {directory} is the tablebase of the game won by "
             f"{table.captures_to_win} captures, not of {rules!r}"
         )
     return table
 
 
 def make_player(
-    spec: str,
+    spec: str | PlayerSpec,
     rules: GameRules,
     depth: int | None = None,
     seconds: float | None = None,
@@ -252,11 +391,14 @@ def make_player(
     write: Callable[[str], None] = print,
     tablebase: str | None = None,
 ) -> Player:
-    """The player a spec names. ``depth``, ``seconds``, ``seed`` and ``tablebase`` (a tablebase
-    directory for searching players) are defaults that the spec's own options override. Raises
-    :class:`PlayerSpecError` with the valid choices."""
-    name, _, rest = spec.strip().partition(":")
-    options = _parse_options(name, rest)
+    """The player a spec names (a spec string, parsed here, or a :class:`PlayerSpec`).
+    ``depth``, ``seconds``, ``seed`` and ``tablebase`` (a tablebase directory for searching
+    players) are defaults that the spec's own options override. Reads the files the spec names
+    wherever they are: a caller that must confine them checks :meth:`PlayerSpec.files` first.
+    Raises :class:`PlayerSpecError` with the valid choices."""
+    parsed = spec if isinstance(spec, PlayerSpec) else PlayerSpec.parse(spec)
+    spec = spec if isinstance(spec, str) else str(parsed)  # the player is known by it
+    name, options = parsed.name, dict(parsed.options)
     spec_seed = _number(options, "seed", int, spec, 0, 2**63 - 1)
     seed = seed if spec_seed is None else spec_seed
     if name == "human":
@@ -284,10 +426,10 @@ def make_player(
             tablebase=None if directory is None else _tablebase(directory, rules, spec),
         )
     else:
-        raise PlayerSpecError(f"unknown player {spec!r}; players are: {SPEC_HELP}")
+        raise PlayerSpecError(f"unknown player {quoted(name)}; players are: {SPEC_HELP}")
     if options:
         raise PlayerSpecError(
-            f"{spec!r}: unknown option(s) {', '.join(sorted(options))} for "
+            f"{quoted(spec)}: unknown option(s) {', '.join(sorted(options))} for "
             f"{name}; players are: {SPEC_HELP}"
         )
     return player

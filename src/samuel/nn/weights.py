@@ -60,7 +60,7 @@ def load_parameters(path: str | os.PathLike) -> np.ndarray:
         )
     magic, version, inputs, hidden1, hidden2 = HEADER.unpack_from(data)
     if magic != MAGIC:
-        raise WeightsFileError(f"weights file {path} does not start with TSNN (found {magic!r})")
+        raise WeightsFileError(f"weights file {path} does not start with TSNN")  # no bytes quoted
     if version != VERSION:
         raise WeightsFileError(
             f"weights file {path} is version {version}; this program reads version {VERSION}"

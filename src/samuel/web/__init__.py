@@ -18,8 +18,18 @@ def command_serve(args: argparse.Namespace) -> None:
         raise OSError(
             f"samuel serve needs the web extra ({error}): pip install 'samuel[web]'"
         ) from None
-    from samuel.web.app import create_app
+    from samuel.web.app import allowed_hosts_for, create_app
 
-    app = create_app(weights_dir=args.weights_dir, tablebase_dir=args.tablebase)
+    hosts = allowed_hosts_for(args.host, args.allowed_host)
+    app = create_app(
+        weights_dir=args.weights_dir,
+        tablebase_dir=args.tablebase,
+        allowed_hosts=hosts,
+        waiting_searches=args.search_queue,
+    )
     print(f"Samuel: open http://{args.host}:{args.port}/ (Ctrl-C stops the server)", flush=True)
+    print(
+        f"Answering requests for the hosts {', '.join(hosts)} (--allowed-host adds more)",
+        flush=True,
+    )
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")

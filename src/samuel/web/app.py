@@ -1,8 +1,8 @@
 """The web server: one page (``static/``) and a JSON API to play and analyse Tigers & Sheep.
 
 :func:`create_app` builds the FastAPI application; ``samuel serve`` runs it with uvicorn. The
-API is described by its OpenAPI schema (``/openapi.json``, browsable at ``/docs``) and in
-``docs/web.md``.
+API is described by its OpenAPI schema (``/openapi.json``; no ``/docs`` page, which would load
+its scripts from a CDN) and in ``docs/web.md``.
 
 Answers to bad requests say what is wrong, as ``{"detail": "..."}``:
 
@@ -10,31 +10,39 @@ Answers to bad requests say what is wrong, as ``{"detail": "..."}``:
 - 404: no game has that id;
 - 409: the game's state does not allow it: an illegal move, a finished game, nothing to undo, a
   human's turn for the engine, or the engine is thinking for that game;
-- 422: the request body does not fit the schema (a missing field, a number out of range, not
-  JSON).
+- 422: the request body does not fit the schema (a missing field, a number out of range, a
+  string too long, not JSON);
+- 400 ``Invalid host header``: the request's ``Host`` is not one the server answers to (a web
+  page elsewhere reaching it by DNS rebinding);
+- 413: the body is over :data:`~samuel.web.limits.MAX_BODY_BYTES`;
+- 503 with ``Retry-After``: every search slot is taken and the search queue is full.
 
-Engine searches run in worker threads (the compiled search releases the GIL), at most
-``search_threads`` at once; everything else runs on the event loop and is quick, so one long
-search does not hold up other players.
+Engine searches run in worker threads (the compiled search releases the GIL) through a bounded
+:class:`~samuel.web.limits.SearchQueue`; everything else runs on the event loop, or for reading
+files in a thread of its own, and is quick, so searches never hold up other requests.
 """
 
 from __future__ import annotations
 
 import os
+import socket
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
+import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from samuel.games.base import IllegalMoveError, NotationError
 from samuel.games.game import Game
 from samuel.games.tigers.rules import RULES
-from samuel.players import PlayerSpecError
+from samuel.players import DEFAULT_DEPTH, PlayerSpec, PlayerSpecError
 from samuel.web import schemas
 from samuel.web.games import (
     GameBusy,
@@ -49,15 +57,21 @@ from samuel.web.games import (
     parse_start,
 )
 from samuel.web.levels import offered_players
+from samuel.web.limits import RETRY_AFTER_SECONDS, BodyLimit, SearchQueue, ServerBusy
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_ANALYSIS_DEPTH = 6  # as `samuel analyse`
+QUICK_DEPTH = 3  # an untimed search this shallow takes milliseconds: it never queues behind others
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # what a browser on this machine sends
+WILDCARD_BINDS = ("0.0.0.0", "::", "")
+DETAIL_LIMIT = 1000  # characters of an error's detail: the longest ones list every player
 
 # Which errors become which answers (see the module's docstring).
 STATUS = {
     NotationError: 400,
     PlayerSpecError: 400,
     GameNotFound: 404,
+    ServerBusy: 503,
     IllegalMoveError: 409,
     RequestRefused: 409,
     GameBusy: 409,
@@ -67,6 +81,7 @@ ERRORS = {
     404: {"model": schemas.Problem, "description": "no game has this id"},
     409: {"model": schemas.Problem, "description": "not allowed in the game's state now"},
     422: {"model": schemas.Problem, "description": "the body does not fit the schema"},
+    503: {"model": schemas.Problem, "description": "the search queue is full; see Retry-After"},
 }
 
 
@@ -77,22 +92,45 @@ def warm_up() -> None:
     make_player("classic:depth=2", RULES).search(Game(RULES))
 
 
+def allowed_hosts_for(bind: str, extra: Sequence[str] = ()) -> list[str]:
+    """The ``Host`` names a server bound to ``bind`` answers to: the loopback names for a
+    loopback address, the address itself otherwise (for every interface, the loopback names
+    and this machine's name), and ``extra``. A port is never part of a name."""
+    if bind in ("localhost", "::1") or bind.startswith("127."):
+        hosts = [*LOOPBACK_HOSTS, bind]
+    elif bind in WILDCARD_BINDS:
+        hosts = [*LOOPBACK_HOSTS, socket.gethostname()]
+    else:
+        hosts = [f"[{bind}]" if ":" in bind else bind]
+    hosts += [f"[{host}]" if ":" in host and not host.startswith("[") else host for host in extra]
+    return list(dict.fromkeys(host.lower() for host in hosts))
+
+
 def create_app(
     weights_dir: str | os.PathLike | None = None,
     search_threads: int | None = None,
     max_games: int = 1000,
     tablebase_dir: str | os.PathLike | None = None,
+    allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
+    waiting_searches: int | None = None,
+    max_games_per_client: int = 100,
 ) -> FastAPI:
     """The application. ``weights_dir`` holds the networks offered (``*.bin``) and is the only
-    place player specs may read weights from; ``search_threads`` bounds the searches running at
-    once (twice the CPUs by default, so a timed search does not wait for others); ``max_games``
-    bounds the games kept; ``tablebase_dir`` (a built tablebase, docs/tablebase.md) adds each
-    game's perfect-play value once the hand is empty."""
+    folder player specs may read networks and weights from; ``search_threads`` bounds the
+    searches running at once (twice the CPUs by default, so a timed search does not wait for
+    others) and ``waiting_searches`` those waiting for a turn (as many by default; past that a
+    search is refused with 503); ``max_games`` bounds the games kept, ``max_games_per_client``
+    those one remote address created; ``tablebase_dir`` (a built tablebase,
+    docs/tablebase.md) adds each game's perfect-play value once the hand is empty, and is the
+    only tablebase specs may name. ``allowed_hosts`` are the ``Host`` names answered (see
+    :func:`allowed_hosts_for`); any other gets a 400."""
     weights = Path(weights_dir) if weights_dir is not None else None
     if weights is not None and not weights.is_dir():
         raise ValueError(f"the weights dir {weights} is not a directory")
     threads = search_threads or 2 * (os.cpu_count() or 1)
+    searches = SearchQueue(threads, threads if waiting_searches is None else waiting_searches)
     tablebase = None
+    tablebase_path = Path(tablebase_dir) if tablebase_dir is not None else None
     if tablebase_dir is not None:
         from samuel.tablebase.files import TablebaseError
         from samuel.tablebase.probe import load_tablebase
@@ -101,21 +139,18 @@ def create_app(
             tablebase = load_tablebase(tablebase_dir)
         except TablebaseError as error:
             raise ValueError(str(error)) from None
-    store = GameStore(max_games, tablebase=tablebase)
-    pool = PlayerPool(weights, size=2 * threads)
-    limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
+    store = GameStore(max_games, tablebase=tablebase, per_client=max_games_per_client)
+    pool = PlayerPool(weights, size=2 * threads, tablebase_dir=tablebase_path)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         await anyio.to_thread.run_sync(warm_up)
         yield
 
-    async def in_thread(function, *args):
-        """Run ``function(*args)`` in a worker thread, at most ``threads`` at once."""
-        nonlocal limiter
-        if limiter is None:
-            limiter = anyio.CapacityLimiter(threads)
-        return await anyio.to_thread.run_sync(function, *args, limiter=limiter)
+    async def reading_files(function, *args):
+        """``function(*args)``, which reads files, off the event loop (not in the search queue:
+        it is quick, and must not wait behind searches)."""
+        return await anyio.to_thread.run_sync(function, *args)
 
     app = FastAPI(
         title="Samuel",
@@ -124,13 +159,20 @@ def create_app(
             "Scores are from the tigers' point of view, in units of one captured sheep; a "
             "forced result is said in words ('tigers win in 3 plies'). Errors answer "
             '`{"detail": "what is wrong"}` (400 malformed input, 404 unknown game, 409 not '
-            "allowed now, 422 a body that does not fit the schema)."
+            "allowed now, 413 a body too large, 422 a body that does not fit the schema, "
+            "503 the search queue is full)."
         ),
         version="1",
         lifespan=lifespan,
+        docs_url=None,  # Swagger UI and ReDoc load their scripts from a CDN: not offline
+        redoc_url=None,
     )
     app.state.store = store
+    app.state.searches = searches
     app.state.weights_dir = weights
+    # Added last, so it runs first: a request for another host is refused before its body is read.
+    app.add_middleware(BodyLimit)
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False)
 
     for error_type, status in STATUS.items():
         app.add_exception_handler(error_type, _answer(status))
@@ -147,7 +189,7 @@ def create_app(
         """The players the page offers: classic levels, random, and the networks this server
         can load (the shipped one and each `*.bin` in its weights dir). Any other spec that
         `samuel match` takes works too."""
-        return await in_thread(offered_players, weights)
+        return await reading_files(offered_players, weights)
 
     @app.post(
         "/api/games",
@@ -156,13 +198,16 @@ def create_app(
         responses=ERRORS,
         tags=["games"],
     )
-    async def new_game(request: schemas.NewGame) -> Response:
-        """Start a game. Nothing moves yet: ask `engine-move` when an engine is to move."""
+    async def new_game(request: schemas.NewGame, http: Request) -> Response:
+        """Start a game. Nothing moves yet: ask `engine-move` when an engine is to move. A
+        client (a remote address) that already has `max_games_per_client` games loses the one
+        it left alone longest."""
         start = parse_start(request.start)
         specs = {"tigers": request.players.tigers, "sheep": request.players.sheep}
         for spec in specs.values():
-            check_player(spec, weights)
-        session = store.create(specs, start, request.ply_cap, request.seed)
+            await reading_files(check_player, spec, weights, tablebase_path)
+        client = http.client.host if http.client else ""
+        session = store.create(specs, start, request.ply_cap, request.seed, client=client)
         return _json(session.state(), status_code=201)
 
     @app.get(
@@ -214,7 +259,9 @@ def create_app(
         spec = session.engine_spec(request.player if request else None)  # checked in the thread
         async with session.lock:  # held until the move is played: the game cannot change
             seed = session.seed_for(session.side_to_move)
-            move, search = await in_thread(choose_engine_move, session.game, spec, seed, pool)
+            move, search = await searches.run(
+                choose_engine_move, session.game, spec, seed, pool, quick=is_quick(spec)
+            )
             session.game.play(move)
             session.searches.append(search)
         return _json(session.state())
@@ -260,12 +307,30 @@ def create_app(
         else:
             game = Game(RULES, start=parse_start(request.position or "start"))
         depth = request.depth or (None if request.time else DEFAULT_ANALYSIS_DEPTH)
-        analysis = await in_thread(
-            analyse, game, request.player, depth, request.time, request.seed, pool
+        quick = is_quick(request.player, depth, request.time)
+        analysis = await searches.run(
+            analyse, game, request.player, depth, request.time, request.seed, pool, quick=quick
         )
         return _json(analysis)
 
     return app
+
+
+def is_quick(spec: str, depth: int | None = None, seconds: float | None = None) -> bool:
+    """Whether ``spec`` (with the request's ``depth`` and ``seconds``) asks for a quick search:
+    no search at all, or an untimed one to :data:`QUICK_DEPTH` at most. Only a guess for
+    queueing: the spec is checked, and may be refused, when its player is made."""
+    try:
+        parsed = PlayerSpec.parse(spec)
+        if parsed.name in ("random", "human"):
+            return True
+        if seconds is not None or parsed.get("time") is not None:
+            return False
+        spec_depth = parsed.get("depth")
+        searched = int(spec_depth) if spec_depth else depth or DEFAULT_DEPTH
+        return searched <= QUICK_DEPTH
+    except (PlayerSpecError, ValueError):
+        return False
 
 
 def _json(model: BaseModel, status_code: int = 200) -> Response:
@@ -275,8 +340,11 @@ def _json(model: BaseModel, status_code: int = 200) -> Response:
 
 
 def _answer(status: int):
+    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if status == 503 else None
+
     async def handler(request: Request, error: Exception) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=status)
+        detail = " ".join(str(error).split())[:DETAIL_LIMIT]  # one line, however it was made
+        return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
     return handler
 
@@ -294,4 +362,5 @@ async def _invalid_request(request: Request, error: RequestValidationError) -> J
         else:
             message = message.removeprefix("Value error, ")
             problems.append(f"{where}: {message}" if where else message)
-    return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, status_code=422)
+    detail = "; ".join(problems)[:DETAIL_LIMIT] or "invalid request"
+    return JSONResponse({"detail": detail}, status_code=422)

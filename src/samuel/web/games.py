@@ -22,13 +22,12 @@ from samuel.games.base import Outcome
 from samuel.games.game import Game
 from samuel.games.record import format_record, record_from_game
 from samuel.games.tigers.rules import RULES, Move, Position, point_name
-from samuel.players import HumanPlayer, Player, PlayerSpecError, SearchPlayer, make_player
+from samuel.players import HumanPlayer, Player, PlayerSpec, PlayerSpecError, SearchPlayer, quoted
 from samuel.search.alphabeta import SearchResult
 from samuel.web import schemas
-from samuel.web.schemas import MAX_SEARCH_SECONDS
+from samuel.web.specs import player_for
 
 SIDES = RULES.sides  # ("tigers", "sheep"): index 0 is the first player, whose view scores take
-WEIGHTS_OPTION = "weights"
 
 
 class GameNotFound(LookupError):
@@ -44,61 +43,10 @@ class RequestRefused(ValueError):
     turn for the engine, ...)."""
 
 
-def player_for(
-    spec: str,
-    weights_dir: Path | None,
-    seed: int = 0,
-    depth: int | None = None,
-    seconds: float | None = None,
-) -> Player:
-    """The player ``spec`` names, as :func:`samuel.players.make_player` builds it (``depth``,
-    ``seconds`` and ``seed`` are defaults the spec's options override), with its search capped
-    at :data:`MAX_SEARCH_SECONDS`.
-
-    A spec that reads a file (``weights=FILE``, or a spec that is itself a path) may only name
-    one inside ``weights_dir``: the server must not open whatever file a visitor names. Raises
-    :class:`PlayerSpecError` saying what is wrong.
-    """
-    for path in _paths_in(spec):
-        if weights_dir is None or not _inside(Path(path), weights_dir):
-            where = f"the weights dir {weights_dir}" if weights_dir else "no weights dir"
-            raise PlayerSpecError(
-                f"{spec!r}: this server reads weights files only from its weights dir "
-                f"(samuel serve --weights-dir; here {where})"
-            )
-    try:
-        player = make_player(spec, RULES, depth=depth, seconds=seconds, seed=seed)
-    except PlayerSpecError:
-        raise
-    except (ValueError, OSError) as error:  # a weights file that does not load, say
-        raise PlayerSpecError(f"{spec!r}: {error}") from None
-    if isinstance(player, SearchPlayer):
-        if player.seconds is None or player.seconds > MAX_SEARCH_SECONDS:
-            player.seconds = MAX_SEARCH_SECONDS  # with a depth, the depth still stops it first
-    return player
-
-
-def _options(spec: str) -> list[tuple[str, str]]:
-    """A spec's options as (key, value) pairs, read as make_player reads them."""
-    _, _, rest = spec.strip().partition(":")
-    pairs = [part.partition("=") for part in rest.replace(":", ",").split(",")]
-    return [(key.strip(), value.strip()) for key, _, value in pairs]
-
-
-def _paths_in(spec: str) -> list[str]:
-    """The files a spec names: every ``weights=`` value, and the name if it looks like a path."""
-    name = spec.strip().partition(":")[0]
-    paths = [name] if ("/" in name or "\\" in name or "." in name) else []
-    return paths + [value for key, value in _options(spec) if key == WEIGHTS_OPTION and value]
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    return path.resolve().is_relative_to(folder.resolve())
-
-
-def check_player(spec: str, weights_dir: Path | None) -> None:
-    """Raise :class:`PlayerSpecError` unless ``spec`` names a player this server can make."""
-    player_for(spec, weights_dir)
+def check_player(spec: str, weights_dir: Path | None, tablebase_dir: Path | None = None) -> None:
+    """Raise :class:`PlayerSpecError` unless ``spec`` names a player this server can make (it
+    reads the spec's files: call it in a worker thread)."""
+    player_for(spec, weights_dir, tablebase_dir)
 
 
 def describe_search(result: SearchResult, position: Position, spec: str) -> schemas.Search:
@@ -151,6 +99,7 @@ class GameSession:
     searches: list[schemas.Search | None] = field(default_factory=list)  # one per move
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     tablebase: object | None = None  # a samuel.tablebase.probe.Tablebase, for the true value
+    client: str = ""  # the remote address that created it
 
     @property
     def thinking(self) -> bool:
@@ -190,7 +139,7 @@ class GameSession:
                 f"the game is over ({self.game.outcome.termination.value}): there is no move"
             )
         spec = override if override is not None else self.players[self.side_to_move]
-        if override is None and spec.strip().partition(":")[0] == "human":
+        if override is None and PlayerSpec.parse(spec).name == "human":
             raise RequestRefused(
                 f"the {self.side_to_move} are played by a human in this game; "
                 "give 'player' to ask an engine to move for them"
@@ -253,8 +202,11 @@ class PlayerPool:
     Thread-safe. A player is lent to one search at a time; at most ``size`` are kept idle.
     """
 
-    def __init__(self, weights_dir: Path | None, size: int = 16) -> None:
+    def __init__(
+        self, weights_dir: Path | None, size: int = 16, tablebase_dir: Path | None = None
+    ) -> None:
         self.weights_dir = weights_dir
+        self.tablebase_dir = tablebase_dir
         self.size = size
         self._idle: dict[tuple, list[Player]] = {}
         self._count = 0
@@ -271,8 +223,10 @@ class PlayerPool:
             player = idle.pop() if idle else None
             self._count -= player is not None
         if player is None:
-            player = player_for(spec, self.weights_dir, seed, depth=depth, seconds=seconds)
-        spec_seed = any(key == "seed" for key, _ in _options(spec))  # the spec's own seed wins
+            player = player_for(
+                spec, self.weights_dir, self.tablebase_dir, seed, depth=depth, seconds=seconds
+            )
+        spec_seed = PlayerSpec.parse(spec).get("seed") is not None  # the spec's own seed wins
         if hasattr(player, "seed") and not spec_seed:
             player.seed = seed  # the players that draw random numbers draw them from their seed
         try:
@@ -293,7 +247,7 @@ def choose_engine_move(
     with pool.lend(spec, seed) as player:
         if isinstance(player, HumanPlayer):
             raise PlayerSpecError(
-                f"{spec!r} is a person, not an engine: it cannot be asked to move"
+                f"{quoted(spec)} is a person, not an engine: it cannot be asked to move"
             )
         if hasattr(player, "last"):
             player.last = None
@@ -320,7 +274,9 @@ def analyse(
         )
     with pool.lend(spec, seed, depth=depth, seconds=seconds) as player:
         if not isinstance(player, SearchPlayer):
-            raise PlayerSpecError(f"{spec!r} does not search; analysing needs a searching player")
+            raise PlayerSpecError(
+                f"{quoted(spec)} does not search; analysing needs a searching player"
+            )
         result = player.search(game)
     search = describe_search(result, game.position, spec)
     return schemas.Analysis(position=str(game.position), **search.model_dump())
@@ -336,12 +292,16 @@ def copy_game(game: Game) -> Game:
 
 class GameStore:
     """The games in play, by id. Holds at most ``capacity``: past that, the game left alone
-    longest (and not thinking) is dropped, so a public server's memory stays bounded."""
+    longest (and not thinking) is dropped, so a public server's memory stays bounded. One client
+    (a remote address) holds at most ``per_client`` of them: a client past that loses its own
+    game left alone longest, so no client can push everyone else's games out by creating new
+    ones (at most ``per_client`` of theirs go, the oldest)."""
 
-    def __init__(self, capacity: int = 1000, tablebase=None) -> None:
-        if capacity < 1:
-            raise ValueError(f"the store must hold at least one game, not {capacity}")
+    def __init__(self, capacity: int = 1000, tablebase=None, per_client: int = 100) -> None:
+        if capacity < 1 or per_client < 1:
+            raise ValueError(f"the store must hold a game, not {capacity} ({per_client} a client)")
         self.capacity = capacity
+        self.per_client = per_client
         self.tablebase = tablebase  # shown as each game's true value once the hand is empty
         self._games: OrderedDict[str, GameSession] = OrderedDict()
 
@@ -349,9 +309,16 @@ class GameStore:
         return len(self._games)
 
     def create(
-        self, players: dict[str, str], start: Position, ply_cap: int | None, seed: int | None
+        self,
+        players: dict[str, str],
+        start: Position,
+        ply_cap: int | None,
+        seed: int | None,
+        client: str = "",
     ) -> GameSession:
-        """A new game from ``start`` (already parsed); the specs must have been checked."""
+        """A new game from ``start`` (already parsed) for ``client``; the specs must have been
+        checked. Drops the client's own game left alone longest if it holds ``per_client``
+        already, then the store's if it is over capacity (never one the engine thinks for)."""
         game_id = secrets.token_urlsafe(9)
         while game_id in self._games:  # pragma: no cover - 72 random bits
             game_id = secrets.token_urlsafe(9)
@@ -361,7 +328,12 @@ class GameStore:
             players=dict(players),
             seed=secrets.randbelow(2**31) if seed is None else seed,
             tablebase=self.tablebase,
+            client=client,
         )
+        own = [key for key, game in self._games.items() if game.client == client]
+        for game_id_to_drop in own[: max(0, len(own) + 1 - self.per_client)]:
+            if not self._games[game_id_to_drop].thinking:
+                del self._games[game_id_to_drop]
         self._games[game_id] = session
         self._drop_oldest()
         return session
@@ -370,7 +342,7 @@ class GameStore:
         session = self._games.get(game_id)
         if session is None:
             raise GameNotFound(
-                f"there is no game {game_id!r} (start one with POST /api/games; "
+                f"there is no game {quoted(game_id)} (start one with POST /api/games; "
                 "games left alone longest are dropped once the server holds too many)"
             )
         self._games.move_to_end(game_id)  # the least recently used game is dropped first

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from samuel.players import PlayerSpecError
+from samuel.players import PlayerSpec, PlayerSpecError
 from samuel.web import schemas
-from samuel.web.games import player_for
+from samuel.web.specs import player_for
 
 # (spec, label): depth 2 answers at once; 4 is quick and fair; 6 still answers well within a
 # second on a laptop; the timed levels go as deep as their time allows.
@@ -33,10 +33,11 @@ SHIPPED_NETWORKS = (
     ("hybrid", "Hybrid: classic + the shipped network"),
     ("net", "The shipped network"),
 )
-# The specs a weights file may be played by; each one make_player accepts is offered.
+# The specs a weights file may be played by (the file's option, or None for the player's name);
+# each one make_player accepts is offered.
 WEIGHTS_FILE_SPECS = (
-    ("hybrid:weights={path}", "Hybrid: classic + {name}"),
-    ("{path}", "Network {name}"),
+    ("hybrid", "net", "Hybrid: classic + {name}"),
+    (None, None, "Network {name}"),
 )
 WEIGHTS_PATTERN = "*.bin"
 
@@ -62,8 +63,9 @@ def offered_players(weights_dir: Path | None) -> schemas.PlayerList:
     )
     for path in files:
         labels_taken = set()
-        for template, label_template in WEIGHTS_FILE_SPECS:
-            spec = template.format(path=path)
+        for name, option, label_template in WEIGHTS_FILE_SPECS:
+            named = PlayerSpec(name, ((option, str(path)),)) if name else PlayerSpec(str(path))
+            spec = str(named)  # quoted where the path holds a separator
             label = label_template.format(name=path.name)
             if label not in labels_taken and _accepted(spec, weights_dir):
                 labels_taken.add(label)

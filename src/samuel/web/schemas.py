@@ -1,6 +1,6 @@
 """What the web API reads and writes: the JSON bodies, as pydantic models.
 
-Their descriptions become the server's OpenAPI schema (``/openapi.json``, browsable at ``/docs``).
+Their descriptions become the server's OpenAPI schema (``/openapi.json``).
 Every score is from the tigers' point of view, in units of one captured sheep, as everywhere in
 Samuel; a forced result is also said in words ("tigers win in 3 plies").
 """
@@ -14,15 +14,22 @@ from pydantic import BaseModel, Field, model_validator
 Side = Literal["tigers", "sheep"]
 
 MAX_PLY_CAP = 10_000  # a longer game is surely a mistake; repetition ends real games sooner
-MAX_SEARCH_SECONDS = 30.0  # no search for the web runs longer, whatever its spec says
+MAX_SEARCH_SECONDS = 10.0  # no search for the web runs longer; a spec asking more is refused
+MAX_SEARCH_DEPTH = 12  # deeper takes seconds to minutes (docs/search.md); the page offers 1-8
+# Longest strings read. A position string is at most 34 characters ("SSSSS/.../SSSSS T 20"); a
+# move 5 ("a1xc3"); a spec is a name and a few options, but a path in it may be long.
+MAX_POSITION_CHARS = 80
+MAX_MOVE_CHARS = 16
+MAX_SPEC_CHARS = 300
+MAX_ID_CHARS = 64  # game ids are 12 characters
 
 
 class Players(BaseModel):
     """A player spec for each side: ``human`` for a person, or an engine (``GET /api/players``
     lists the offered levels; any spec ``samuel match`` takes works)."""
 
-    tigers: str = Field("classic:depth=4", examples=["classic:depth=4"])
-    sheep: str = Field("human", examples=["human"])
+    tigers: str = Field("classic:depth=4", max_length=MAX_SPEC_CHARS, examples=["classic:depth=4"])
+    sheep: str = Field("human", max_length=MAX_SPEC_CHARS, examples=["human"])
 
 
 class NewGame(BaseModel):
@@ -31,6 +38,7 @@ class NewGame(BaseModel):
     players: Players = Field(default_factory=Players)
     start: str = Field(
         "start",
+        max_length=MAX_POSITION_CHARS,
         description="a position string such as 'T3T/5/2S2/5/T3T T 19', or 'start'",
         examples=["start"],
     )
@@ -49,7 +57,9 @@ class MoveRequest(BaseModel):
     """``POST /api/games/{id}/moves``: one move in the game's notation."""
 
     move: str = Field(
-        description="a placement 'c3', a step 'a1-b2' or a jump 'a1xc3'", examples=["c3"]
+        max_length=MAX_MOVE_CHARS,
+        description="a placement 'c3', a step 'a1-b2' or a jump 'a1xc3'",
+        examples=["c3"],
     )
 
 
@@ -58,6 +68,7 @@ class EngineMoveRequest(BaseModel):
 
     player: str | None = Field(
         None,
+        max_length=MAX_SPEC_CHARS,
         description="the engine to ask; by default the game's player for the side to move "
         "(which must not be human)",
         examples=[None, "classic:depth=6"],
@@ -75,12 +86,24 @@ class AnalyseRequest(BaseModel):
     game's history counts for repetition). The game is not changed."""
 
     position: str | None = Field(
-        None, description="a position string or 'start' (the default when no game is given)"
+        None,
+        max_length=MAX_POSITION_CHARS,
+        description="a position string or 'start' (the default when no game is given)",
     )
-    game_id: str | None = Field(None, description="analyse this game's current position")
-    player: str = Field("classic", description="a searching player spec", examples=["classic"])
+    game_id: str | None = Field(
+        None, max_length=MAX_ID_CHARS, description="analyse this game's current position"
+    )
+    player: str = Field(
+        "classic",
+        max_length=MAX_SPEC_CHARS,
+        description="a searching player spec",
+        examples=["classic"],
+    )
     depth: int | None = Field(
-        None, ge=1, le=40, description="search depth; 6 if neither depth nor time is given"
+        None,
+        ge=1,
+        le=MAX_SEARCH_DEPTH,
+        description="search depth; 6 if neither depth nor time is given",
     )
     time: float | None = Field(None, gt=0, le=MAX_SEARCH_SECONDS, description="seconds to search")
     seed: int = Field(0, ge=0, le=2**62, description="tie-break seed")

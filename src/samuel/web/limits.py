@@ -1,0 +1,122 @@
+"""What one request may cost the server: a bounded body, and a bounded queue of searches.
+
+- :class:`BodyLimit` refuses a request body over a limit (413), by its ``Content-Length`` or,
+  for a body sent in chunks, as soon as it grows past the limit, before the application reads
+  it. It is plain ASGI, so nothing is buffered beyond the limit.
+- :class:`SearchQueue` runs searches in worker threads, a bounded number at once, with a
+  bounded number waiting for a turn; a search past that is refused at once
+  (:class:`ServerBusy`, a 503 with ``Retry-After``) instead of waiting behind the others.
+  Nothing else goes through it, so cheap requests never wait behind searches.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TypeVar
+
+import anyio
+import anyio.to_thread
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+T = TypeVar("T")
+
+MAX_BODY_BYTES = 16 * 1024  # the largest useful body (a new game with two long specs) is < 2 kB
+RETRY_AFTER_SECONDS = 5  # a running search ends within MAX_SEARCH_SECONDS; most take far less
+
+
+class ServerBusy(RuntimeError):
+    """Every search slot is taken and as many searches wait already: try again later."""
+
+
+class BodyLimit:
+    """ASGI middleware: a request whose body is over ``max_bytes`` gets a 413, and the
+    application never sees it. The body (small, by then) is read before the application runs
+    and handed to it whole."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers", ())).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
+            await self._too_large(send)
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            body += message.get("body", b"")
+            if len(body) > self.max_bytes:  # a chunked body, or more than its Content-Length
+                await self._too_large(send)
+                return
+            if not message.get("more_body", False):
+                break
+        handed: list[Message] = [{"type": "http.request", "body": bytes(body), "more_body": False}]
+
+        async def replay() -> Message:
+            return handed.pop() if handed else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Send) -> None:
+        detail = f"the request body is over {self.max_bytes} bytes, the most this server reads"
+        content = json.dumps({"detail": detail}).encode()
+        headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+        headers.append((b"content-length", str(len(content)).encode()))
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": content})
+
+
+class SearchLane:
+    """Searches in worker threads: at most ``running`` at once, and at most ``waiting`` more
+    admitted to wait for a turn. Use it from one event loop only (its count is not locked)."""
+
+    def __init__(self, running: int, waiting: int) -> None:
+        if running < 1 or waiting < 0:
+            raise ValueError(
+                f"a search lane needs a thread and no negative wait: {running}, {waiting}"
+            )
+        self.running = running
+        self.waiting = waiting
+        self.admitted = 0  # running or waiting now
+        self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
+
+    async def run(self, function: Callable[..., T], *args) -> T:
+        """``function(*args)`` in a worker thread when one is free; raises :class:`ServerBusy`
+        at once if every thread is taken and as many searches wait already."""
+        if self.admitted >= self.running + self.waiting:
+            raise ServerBusy(
+                f"the server is busy: {self.running} searches run and {self.waiting} wait; "
+                f"try again in {RETRY_AFTER_SECONDS} s"
+            )
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.running)
+        self.admitted += 1
+        try:
+            return await anyio.to_thread.run_sync(function, *args, limiter=self._limiter)
+        finally:
+            self.admitted -= 1
+
+
+class SearchQueue:
+    """Two :class:`SearchLane` of the same size: one for quick searches (a few milliseconds:
+    shallow, untimed), one for the rest, so a quick search never waits behind deep ones."""
+
+    def __init__(self, running: int, waiting: int) -> None:
+        self.deep = SearchLane(running, waiting)
+        self.quick = SearchLane(running, waiting)
+
+    @property
+    def admitted(self) -> int:
+        """Searches running or waiting now, in both lanes."""
+        return self.deep.admitted + self.quick.admitted
+
+    async def run(self, function: Callable[..., T], *args, quick: bool = False) -> T:
+        """``function(*args)`` in the quick lane or the deep one (see :meth:`SearchLane.run`)."""
+        return await (self.quick if quick else self.deep).run(function, *args)

@@ -1,0 +1,139 @@
+"""The player specs this server accepts: every file a spec names confined to the folders the
+operator gave, and every search capped in depth and time.
+
+A visitor writes the spec, so the server must not open whatever it names. A spec is parsed once
+(:class:`samuel.players.PlayerSpec`), which says which files it names (a network ``FILE.bin``,
+``net=``, ``weights=``, ``tablebase=``); each must resolve, symlinks followed, inside the
+server's weights folder (``--weights-dir``; the tablebase inside ``--tablebase``), and be a
+regular file no bigger than its kind can be (a tablebase: a folder), checked with ``stat``
+before anything opens it, so a FIFO, a device or a huge file is refused at once. The check
+runs in a worker thread (:func:`player_for` is only called there), never on the event loop.
+Errors name the file as the visitor wrote it, never its contents or where it leads.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from samuel.games.tigers.rules import RULES
+from samuel.nn.network import PARAMS
+from samuel.nn.weights import HEADER
+from samuel.players import Player, PlayerSpec, PlayerSpecError, SearchPlayer, make_player, quoted
+from samuel.web.schemas import MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
+
+NETWORK_FILE_BYTES = HEADER.size + 4 * PARAMS  # a TSNN file's exact size: header, f32 parameters
+CLASSIC_WEIGHTS_BYTES = 64 * 1024  # the shipped file is under 1 kB; a bigger one is no weights
+LARGEST = {"network file": NETWORK_FILE_BYTES, "classic weights file": CLASSIC_WEIGHTS_BYTES}
+
+
+def confine(spec: PlayerSpec, weights_dir: Path | None, tablebase_dir: Path | None) -> None:
+    """Raise :class:`PlayerSpecError` unless every file ``spec`` names is one this server may
+    read: inside ``weights_dir`` (a tablebase: inside ``tablebase_dir``) once resolved, and a
+    regular file of at most its kind's size (a tablebase: a folder). Opens nothing.
+
+    A spec's relative paths are read from the server's working folder, as ``make_player``
+    reads them everywhere; the offered players name their files so.
+    """
+    for named in spec.files():
+        tablebase = named.kind == "tablebase"
+        folder, option = (
+            (tablebase_dir, "--tablebase") if tablebase else (weights_dir, "--weights-dir")
+        )
+        where = "tablebase dir" if tablebase else "weights dir"
+        written = quoted(named.path)
+        if folder is None:
+            raise PlayerSpecError(
+                f"the {named.kind} {written} cannot be read: this server has no {where} "
+                f"(samuel serve {option} DIR)"
+            )
+        path = _resolved(Path(named.path))  # symlinks followed: the file that would be read
+        # Nothing outside the folder is looked at, so an error cannot tell what exists there.
+        if path is None or not path.is_relative_to(folder.resolve()):
+            raise PlayerSpecError(
+                f"the {named.kind} {written} is not in this server's {where} ({option}), "
+                "the only place it reads them from"
+            )
+        mode, size = _status(path)
+        if mode is None:
+            raise PlayerSpecError(f"the {named.kind} {written} does not exist")
+        if tablebase:
+            if not stat.S_ISDIR(mode):
+                raise PlayerSpecError(f"the tablebase {written} is not a folder")
+        elif not stat.S_ISREG(mode):
+            raise PlayerSpecError(f"the {named.kind} {written} is not a regular file")
+        elif size > LARGEST[named.kind]:
+            raise PlayerSpecError(
+                f"the {named.kind} {written} is {size} bytes, more than one can be "
+                f"({LARGEST[named.kind]})"
+            )
+
+
+def _resolved(path: Path) -> Path | None:
+    """``path`` made absolute with every symlink followed; None if it cannot be (a loop of
+    links, a NUL byte)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+
+
+def _status(path: Path) -> tuple[int | None, int]:
+    """``path``'s mode and size (``stat`` never blocks, even on a FIFO); None if it is missing."""
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None, 0
+    except (OSError, ValueError):
+        return 0, 0  # unreadable: neither a folder nor a regular file
+    return info.st_mode, info.st_size
+
+
+def player_for(
+    spec: str,
+    weights_dir: Path | None,
+    tablebase_dir: Path | None = None,
+    seed: int = 0,
+    depth: int | None = None,
+    seconds: float | None = None,
+) -> Player:
+    """The player ``spec`` names, as :func:`samuel.players.make_player` builds it (``depth``,
+    ``seconds`` and ``seed`` are defaults the spec's options override), after :func:`confine`
+    has checked its files. A spec asking for a depth above :data:`MAX_SEARCH_DEPTH` or a time
+    above :data:`MAX_SEARCH_SECONDS` is refused; any other search stops at
+    :data:`MAX_SEARCH_SECONDS`. ``perfect`` plays from the server's tablebase unless it names
+    its own. Reads files: call it in a worker thread. Raises :class:`PlayerSpecError` saying
+    what is wrong.
+    """
+    parsed = PlayerSpec.parse(spec)
+    confine(parsed, weights_dir, tablebase_dir)
+    tablebase = None
+    if parsed.name == "perfect" and parsed.get("tablebase") is None:
+        if tablebase_dir is None:
+            raise PlayerSpecError(
+                "perfect plays from a tablebase, and this server has none "
+                "(samuel serve --tablebase DIR)"
+            )
+        tablebase = str(tablebase_dir)
+    try:
+        player = make_player(
+            parsed, RULES, depth=depth, seconds=seconds, seed=seed, tablebase=tablebase
+        )
+    except PlayerSpecError:
+        raise
+    except (ValueError, OSError) as error:  # a file that does not load, said by its loader
+        raise PlayerSpecError(f"{quoted(spec)}: {error}") from None
+    player.spec = spec  # as the visitor wrote it
+    if isinstance(player, SearchPlayer):
+        if parsed.get("depth") is not None and player.depth > MAX_SEARCH_DEPTH:
+            raise PlayerSpecError(
+                f"{quoted(spec)}: this server searches to depth {MAX_SEARCH_DEPTH} at most"
+            )
+        if parsed.get("time") is not None and player.seconds > MAX_SEARCH_SECONDS:
+            raise PlayerSpecError(
+                f"{quoted(spec)}: this server searches {MAX_SEARCH_SECONDS:g} s a move at most"
+            )
+        if player.seconds is None or player.seconds > MAX_SEARCH_SECONDS:
+            player.seconds = MAX_SEARCH_SECONDS  # with a depth, the depth still stops it first
+    return player
