@@ -265,3 +265,17 @@ def test_an_internal_error_is_a_bug_with_a_traceback_not_a_user_mistake(monkeypa
     monkeypatch.setattr(cli, "command_analyse", broken)
     with pytest.raises(ValueError, match="an internal bug"):
         cli.main(["analyse", "start"])
+
+
+def test_train_stops_when_a_generation_diverges_and_keeps_the_last_good_one(tmp_path):
+    out = tmp_path / "w"
+    settings = ("--depth", "1", "--ply-cap", "40", "--workers", "1")
+    assert samuel("train", "1", "4", str(out), *settings).returncode == 0
+    good = (out / "gen-001.bin").read_bytes()
+    run = samuel("train", "2", "4", str(out), *settings, "--learning-rate", "1e30")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "generation 2 diverged" in run.stderr
+    assert "latest.bin is still generation 1" in run.stderr
+    assert (out / "latest.bin").read_bytes() == good and not (out / "gen-002.bin").exists()
+    again = samuel("train", "1", "4", str(out), *settings)  # and the next run goes on from it
+    assert again.returncode == 0 and "gen-001.bin" in again.stderr

@@ -75,6 +75,7 @@ def command_analyse(args: argparse.Namespace) -> None:
 
     rules = get_game("tigers")
     position = _position(rules, args.position)
+    _check_depth(args.depth)
     game = Game(rules, start=position)
     if game.outcome is not None:
         raise CommandError(
