@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import errno
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -227,6 +229,7 @@ def test_a_record_that_cannot_be_written_after_the_game_is_kept_elsewhere(
     kept = error.split("; game record kept in ")[1].strip()
     assert kept.endswith("game.txt") and len(read_records(kept)) == 1
     assert not target.exists() and list(tmp_path.iterdir()) == []
+    shutil.rmtree(Path(kept).parent)
 
 
 @pytest.mark.parametrize(
@@ -247,6 +250,40 @@ def test_every_command_that_writes_checks_its_output_first(tmp_path, args, phras
     assert run.returncode == 2 and phrase in run.stderr, run.stderr
     assert "Traceback" not in run.stderr and "Errno" not in run.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_a_data_set_that_cannot_be_written_after_self_play_is_kept_elsewhere(
+    tmp_path, monkeypatch, capsys
+):
+    from samuel.tune import dataset
+
+    target = tmp_path / "d.npz"
+    fail_writing(monkeypatch, dataset, target)
+    args = ["selfplay", "--games", "2", "--player", "classic:depth=1", "--no-progress"]
+    assert cli.main([*args, "--out", str(target)]) == 2
+    error = capsys.readouterr().err
+    kept = error.split("; data set kept in ")[1].strip()
+    assert len(dataset.load_positions(kept)) > 0 and list(tmp_path.iterdir()) == []
+    shutil.rmtree(Path(kept).parent)
+
+
+def test_checking_an_output_creates_nothing_and_keeping_it_says_when_it_failed_too(tmp_path):
+    from samuel.errors import FileError
+    from samuel.files import check_output_folder, check_output_path, save_or_keep
+
+    assert check_output_path(tmp_path / "a" / "b" / "x.txt", "record").name == "x.txt"
+    assert check_output_folder(tmp_path / "run", "run folder").name == "run"
+    assert list(tmp_path.iterdir()) == []
+
+    def no_space(path):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(FileError) as caught:
+        save_or_keep(tmp_path / "x.txt", "game record", no_space)
+    assert str(caught.value) == (
+        f"cannot write {tmp_path / 'x.txt'}: no space is left on the device; keeping the game "
+        "record elsewhere failed too (no space is left on the device)"
+    )
 
 
 # --- which errors are the user's ----------------------------------------------------------

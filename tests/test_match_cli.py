@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import errno
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -190,3 +192,4 @@ def test_outputs_that_cannot_be_written_after_the_match_are_kept_elsewhere(
     assert f"cannot write {target}: no space is left on the device" in error
     kept = error.split("; game records kept in ")[1].strip()
     assert len(read_records(kept)) == 4 and not target.exists()
+    shutil.rmtree(Path(kept).parent)
