@@ -37,9 +37,12 @@ class WeightsFileError(SamuelError, ValueError):
 
 
 def save_parameters(params: np.ndarray, path: str | os.PathLike) -> None:
-    """Write the parameters in the TSNN format, atomically."""
+    """Write the parameters in the TSNN format, atomically. Refuses (``ValueError``) parameters
+    that are not finite: such a file could never be loaded, so the caller must stop first."""
     if params.shape != (PARAMS,):
         raise ValueError(f"expected {PARAMS} parameters, not {params.shape}")
+    if not np.all(np.isfinite(params)):
+        raise ValueError("refusing to save a network whose parameters are not all finite")
     path = Path(path)
     data = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN1, HIDDEN2) + params.astype("<f4").tobytes()
     write_atomically(path, data)

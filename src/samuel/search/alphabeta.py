@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from samuel.errors import CommandError
 from samuel.games import kernels as games
 from samuel.jit import kernel
 
@@ -465,9 +466,9 @@ class Searcher:
         the caller does.
         """
         if not 1 <= depth < MAX_PLY:
-            raise ValueError(f"search depth must be between 1 and {MAX_PLY - 1}, not {depth}")
+            raise CommandError(f"search depth must be between 1 and {MAX_PLY - 1}, not {depth}")
         if seconds is not None and seconds <= 0:
-            raise ValueError(f"search time must be positive, not {seconds}")
+            raise CommandError(f"search time must be positive, not {seconds}")
         dropped = max(0, len(history_keys) - HISTORY_CAPACITY)
         history_keys = np.ascontiguousarray(history_keys[dropped:], dtype=np.int64)
         window_start = max(0, window_start - dropped)

@@ -49,7 +49,7 @@ class Tablebase:
         """The stored code of ``position`` (a loss in 0 if the sheep have already lost)."""
         self._check_rules(position)
         if position.sheep_in_hand != 0:
-            raise ValueError(f"{position}: the tablebase holds positions with the hand empty")
+            raise TablebaseError(f"{position}: the tablebase holds positions with the hand empty")
         if position.captured >= self.captures_to_win:
             return LOSS_NOW
         return int(
@@ -71,7 +71,7 @@ class Tablebase:
 
     def _check_rules(self, position: Position) -> None:
         if position.captures_to_win != self.captures_to_win:
-            raise ValueError(
+            raise TablebaseError(
                 f"{self.directory} is the tablebase of the game won by "
                 f"{self.captures_to_win} captures, not {position.captures_to_win}"
             )

@@ -35,7 +35,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from samuel.errors import SamuelError
+from samuel.errors import CommandError, SamuelError
 from samuel.files import write_atomically
 from samuel.games import kernels as games
 from samuel.games.tigers.rules import RULES, Position
@@ -93,16 +93,16 @@ def selfplay_player(spec: str) -> tuple[int, np.ndarray, int]:
 
     player = make_player(spec, RULES)
     if not isinstance(player, SearchPlayer):
-        raise ValueError(
+        raise CommandError(
             f"{spec!r} does not search; self-play needs a classic, network or hybrid player"
         )
     if player.seconds is not None:
-        raise ValueError(
+        raise CommandError(
             f"{spec!r} searches by time; self-play searches to a depth, so that the "
             "games can be played again"
         )
     if player.epsilon:
-        raise ValueError(f"{spec!r} sets epsilon; give self-play's --epsilon instead")
+        raise CommandError(f"{spec!r} sets epsilon; give self-play's --epsilon instead")
     return player.evaluator, player.params, player.depth
 
 
@@ -199,7 +199,7 @@ def split_by_game(game_ids: np.ndarray, validation: float, seed: int) -> np.ndar
         raise ValueError(f"the validation share must be between 0 and 1, not {validation}")
     ids = np.unique(game_ids)
     if len(ids) < 2:
-        raise ValueError("splitting by game needs positions from at least two games")
+        raise DatasetError("splitting by game needs positions from at least two games")
     count = min(len(ids) - 1, max(1, round(validation * len(ids))))
     rng = np.random.default_rng([seed, SPLIT_STREAM])
     held_out = rng.permutation(ids)[:count]

@@ -284,6 +284,7 @@ class TuneResult:
 
 def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     """Load the data, split it by game, fit ``K``, descend, and write the tuned weights."""
+    from samuel.files import save_or_keep
     from samuel.games.tigers.classic import load_weights, save_weights
 
     from .dataset import load_positions, split_by_game
@@ -357,20 +358,25 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         f"validation errors included)"
     )
     result = TuneResult(weights, start, k, table, len(train), len(valid), train_games, valid_games)
-    save_weights(
-        weights,
+    # The descent may have taken minutes: weights that cannot be written are kept elsewhere.
+    save_or_keep(
         config.out,
-        note=f"gradient-tuned by samuel tune on {config.data}",
-        extra={
-            "tuning": {
-                "method": "gradient",
-                "config": dataclasses.asdict(config),
-                "k": k,
-                "errors": table,
-                "positions": {"train": len(train), "validation": len(valid)},
-                "games": {"train": train_games, "validation": valid_games},
-            }
-        },
+        "tuned weights",
+        lambda path: save_weights(
+            weights,
+            path,
+            note=f"gradient-tuned by samuel tune on {config.data}",
+            extra={
+                "tuning": {
+                    "method": "gradient",
+                    "config": dataclasses.asdict(config),
+                    "k": k,
+                    "errors": table,
+                    "positions": {"train": len(train), "validation": len(valid)},
+                    "games": {"train": train_games, "validation": valid_games},
+                }
+            },
+        ),
     )
     for name, before, after in zip(FEATURES, start, weights, strict=True):
         log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
