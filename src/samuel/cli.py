@@ -26,6 +26,22 @@ def _position(rules, text: str):
     return rules.initial_position() if text == START else rules.parse_position(text)
 
 
+# Perft counts grow about 16-fold a ply (`samuel perft 7` counts 339,123,476), so perft 15 is
+# about 2e18, within the kernel's 64-bit count (9.2e18), and perft 16 could pass it. Time runs out
+# sooner anyway: perft 10 takes tens of minutes, perft 16 would take centuries.
+MAX_PERFT_DEPTH = 15
+
+
+def _perft_depth(text: str) -> int:
+    depth = _positive_int(text)
+    if depth > MAX_PERFT_DEPTH:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is too deep: perft counts up to {MAX_PERFT_DEPTH} plies (a deeper count "
+            "could pass the 64-bit counter, and would take centuries)"
+        )
+    return depth
+
+
 def command_perft(args: argparse.Namespace) -> None:
     from samuel.games.tigers import kernels
 
@@ -159,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     perft = commands.add_parser("perft", help="count legal move sequences (tests move generation)")
-    perft.add_argument("depth", type=_positive_int, help="plies to count")
+    perft.add_argument("depth", type=_perft_depth, help=f"plies to count, 1 to {MAX_PERFT_DEPTH}")
     perft.add_argument("--position", default=START, help="position string, or 'start'")
     perft.add_argument("--divide", action="store_true", help="first print each move's count")
     perft.set_defaults(run=command_perft)
