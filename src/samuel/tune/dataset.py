@@ -72,8 +72,9 @@ MAX_CONFIG_BYTES = 1 << 20  # the config is a few hundred bytes of JSON
 # A compressed .npz is no bigger than its arrays stored plainly, plus the zip's headers.
 MAX_FILE_BYTES = MAX_POSITIONS * ROW_BYTES + MAX_CONFIG_BYTES + (1 << 20)
 NPY_HEADER_BYTES = 10_000  # numpy's own limit on an array's header
-# Exceptions that zipfile and numpy raise while decoding damaged bytes. Only the reading of the
-# file's bytes is inside the ``try`` that catches them, so none can hide a bug of ours.
+# Exceptions that zipfile and numpy raise while decoding damaged bytes. The ``try`` that catches
+# them holds only the decoding of the file (whose own checks raise DatasetError, passed on as it
+# is), so that a bug elsewhere still shows as one.
 DAMAGED = (
     zipfile.BadZipFile,
     zlib.error,
@@ -82,10 +83,9 @@ DAMAGED = (
     ValueError,
     struct.error,
     NotImplementedError,  # a compression method zipfile does not know
-    RuntimeError,  # an encrypted member
+    RuntimeError,  # an encrypted member; RecursionError, a header nested too deep
     SyntaxError,  # numpy's parsing of an array's header
     tokenize.TokenError,
-    RecursionError,
 )
 
 
