@@ -157,7 +157,7 @@ def test_weights_round_trip_and_load_into_a_player(tmp_path):
         ),
         (
             json.dumps({"weights": {**dict.fromkeys(classic.FEATURES, 1.0), "captured": "one"}}),
-            "captured = 'one' is not a number",
+            "captured is not a finite number",
         ),
     ],
 )
