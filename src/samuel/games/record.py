@@ -30,9 +30,8 @@ import os
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
-from samuel.files import write_atomically
+from samuel.files import read_text, write_atomically
 from samuel.games import registry
 from samuel.games.base import (
     GameRules,
@@ -47,6 +46,8 @@ from samuel.games.game import Game
 RESULT_TOKENS: dict[Result | None, str] = {1: "1-0", -1: "0-1", 0: "1/2-1/2", None: "*"}
 RESULTS: dict[str, Result | None] = {token: result for result, token in RESULT_TOKENS.items()}
 LINE_LENGTH = 80  # movetext lines are wrapped before they pass this many characters
+# A game's record is 1-3 kB, so about 100,000 games fit; a bigger file is refused unread.
+MAX_RECORDS_BYTES = 2**28
 
 _TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -345,8 +346,11 @@ def _parse_record(
     ply_cap = None
     if "PlyCap" in tags:
         line, value = tags.pop("PlyCap")
-        if not value.isdigit() or int(value) < 1:
-            raise fail(line, f"bad PlyCap {value!r}: it is a whole number of plies, at least 1")
+        # Not str.isdigit, which '²' passes; and int() refuses numbers of over 4300 digits.
+        if not re.fullmatch("[0-9]{1,18}", value) or int(value) < 1:
+            raise fail(
+                line, f"bad PlyCap {value!r}: it is a whole number of plies, 1 to 18 digits 0-9"
+            )
         ply_cap = int(value)
 
     moves, lines_of_moves, (result_line, token) = _parse_movetext(
@@ -462,8 +466,9 @@ def write_records(path: str | os.PathLike, records: Iterable[GameRecord]) -> Non
 def read_records(
     path: str | os.PathLike, rules_lookup: Callable[[str], GameRules] = rules_by_title
 ) -> list[GameRecord]:
-    """Every record in the file at ``path`` (see :func:`parse_records`)."""
-    return parse_records(Path(path).read_text(encoding="utf-8"), rules_lookup)
+    """Every record in the file at ``path`` (see :func:`parse_records`). A file that is missing,
+    not a regular file, too big or not UTF-8 raises :class:`~samuel.errors.FileError`."""
+    return parse_records(read_text(path, "record file", MAX_RECORDS_BYTES), rules_lookup)
 
 
 __all__ = [
