@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from samuel.errors import SamuelError
 from samuel.games import get_game
-from samuel.games.base import IllegalMoveError, Termination
+from samuel.games.base import IllegalMoveError, NotationError, Termination
 from samuel.games.game import Game
 from samuel.games.record import format_record, parse_records, read_records, record_from_game
 from samuel.games.tigers.board import FULL, SHEEP, TIGERS
@@ -54,7 +54,7 @@ RULES = get_game("tigers")
 EXPLORE = os.environ.get("SAMUEL_FUZZ") == "explore"
 
 
-def fuzz_settings(examples: int, **more) -> settings:
+def fuzz_settings(examples: int) -> settings:
     """Settings for a fuzz test of ``examples`` inputs (ten times as many when exploring)."""
     return settings(
         max_examples=examples * 10 if EXPLORE else examples,
@@ -62,7 +62,6 @@ def fuzz_settings(examples: int, **more) -> settings:
         database=None,
         deadline=None,  # the machine is shared: a slow example is not a failure
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-        **more,
     )
 
 
@@ -128,7 +127,7 @@ POSITIONS = random_positions()
 
 def check_position(position: Position) -> None:
     """Assert what the kernels assume of a position (so that a bad one fails here, not in a
-    kernel), then run the kernels on it: moves, outcome, key, symmetries, and each move played."""
+    kernel), then run the kernels on it: moves, outcome, key, a symmetry, a few moves played."""
     assert isinstance(position, Position)
     assert position.tigers & ~FULL == 0 and position.sheep & ~FULL == 0
     assert position.tigers & position.sheep == 0
@@ -160,8 +159,10 @@ def test_valid_positions_read_back_as_written() -> None:
 def test_positions_are_read_or_refused_with_a_notation_error(text: str) -> None:
     try:
         position = RULES.parse_position(text)
-    except SamuelError:
+    except NotationError:
+        event("refused")
         return
+    event("accepted")
     check_position(position)
     assert RULES.parse_position(format_position(position)) == position
 
@@ -184,15 +185,18 @@ def test_moves_are_read_and_played_or_refused_with_the_games_errors(
 ) -> None:
     try:
         move = RULES.parse_move(text)
-    except SamuelError:
+    except NotationError:
+        event("refused")
         return
     assert RULES.parse_move(RULES.format_move(move)) == move
     assert Move.from_code(move.code) == move
     try:
         after = RULES.play(position, move)
     except IllegalMoveError:
+        event("read, not legal")
         assert move not in position.legal_moves()
         return
+    event("read and played")
     assert move in position.legal_moves()
     check_position(after)
 
@@ -277,6 +281,18 @@ def with_tag(text: str, name: str, value: str, where: int = 0) -> str:
     return "\n".join(lines)
 
 
+def check_records(text: str) -> None:
+    """Records are read, and read back as written, or refused with a NotationError."""
+    try:
+        records = parse_records(text)
+    except NotationError:
+        event("refused")
+        return
+    event("accepted")
+    for record in records:
+        assert parse_records(format_record(record)) == [record]
+
+
 @given(text_inputs(RECORD_TEXTS, RECORD_ALPHABET))
 @fuzz_settings(600)
 def test_records_are_read_or_refused_with_a_notation_error(text: str) -> None:
@@ -289,18 +305,6 @@ def test_records_are_read_or_refused_with_a_notation_error(text: str) -> None:
 @fuzz_settings(400)
 def test_tags_are_read_or_refused_with_a_notation_error(text: str) -> None:
     check_records(text)
-
-
-def check_records(text: str) -> None:
-    """Records are read, and read back as written, or refused with a NotationError."""
-    try:
-        records = parse_records(text)
-    except SamuelError:
-        event("refused")
-        return
-    event("accepted")
-    for record in records:
-        assert parse_records(format_record(record)) == [record]
 
 
 # Bytes that are not UTF-8, or begin a character that never ends, or mark UTF-8 or UTF-16.
@@ -337,8 +341,7 @@ def test_record_files_are_read_or_refused_with_the_projects_errors(
         event("refused")
         return
     event("accepted")
-    for record in records:
-        assert parse_records(format_record(record)) == [record]
+    assert records == parse_records(content.decode("utf-8"))
 
 
 # --- player specs ---------------------------------------------------------------------------
@@ -379,7 +382,7 @@ def player_folder(tmp_path_factory) -> Path:
 @example("hybrid:net=" + "n" * 300)  # was OSError (file name too long)
 @example("classic:tablebase=" + "t" * 300)
 @fuzz_settings(600)
-def test_player_specs_make_a_player_or_are_refused_with_a_spec_error(
+def test_player_specs_make_a_player_or_are_refused_with_the_projects_errors(
     player_folder: Path, spec: str
 ) -> None:
     # A mutated spec names files. It is made in a folder holding only the files above, and a spec
@@ -457,7 +460,7 @@ def damaged_bytes(draw, valid: bytes, fields: int = 0, values_from: int | None =
     )
 )
 @fuzz_settings(400)
-def test_network_files_are_loaded_or_refused_with_a_weights_file_error(
+def test_network_files_are_loaded_or_refused_with_the_projects_errors(
     folder: Path, content: bytes
 ) -> None:
     path = folder / "net.bin"
@@ -470,9 +473,8 @@ def test_network_files_are_loaded_or_refused_with_a_weights_file_error(
     event("accepted")
     assert params.dtype == np.float32 and params.shape == (PARAMS,)
     assert np.all(np.isfinite(params))
-    for position in POSITIONS[:5]:
-        scratch = np.zeros(SCRATCH, dtype=np.float32)
-        assert math.isfinite(forward(params, *map(int, position.encode()), scratch))
+    for position in POSITIONS[:5]:  # finite weights may still overflow: only the size counts
+        forward(params, *map(int, position.encode()), np.zeros(SCRATCH, dtype=np.float32))
 
 
 # --- classic weights files ------------------------------------------------------------------
@@ -519,7 +521,7 @@ def reweighted(draw) -> str:
 @example(b"[" * 100_000)  # was RecursionError
 @example(CLASSIC.replace("-0.3", "1" * 400).encode())  # was OverflowError (no float holds it)
 @fuzz_settings(500)
-def test_classic_weights_files_are_loaded_or_refused_with_a_weights_error(
+def test_classic_weights_files_are_loaded_or_refused_with_the_projects_errors(
     folder: Path, content: bytes
 ) -> None:
     path = folder / "weights.json"
@@ -573,7 +575,7 @@ def odd_state(draw, states: np.ndarray) -> tuple[np.ndarray, str]:
     value = draw(
         st.one_of(
             st.sampled_from([v for v in ODD_NUMBERS if isinstance(v, int)]),
-            st.just(int(states[row, 1 - column % 2])),  # a mask overlapping the other
+            st.just(int(states[row, 1 - column % 2])),  # for a mask: the other, overlapping
             st.integers(-(2**63), 2**63 - 1),
         )
     )
@@ -764,7 +766,7 @@ def fuzz_labelled_positions_files(folder: str) -> None:
     check()
 
 
-def test_labelled_positions_files_are_loaded_or_refused_with_a_dataset_error(
+def test_labelled_positions_files_are_loaded_or_refused_with_the_projects_errors(
     folder: Path,
 ) -> None:
     # In a child process: the tuner's kernels do no bounds checks, so a state the loader lets
