@@ -45,6 +45,7 @@ def test_defaults_apply_unless_the_spec_overrides_them():
         ("classic:depth", "is not KEY=VALUE"),
         ("classic:depth=0", "depth must be between 1"),
         ("classic:depth=four", "depth must be a whole number"),
+        ("classic:depth=٣", "depth must be a whole number"),
         ("classic:time=soon", "time must be a number"),
         ("classic:depth=1,depth=2", "the option depth is given twice"),
         ("classic:depth=1:depth=2", "the option depth is given twice"),

@@ -77,6 +77,8 @@ def open_regular(path: str | os.PathLike, what: str, max_bytes: int) -> BinaryIO
         descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise file_error(f"read the {what}", name, error) from None
+    except ValueError:  # a NUL character, which no path can hold
+        raise FileError(f"cannot read the {what} {name!r}: a path cannot hold a NUL") from None
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):

@@ -46,8 +46,6 @@ from samuel.games.game import Game
 RESULT_TOKENS: dict[Result | None, str] = {1: "1-0", -1: "0-1", 0: "1/2-1/2", None: "*"}
 RESULTS: dict[str, Result | None] = {token: result for result, token in RESULT_TOKENS.items()}
 LINE_LENGTH = 80  # movetext lines are wrapped before they pass this many characters
-# A game's record is 1-3 kB, so about 100,000 games fit; a bigger file is refused unread.
-MAX_RECORDS_BYTES = 2**28
 
 _TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")

@@ -83,10 +83,14 @@ _LOADED: dict[Path, Tablebase] = {}
 def load_tablebase(directory: str | os.PathLike = DEFAULT_DIRECTORY) -> Tablebase:
     """Map the tablebase in ``directory`` (once per process); checks the headers, not the
     checksums (``samuel tablebase verify`` does)."""
-    path = Path(directory).resolve()
+    try:
+        path = Path(directory).resolve()
+        is_folder = path.is_dir()
+    except (OSError, ValueError):  # a name too long, a loop of links, a NUL character
+        raise TablebaseError(f"{str(directory)[:80]!r} cannot be a tablebase folder") from None
     if path in _LOADED:
         return _LOADED[path]
-    if not path.is_dir():
+    if not is_folder:
         raise TablebaseError(
             f"no tablebase directory {directory} (build one with `samuel tablebase build`)"
         )
