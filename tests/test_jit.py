@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 from samuel.jit import cache_directory
@@ -21,3 +25,43 @@ def test_the_cache_folder_changes_with_any_kernel_module_and_only_with_them(tmp_
     assert cache_directory(package, root) == first  # not a kernel module
     kernel_module.write_text(kernel_module.read_text().replace("return x", "return x + 1"))
     assert cache_directory(package, root) != first
+
+
+RUN_A_PARALLEL_KERNEL = """
+import numpy as np, numba
+from samuel.jit import parallel_kernel
+
+@parallel_kernel(cache=False)
+def total(values):
+    sum = 0.0
+    for i in numba.prange(values.shape[0]):
+        sum += values[i]
+    return sum
+
+total(np.ones(1000))
+print(numba.threading_layer())
+"""
+
+
+def _openmp_wait_policy(user_policy: str | None) -> tuple[str, str]:
+    """The threading layer, and the wait policy OpenMP reports at start-up (OMP_DISPLAY_ENV),
+    in a fresh process whose user set ``user_policy`` (None: no policy)."""
+    environment = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    environment.update(OMP_DISPLAY_ENV="TRUE", NUMBA_THREADING_LAYER="omp")
+    if user_policy is not None:
+        environment["OMP_WAIT_POLICY"] = user_policy
+    run = subprocess.run(
+        [sys.executable, "-c", RUN_A_PARALLEL_KERNEL],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    policy = re.search(r"OMP_WAIT_POLICY = '(\w+)'", run.stderr + run.stdout)
+    return run.stdout.split()[-1], policy.group(1) if policy else ""
+
+
+def test_openmp_threads_sleep_while_waiting_unless_the_user_says_otherwise():
+    assert _openmp_wait_policy(None) == ("omp", "PASSIVE")
+    assert _openmp_wait_policy("ACTIVE") == ("omp", "ACTIVE")

@@ -23,9 +23,14 @@ from pathlib import Path
 import numba
 
 # Parallel kernels (self-play, gradients, losses) use numba's default threading layer (OpenMP
-# here), unless NUMBA_THREADING_LAYER says otherwise. Its threads wait for work by spinning,
-# which makes short parallel regions cheap (a training batch is one) but suffers when the machine
-# is oversubscribed; measured in docs/training.md ("Speed"). Results never depend on it.
+# here), unless NUMBA_THREADING_LAYER says otherwise. By default OpenMP's idle threads spin,
+# waiting for the next parallel region: cheap while each thread has a core, but when other
+# processes share the cores a region waits for a descheduled thread, and training ran up to 40x
+# slower. Passive waiting (the threads sleep) costs little on a quiet machine and holds up on a
+# loaded one (benchmarks/loaded_machine.py; figures in docs/training.md, "Speed"). The OpenMP
+# runtime reads the policy when it loads, at the first parallel kernel, after this line; a
+# policy the user set is kept. Results never depend on it.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 KERNEL_MARKERS = (b"samuel.jit", b"from .jit", b"@kernel", b"@parallel_kernel")
 
