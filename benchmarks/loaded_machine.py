@@ -7,8 +7,10 @@ ACTIVE); that is cheap while each thread has a core, but when other processes ho
 region waits for a descheduled thread. This measures the choices side by side, each generation
 in a fresh ``samuel train`` process (the policy is read when the OpenMP runtime loads):
 
-- ``omp active``: OpenMP, threads spin while waiting (numba's default before Samuel chose);
-- ``omp passive``: OpenMP, threads sleep while waiting (Samuel's default, ``samuel.jit``);
+- ``omp default``: GNU OpenMP's own default, threads spin 300,000 rounds before they sleep
+  (what Samuel ran before it chose);
+- ``omp active``: OpenMP, threads spin while waiting;
+- ``omp passive``: OpenMP, threads sleep at once (Samuel's default, ``samuel.jit``);
 - ``workqueue``: numba's own layer, no spinning, but a costly start per region;
 - ``1 worker``: no parallel threads at all.
 
@@ -31,6 +33,7 @@ import samuel.players
 
 SHIPPED = Path(samuel.players.__file__).parent / "nn" / "shipped.bin"
 CHOICES = {
+    "omp default": ({"NUMBA_THREADING_LAYER": "omp", "GOMP_SPINCOUNT": "300000"}, 2),
     "omp active": ({"NUMBA_THREADING_LAYER": "omp", "OMP_WAIT_POLICY": "ACTIVE"}, 2),
     "omp passive": ({"NUMBA_THREADING_LAYER": "omp", "OMP_WAIT_POLICY": "PASSIVE"}, 2),
     "workqueue": ({"NUMBA_THREADING_LAYER": "workqueue"}, 2),
