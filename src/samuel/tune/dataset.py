@@ -46,6 +46,7 @@ from .config import SelfPlayDataConfig
 
 DATA_STREAM = 0xDA7A  # keeps these games' seeds apart from training's and matches'
 CHUNK = 50  # games per compiled call, so that progress can be shown
+STATE_WORDS = games.GAMES[games.TIGERS_AND_SHEEP].state_words  # a row of ``states``: 4 words
 ARRAYS = {
     "states": np.int64,
     "results": np.int8,
@@ -139,7 +140,7 @@ def make_positions(
         if progress is not None:
             progress(min(config.games, start + CHUNK))
     arrays = {name: np.concatenate(rows[name]).astype(dtype) for name, dtype in ARRAYS.items()}
-    arrays["states"] = arrays["states"].reshape(-1, games.STATE_SIZE)
+    arrays["states"] = arrays["states"].reshape(-1, STATE_WORDS)
     return LabelledPositions(**arrays, config=dataclasses.asdict(config))
 
 
@@ -174,7 +175,7 @@ def load_positions(path: str | os.PathLike) -> LabelledPositions:
         )
     count = len(contents["results"])
     for name, dtype in ARRAYS.items():
-        shape = (count, games.STATE_SIZE) if name == "states" else (count,)
+        shape = (count, STATE_WORDS) if name == "states" else (count,)
         if contents[name].shape != shape or contents[name].dtype != dtype:
             raise DatasetError(
                 f"{path}: {name} is {contents[name].dtype}{contents[name].shape}, "
