@@ -424,13 +424,10 @@ def test_the_board_drawing_shows_every_piece() -> None:
 
 def test_the_classic_evaluation_is_the_courses() -> None:
     weights = classic.load_weights()
-    assert dict(zip(classic.FEATURES, weights, strict=True)) == {
-        "men": 100,
-        "kings": 175,
-        "advance": 3,
-        "back_row": 6,
-        "centre": 4,
-    }
+    # The course's weights (man 100, king 175, 3, 6, 4), with one man as the unit.
+    assert dict(zip(classic.FEATURES, 100 * weights, strict=True)) == pytest.approx(
+        {"men": 100, "kings": 175, "advance": 3, "back_row": 6, "centre": 4}
+    )
     scratch = np.empty(classic.FEATURE_COUNT)
     start = Position.initial()
     assert classic.classic_evaluate(*start.encode()[:4], weights, scratch) == 0.0
@@ -440,7 +437,8 @@ def test_the_classic_evaluation_is_the_courses() -> None:
     features = np.empty(classic.FEATURE_COUNT)
     classic.classic_features(*position.encode()[:4], features)
     assert features.tolist() == [2 - 1, 1 - 1, 3 - 0, 1 - 1, 2 - 0]
-    assert classic.classic_evaluate(*position.encode()[:4], weights, scratch) == 100 + 9 + 8
+    value = classic.classic_evaluate(*position.encode()[:4], weights, scratch)
+    assert 100 * value == pytest.approx(100 + 9 + 8)
 
 
 def test_classic_weights_files_are_checked(tmp_path) -> None:
@@ -452,6 +450,9 @@ def test_classic_weights_files_are_checked(tmp_path) -> None:
         classic.load_weights(path)
     with pytest.raises(classic.WeightsError, match="does not exist"):
         classic.load_weights(tmp_path / "none.json")
+    classic.save_weights(np.array([100.0, 175.0, 3.0, 6.0, 4.0]), path)  # scores up to 3,572
+    with pytest.raises(classic.WeightsError, match="could score 3572, beyond the 500"):
+        classic.load_weights(path)
 
 
 def plain_inputs(position: Position) -> list[int]:
