@@ -507,3 +507,18 @@ def test_keys_are_the_pieces_and_the_side_to_move() -> None:
     assert len(keys) == len(
         {(p.black, p.white, p.kings, p.black_to_move) for p in sample_positions()}
     )
+
+
+def test_a_game_ends_by_the_40_move_rule_or_repetition_whichever_comes_first() -> None:
+    game = Game(RULES, start=Position.parse("B:WK29:BK4:Q76"))
+    for text in ("4-8", "29-25", "8-11", "25-22"):  # four new positions, no capture, no man
+        assert game.outcome is None
+        game.play_text(text)
+    assert game.position.quiet_plies == 80
+    assert game.outcome == Outcome(Termination.FORTY_MOVE_RULE, 0)
+    # Keys leave the count out, so positions met again with a higher count still repeat.
+    game = Game(RULES, start=Position.parse("B:WK29:BK4:Q70"))
+    for text in ("4-8", "29-25", "8-4", "25-29") * 2:
+        game.play_text(text)
+    assert game.position.quiet_plies == 78
+    assert game.outcome == Outcome(GameTermination.REPETITION, 0)
