@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+from samuel.cli import main
+from samuel.files import file_error
 from samuel.games.record import read_records
 
 
@@ -133,8 +138,20 @@ def test_tournament_prints_a_table_like_ordos(tmp_path):
         (("match", "wizard", "random", "--games", "2"), "unknown player 'wizard'; players are:"),
         (("match", "human", "random", "--games", "2"), "human cannot play in a match"),
         (
-            ("match", "random", "random", "--games", "2", "--json", "/nonexistent/x.json"),
-            "the folder /nonexistent does not exist",
+            ("match", "random", "random", "--games", "2", "--json", "/proc/x.json"),
+            "cannot write the report /proc/x.json: no file can be created in /proc",
+        ),
+        (
+            ("match", "random", "random", "--games", "2", "--records", "/proc/version"),
+            "cannot write the game records /proc/version: no file can be created in /proc",
+        ),
+        (
+            ("tournament", "random", "classic:depth=1", "--games", "2", "--json", "."),
+            "cannot write the report .: it is a folder",
+        ),
+        (
+            ("match", "random", "random", "--games", "2", "--json", "x", "--records", "./x"),
+            "--json and --records both name x: give two files",
         ),
         (("tournament", "random", "--games", "2"), "at least two players"),
         (
@@ -148,3 +165,31 @@ def test_mistakes_get_a_message_and_status_2_not_a_traceback(args, phrase, tmp_p
     assert run.returncode == 2
     assert phrase in run.stderr
     assert "Traceback" not in run.stderr
+    assert run.stdout == "" and list(tmp_path.iterdir()) == []  # before any game; no junk
+
+
+def test_outputs_that_cannot_be_written_after_the_match_are_kept_elsewhere(
+    tmp_path, monkeypatch, capsys
+):
+    """A late failure (the disk filled during the match) loses neither output: the one that
+    can be written is, the other is kept in the temporary folder, and the error says where."""
+    from samuel.games import record
+
+    real = record.write_atomically
+    target = tmp_path / "m.txt"
+
+    def full_disk(path, data):
+        if str(path) == str(target):
+            raise file_error("write", path, OSError(errno.ENOSPC, "No space left on device"))
+        real(path, data)
+
+    monkeypatch.setattr(record, "write_atomically", full_disk)
+    args = ["match", "random", "random", "--games", "4", "--workers", "1", "--no-progress"]
+    assert main([*args, "--json", str(tmp_path / "m.json"), "--records", str(target)]) == 2
+    out, error = capsys.readouterr()
+    assert f"report written to {tmp_path / 'm.json'}" in out
+    assert json.loads((tmp_path / "m.json").read_text())["games"] == 4
+    assert f"cannot write {target}: no space is left on the device" in error
+    kept = error.split("; game records kept in ")[1].strip()
+    assert len(read_records(kept)) == 4 and not target.exists()
+    shutil.rmtree(Path(kept).parent)

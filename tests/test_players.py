@@ -47,6 +47,7 @@ def test_defaults_apply_unless_the_spec_overrides_them():
         ("classic:depth", "is not KEY=VALUE"),
         ("classic:depth=0", "depth must be between 1"),
         ("classic:depth=four", "depth must be a whole number"),
+        ("classic:depth=٣", "depth must be a whole number"),
         ("classic:time=soon", "time must be a number"),
         ("classic:depth=1,depth=2", "the option depth is given twice"),
         ("classic:depth=1:depth=2", "the option depth is given twice"),
@@ -159,7 +160,7 @@ def test_weights_round_trip_and_load_into_a_player(tmp_path):
         ),
         (
             json.dumps({"weights": {**dict.fromkeys(classic.FEATURES, 1.0), "captured": "one"}}),
-            "captured = 'one' is not a number",
+            "captured is not a finite number",
         ),
     ],
 )

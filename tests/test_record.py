@@ -142,6 +142,11 @@ GOOD_TAGS = '[Game "Tigers & Sheep"]\n[Result "*"]\n'
         (GOOD_TAGS + '[Start "T3T/5/5/5/T3T X 20"]\n\n*', "line 3: bad Start position"),
         (GOOD_TAGS + '[Termination "resigned"]\n\n*', "unknown Termination 'resigned'"),
         (GOOD_TAGS + '[PlyCap "0"]\n\n*', "bad PlyCap '0'"),
+        (GOOD_TAGS + '[PlyCap "²"]\n\n*', "bad PlyCap '²'"),  # isdigit(), yet int() refuses
+        (GOOD_TAGS + '[PlyCap "٣"]\n\n*', "bad PlyCap"),  # an Arabic-Indic 3
+        (GOOD_TAGS + '[PlyCap "' + "9" * 5000 + '"]\n\n*', "bad PlyCap '99999"),  # int() refuses
+        ('[Game "Tigers & Sheep"]\n[Result "' + "x" * 10**5 + '"]\n\n*', "unknown Result 'xxx"),
+        (GOOD_TAGS + "\n². c3 *", "malformed move token '².'"),
         (GOOD_TAGS + '[Date "31.01.2025"]\n\n*', "malformed Date"),
         (GOOD_TAGS + "\n1. c3 a1-b2\n2. f7 *", "line 5: malformed move token 'f7'"),
         (GOOD_TAGS + "\n1. c3 a1-c2 *", "malformed move token 'a1-c2'"),
@@ -187,6 +192,7 @@ def test_malformed_records_are_rejected(text: str, phrase: str) -> None:
     with pytest.raises(NotationError, match="^game 1") as error:
         parse_records(text)
     assert phrase in str(error.value)
+    assert len(str(error.value)) < 300 and "\n" not in str(error.value)  # one short line
 
 
 def test_the_error_names_the_game_in_the_file() -> None:

@@ -20,6 +20,7 @@ from samuel.players import PlayerSpecError, make_player
 from samuel.tablebase.build import build
 from samuel.tablebase.files import (
     HEADER_SIZE,
+    TablebaseError,
     checksum_ok,
     layer_path,
     open_codes,
@@ -249,6 +250,33 @@ def test_an_interrupted_build_resumes_at_its_layer(tables, tmp_path):
         build(tmp_path, 3, **QUIET)
 
 
+def test_a_build_refuses_to_resume_on_a_damaged_layer(tables, tmp_path):
+    for side in (False, True):  # layer 1 finished, then damaged; layer 0 never written
+        src = layer_path(tables[2], 1, side)
+        (tmp_path / src.name).write_bytes(src.read_bytes())
+    path = layer_path(tmp_path, 1, False)  # the file layer 0 is built on
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    path.write_bytes(bytes(data))
+    with pytest.raises(TablebaseError) as caught:
+        build(tmp_path, 2, **QUIET)
+    message = str(caught.value)
+    assert str(path) in message and "checksum does not match" in message
+    assert "delete it and run `samuel tablebase build` again to rebuild layer 1" in message
+    assert not layer_path(tmp_path, 0, False).exists()  # nothing was built on it
+    run = samuel("tablebase", "build", "--captures", "2", "--out", str(tmp_path), "--no-progress")
+    assert run.returncode == 2 and "checksum does not match" in run.stderr
+    assert "Traceback" not in run.stderr
+    path.unlink()  # as the message says: the layer is solved again, and the build goes on
+    build(tmp_path, 2, **QUIET)
+    for c in (0, 1):
+        for side in (False, True):
+            assert (
+                layer_path(tmp_path, c, side).read_bytes()
+                == layer_path(tables[2], c, side).read_bytes()
+            )
+
+
 # --- probing: people, the search, players -----------------------------------------------------
 
 
@@ -278,6 +306,12 @@ def test_probe_output_round_trips(tables):
     assert [(m["move"], m["outcome"], m["plies"]) for m in document["moves"]] == [
         (str(m), o, p) for m, o, p in table.move_values(position)
     ]
+
+
+def test_probe_takes_start_and_says_why_the_table_does_not_hold_it(tables):
+    run = samuel("tablebase", "probe", "start", "--dir", str(tables[2]))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "T3T/5/5/5/T3T S 20: the tablebase holds positions with the hand empty" in run.stderr
 
 
 @pytest.mark.parametrize("k", [1, 2])

@@ -5,14 +5,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from samuel.errors import FileError
 from samuel.games import kernels as games
 from samuel.games.tigers.board import SYMMETRIES
 from samuel.games.tigers.rules import Position
 from samuel.nn import network as N
-from samuel.nn.weights import load_parameters
+from samuel.nn.weights import load_parameters, save_parameters
 from samuel.train.buffer import DRAW, SHEEP_WIN, TIGER_WIN, SampleBuffer, Samples, balanced_epoch
 from samuel.train.config import TrainConfig
-from samuel.train.loop import game_seed, train
+from samuel.train.loop import TrainingDiverged, game_seed, train
 from samuel.train.selfplay import play_selfplay
 from samuel.train.targets import td_lambda_targets
 from samuel.train.trainer import orient
@@ -165,3 +166,31 @@ def test_a_run_resumes_from_the_newest_generation_and_numbers_carry_on(tmp_path)
         log=lines.append,
     )
     assert rows[-1].generation == 4 and "gen-001.bin" in lines[-1]
+
+
+def test_a_diverged_generation_is_not_saved_and_latest_stays_the_last_good_one(tmp_path):
+    train(tiny(tmp_path, generations=1), lambda row: None, log=lambda line: None)
+    good = (tmp_path / "gen-001.bin").read_bytes()
+    with pytest.raises(TrainingDiverged, match=r"generation 2 diverged.*latest.bin is still"):
+        train(
+            tiny(tmp_path, generations=2, learning_rate=1e30),
+            lambda row: None,
+            log=lambda line: None,
+        )
+    assert not (tmp_path / "gen-002.bin").exists() and not (tmp_path / "gen-002.json").exists()
+    assert (tmp_path / "latest.bin").read_bytes() == good
+    assert np.isfinite(load_parameters(tmp_path / "latest.bin")).all()
+    with pytest.raises(ValueError, match="not all finite"):  # and the writer refuses them too
+        save_parameters(np.full(N.PARAMS, np.nan, dtype=np.float32), tmp_path / "nan.bin")
+    assert not (tmp_path / "nan.bin").exists()
+
+
+def test_a_run_folder_that_cannot_be_written_is_refused_before_any_game(tmp_path):
+    (tmp_path / "file").write_text("")
+    for out_dir, reason in (
+        (tmp_path / "file", "it is not a folder"),
+        (tmp_path / "file" / "run", "a part of its path"),
+        ("/proc/run", "no file can be created in /proc"),
+    ):
+        with pytest.raises(FileError, match=reason):
+            train(tiny(out_dir), lambda row: pytest.fail("played"), log=lambda line: None)

@@ -59,10 +59,10 @@ def test_the_hybrid_defaults_and_plays(net_file):
 @pytest.mark.parametrize(
     ("options", "phrase"),
     [
-        ("scale=abc", "scale must be a float"),
+        ("scale=abc", "scale must be a number"),
         ("scale=nan", "scale must be between"),
-        ("net=missing.bin", "missing.bin does not exist"),
-        ("weights=missing.json", "missing.json does not exist"),
+        ("net=missing.bin", "missing.bin: it does not exist"),
+        ("weights=missing.json", "missing.json: it does not exist"),
         ("bogus=1", "unknown option(s) bogus"),
     ],
 )

@@ -1,7 +1,8 @@
 """``samuel <command>``: parses the command line, calls one function, prints the result.
 
-A user's mistake (a bad position, move, option or file) ends with a one-line message and exit
-status 2, never a traceback.
+A user's mistake (a bad position, move, option or file: a :class:`samuel.errors.SamuelError`, or
+an ``OSError`` from a path the user named) ends with a one-line message and exit status 2, never
+a traceback. Anything else is a bug, and shows as one: a traceback and exit status 1.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import sys
 import time
 from pathlib import Path
 
+from samuel.errors import CommandError, SamuelError
+from samuel.files import check_output_path, describe_os_error, save_or_keep
 from samuel.games import get_game
-from samuel.games.base import IllegalMoveError, NotationError
 from samuel.options import non_negative_int as _non_negative_int
 from samuel.options import positive_float as _positive_float
 from samuel.options import positive_int as _positive_int
@@ -24,6 +26,22 @@ TABLEBASE_HELP = "probe this tablebase once the hand is empty (docs/tablebase.md
 
 def _position(rules, text: str):
     return rules.initial_position() if text == START else rules.parse_position(text)
+
+
+# Perft counts grow about 14- and 18-fold on alternate plies (`samuel perft 8`: 339,123,476 at 7,
+# 4,933,406,760 at 8), so perft 15 is about 2e18, within the kernel's 64-bit count (9.2e18), and
+# perft 16 about 3e19, past it. Time runs out sooner anyway: perft 10 takes about an hour.
+MAX_PERFT_DEPTH = 15
+
+
+def _perft_depth(text: str) -> int:
+    depth = _positive_int(text)
+    if depth > MAX_PERFT_DEPTH:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is too deep: perft counts up to {MAX_PERFT_DEPTH} plies (a deeper count "
+            "could pass the 64-bit counter, and would take centuries)"
+        )
+    return depth
 
 
 def command_perft(args: argparse.Namespace) -> None:
@@ -73,9 +91,10 @@ def command_analyse(args: argparse.Namespace) -> None:
 
     rules = get_game("tigers")
     position = _position(rules, args.position)
+    _check_depth(args.depth)
     game = Game(rules, start=position)
     if game.outcome is not None:
-        raise ValueError(
+        raise CommandError(
             f"the game is already over in this position: {game.outcome.termination.value}"
         )
     depth = args.depth or (None if args.time else 6)
@@ -83,7 +102,7 @@ def command_analyse(args: argparse.Namespace) -> None:
         args.player, rules, depth=depth, seconds=args.time, seed=args.seed, tablebase=args.tablebase
     )
     if not isinstance(player, SearchPlayer):
-        raise ValueError(f"{args.player!r} does not search; analyse needs a searching player")
+        raise CommandError(f"{args.player!r} does not search; analyse needs a searching player")
     warm_up(rules)
     result = player.search(game)
     print(f"position   {rules.format_position(position)}")
@@ -98,6 +117,14 @@ def command_analyse(args: argparse.Namespace) -> None:
     print(f"nodes/s    {result.nodes_per_second:,.0f}")
 
 
+def _check_depth(depth: int | None) -> None:
+    """Refuse a default search depth that the search would refuse, before a game starts."""
+    from samuel.search.alphabeta import MAX_PLY
+
+    if depth is not None and depth >= MAX_PLY:
+        raise CommandError(f"--depth must be at most {MAX_PLY - 1}, not {depth}")
+
+
 def command_play(args: argparse.Namespace) -> None:
     from samuel.games.record import record_from_game, write_records
     from samuel.match.play import play_game
@@ -105,6 +132,7 @@ def command_play(args: argparse.Namespace) -> None:
 
     rules = get_game("tigers")
     start = _position(rules, args.start)
+    _check_depth(args.depth)
     specs = {"tigers": args.tigers, "sheep": args.sheep}
     players = {
         side: make_player(
@@ -117,10 +145,18 @@ def command_play(args: argparse.Namespace) -> None:
         )
         for index, (side, spec) in enumerate(specs.items())
     }
-    record_path = (
-        Path(args.record)
-        if args.record
-        else Path("games") / (datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ".txt")
+    if args.tablebase is not None and not any(
+        isinstance(player, SearchPlayer) for player in players.values()
+    ):
+        raise CommandError(
+            f"--tablebase {args.tablebase}: neither {args.tigers!r} nor {args.sheep!r} searches, "
+            "so no player would probe it"
+        )
+    # Checked before the game, so that a game is never played only to be lost; the default
+    # folder, games/, is created when the record is written.
+    record_path = check_output_path(
+        args.record or Path("games") / (datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ".txt"),
+        "game record",
     )
 
     def show(game, player) -> None:
@@ -148,7 +184,7 @@ def command_play(args: argparse.Namespace) -> None:
         result = {1: "the tigers win", -1: "the sheep win", 0: "a draw"}[game.outcome.result]
         print(f"game over: {result} ({game.outcome.termination.value})")
     record = record_from_game(game, players=specs)
-    write_records(record_path, [record])
+    save_or_keep(record_path, "game record", lambda path: write_records(path, [record]))
     print(f"game record saved to {record_path}")
 
 
@@ -159,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     perft = commands.add_parser("perft", help="count legal move sequences (tests move generation)")
-    perft.add_argument("depth", type=_positive_int, help="plies to count")
+    perft.add_argument("depth", type=_perft_depth, help=f"plies to count, 1 to {MAX_PERFT_DEPTH}")
     perft.add_argument("--position", default=START, help="position string, or 'start'")
     perft.add_argument("--divide", action="store_true", help="first print each move's count")
     perft.set_defaults(run=command_perft)
@@ -258,22 +294,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    from samuel.games.tigers.classic import WeightsError
-    from samuel.players import PlayerSpecError
+def describe_error(error: SamuelError | OSError) -> str:
+    """A user's mistake in one line; an ``OSError`` that is not one of the project's own (a
+    path the user named, opened by a library) gets its reason in words, not ``[Errno 2] ...``."""
+    if isinstance(error, SamuelError):
+        return str(error)
+    reason = describe_os_error(error)
+    return reason if error.filename is None else f"{error.filename}: {reason}"
 
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command ``argv`` names; return its exit status. Only the project's own error
+    types (and ``OSError``, from paths the user named) are a user's mistake, answered with a
+    message and status 2; any other exception is a bug and propagates with its traceback."""
     args = build_parser().parse_args(argv)
     try:
         args.run(args)
-    except (
-        NotationError,
-        IllegalMoveError,
-        PlayerSpecError,
-        WeightsError,
-        ValueError,
-        OSError,
-    ) as error:
-        print(f"samuel {args.command}: error: {error}", file=sys.stderr)
+    except (SamuelError, OSError) as error:
+        print(f"samuel {args.command}: error: {describe_error(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

@@ -16,3 +16,9 @@ class SamuelError(Exception):
 class FileError(SamuelError, OSError):
     """A file that cannot be read or written as asked: missing, not a regular file, too big,
     not writable. The message names the file and the reason in words, not an errno."""
+
+
+class CommandError(SamuelError, ValueError):
+    """A command asked for something that cannot be done: an option out of range or at odds with
+    another, a position the command cannot use (a game already over), an output path that cannot
+    be written."""

@@ -6,14 +6,20 @@
   limit, checked *before* anything is read: a FIFO, a device (``/dev/zero``) or a folder is
   refused at once instead of hanging or filling memory.
 - :func:`describe_os_error` says an ``OSError`` in words instead of ``[Errno 21] ...``.
+- :func:`check_output_path` and :func:`check_output_folder` check, before a long piece of work,
+  that its output can be written; :func:`save_or_keep` writes it and,
+  if that still fails (the disk filled meanwhile), keep it in the system's temporary folder and
+  say where: output that took minutes or hours to make is never lost to a late write failure.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import shutil
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -71,6 +77,8 @@ def open_regular(path: str | os.PathLike, what: str, max_bytes: int) -> BinaryIO
         descriptor = os.open(name, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError as error:
         raise file_error(f"read the {what}", name, error) from None
+    except ValueError:  # a NUL character, which no path can hold
+        raise FileError(f"cannot read the {what} {name!r}: a path cannot hold a NUL") from None
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
@@ -135,3 +143,81 @@ def write_atomically(path: str | os.PathLike, data: bytes | str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _check_folder_accepts_files(folder: Path, action: str) -> None:
+    """Raise :class:`FileError` ("cannot ACTION: ...") unless new files can be made in ``folder``,
+    or in the nearest folder above it that exists when it does not (``write_atomically`` creates
+    the missing ones). Tries it with a probe file that it removes at once."""
+    existing = folder
+    while not os.path.lexists(existing) and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        where = "its folder" if existing == folder else "a part of its path"
+        raise FileError(f"cannot {action}: {where}, {existing}, is not a folder")
+    try:
+        handle, probe = tempfile.mkstemp(dir=existing, prefix=".samuel-check-", suffix=".tmp")
+    except OSError as error:
+        # mkstemp says "No such file or directory" for a folder that exists but takes no new
+        # files (/proc): that reason would mislead, so it is left out.
+        reason = "" if error.errno == errno.ENOENT else f" ({describe_os_error(error)})"
+        raise FileError(f"cannot {action}: no file can be created in {existing}{reason}") from None
+    os.close(handle)
+    os.unlink(probe)
+
+
+def check_output_path(path: str | os.PathLike, what: str) -> Path:
+    """``path`` as a :class:`Path`, once checked that the ``what`` ("game record") can be written
+    there: it is not a folder, a device or a FIFO, and its folder exists and takes new files, or
+    can be created. Call it before the work whose output it is, so that a typo costs nothing.
+    Creates nothing and leaves nothing behind. Raises :class:`FileError`."""
+    path = Path(path)
+    action = f"write the {what} {path}"
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):  # the folder check says which part is wrong
+        mode = None
+    except OSError as error:
+        raise FileError(f"cannot {action}: {describe_os_error(error)}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise FileError(f"cannot {action}: it is {_kind(mode)}")
+    _check_folder_accepts_files(path.parent, action)
+    return path
+
+
+def check_output_folder(path: str | os.PathLike, what: str) -> Path:
+    """``path`` as a :class:`Path`, once checked that the ``what`` ("run folder") can be written
+    there: it is a folder that takes new files, or can be created. Creates nothing and leaves
+    nothing behind. Raises :class:`FileError`."""
+    path = Path(path)
+    action = f"write the {what} {path}"
+    if os.path.lexists(path) and not path.is_dir():
+        raise FileError(f"cannot {action}: it is not a folder")
+    _check_folder_accepts_files(path, action)
+    return path
+
+
+def save_or_keep(path: str | os.PathLike, what: str, save: Callable[[Path], None]) -> None:
+    """Call ``save(path)``. If that raises ``OSError`` (:class:`FileError` included), call
+    ``save`` again on a file of the same name in a new folder of the system's temporary folder,
+    and raise a :class:`FileError` that says why ``path`` failed and where the ``what`` is kept
+    (or that it could not be kept either). ``save`` must write atomically, so ``path`` is never
+    left half written."""
+    path = Path(path)
+    try:
+        save(path)
+        return
+    except OSError as error:
+        failure = (
+            str(error) if isinstance(error, FileError) else str(file_error("write", path, error))
+        )
+    kept = None
+    try:
+        kept = Path(tempfile.mkdtemp(prefix="samuel-kept-")) / path.name
+        save(kept)
+    except OSError as error:
+        reason = str(error) if isinstance(error, FileError) else describe_os_error(error)
+        if kept is not None:
+            shutil.rmtree(kept.parent, ignore_errors=True)
+        raise FileError(f"{failure}; keeping the {what} elsewhere failed too ({reason})") from None
+    raise FileError(f"{failure}; {what} kept in {kept}")

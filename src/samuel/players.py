@@ -310,8 +310,11 @@ NUMBER_KINDS = {int: "a whole number", float: "a number"}
 def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
     if key not in options:
         return None
+    text = options.pop(key)
     try:
-        value = kind(options.pop(key))
+        if not text.isascii():  # int() and float() also read digits such as '٣'
+            raise ValueError(text)
+        value = kind(text)
     except ValueError:
         raise PlayerSpecError(f"{quoted(spec)}: {key} must be {NUMBER_KINDS[kind]}") from None
     if not (low <= value <= high) or (isinstance(value, float) and not math.isfinite(value)):
@@ -346,7 +349,7 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
         scale = _number(options, "scale", float, name, -1e3, 1e3)
         _, classic_weights = _evaluation("classic", options, rules)
         path = Path(options.pop("net", SHIPPED_NETWORK))
-        if not path.exists() and path == SHIPPED_NETWORK:
+        if path == SHIPPED_NETWORK and not path.exists():
             raise PlayerSpecError(
                 "no network is shipped with this install; give the hybrid one: hybrid:net=FILE.bin"
             )
@@ -359,7 +362,7 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
             scale, classic_weights, network_params
         )
     path = SHIPPED_NETWORK if name == "net" else Path(name)  # a name ending in .bin
-    if name == "net" and not path.exists():
+    if name == "net" and not SHIPPED_NETWORK.exists():
         raise PlayerSpecError(
             "no network is shipped with this install; name a weights file "
             "(e.g. weights/latest.bin) instead of 'net'"

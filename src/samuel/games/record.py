@@ -30,9 +30,8 @@ import os
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
-from samuel.files import write_atomically
+from samuel.files import read_text, write_atomically
 from samuel.games import registry
 from samuel.games.base import (
     GameRules,
@@ -52,7 +51,17 @@ _TAG_LINE = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]$')
 _TAG_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
 _DATE = re.compile(r"^[0-9?]{4}\.[0-9?]{2}\.[0-9?]{2}$")
 _TOKEN = re.compile(r"\{|\}|[^\s{}]+")
-_MOVE_NUMBER = re.compile(r"^(\d+)(\.\.\.|\.)(.*)$")
+# ASCII digits only: ``\d`` and ``str.isdigit`` also accept ``"²"`` or ``"٣"``, which ``int``
+# refuses.
+_MOVE_NUMBER = re.compile(r"^([0-9]+)(\.\.\.|\.)(.*)$")
+_PLY_CAP = re.compile(r"[0-9]{1,9}")  # up to 999,999,999 plies: more than any game is long
+MAX_RECORDS_BYTES = 256 * 10**6  # over 100,000 games of a few kB, parsed into memory at once
+SHOWN = 40  # characters of a bad value or token that an error repeats
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for an error, cut to ``SHOWN`` characters (a line may be megabytes)."""
+    return repr(text) if len(text) <= SHOWN else f"{text[:SHOWN]!r}..."
 
 
 def rules_by_title(title: str) -> GameRules:
@@ -62,7 +71,7 @@ def rules_by_title(title: str) -> GameRules:
         if title in (rules.title, rules.name):
             return rules
     titles = ", ".join(repr(rules.title) for rules in registry().values())
-    raise ValueError(f"unknown game {title!r}; the games are: {titles}")
+    raise ValueError(f"unknown game {_shown(title)}; the games are: {titles}")
 
 
 def _side_tag(side: str) -> str:
@@ -317,7 +326,9 @@ def _parse_record(
     players = tuple(tags.pop(_side_tag(side), (0, "?"))[1] for side in rules.sides)
     line, date = tags.pop("Date", (0, "????.??.??"))
     if not _DATE.match(date):
-        raise fail(line, f"malformed Date {date!r}: write YYYY.MM.DD, with ? for unknown digits")
+        raise fail(
+            line, f"malformed Date {_shown(date)}: write YYYY.MM.DD, with ? for unknown digits"
+        )
     start = rules.initial_position()
     if "Start" in tags:
         line, value = tags.pop("Start")
@@ -329,7 +340,7 @@ def _parse_record(
         raise fail(first_line, 'missing Result tag, such as [Result "*"]')
     line, value = tags.pop("Result")
     if value not in RESULTS:
-        raise fail(line, f"unknown Result {value!r}: the results are {', '.join(RESULTS)}")
+        raise fail(line, f"unknown Result {_shown(value)}: the results are {', '.join(RESULTS)}")
     result = RESULTS[value]
     termination = None
     if "Termination" in tags:
@@ -338,15 +349,18 @@ def _parse_record(
         if value not in by_value:
             raise fail(
                 line,
-                f"unknown Termination {value!r}: the terminations are "
+                f"unknown Termination {_shown(value)}: the terminations are "
                 f"{', '.join(repr(v) for v in by_value)}",
             )
         termination = by_value[value]
     ply_cap = None
     if "PlyCap" in tags:
         line, value = tags.pop("PlyCap")
-        if not value.isdigit() or int(value) < 1:
-            raise fail(line, f"bad PlyCap {value!r}: it is a whole number of plies, at least 1")
+        if not _PLY_CAP.fullmatch(value) or int(value) < 1:
+            raise fail(
+                line,
+                f"bad PlyCap {_shown(value)}: it is a whole number of plies from 1 to 999999999",
+            )
         ply_cap = int(value)
 
     moves, lines_of_moves, (result_line, token) = _parse_movetext(
@@ -389,7 +403,7 @@ def _parse_tags(
     for line_number, line in tag_lines:
         match = _TAG_LINE.match(line)
         if not match:
-            raise fail(line_number, f'malformed tag line {line!r}: write [Name "value"]')
+            raise fail(line_number, f'malformed tag line {_shown(line)}: write [Name "value"]')
         name, value = match.group(1), re.sub(r"\\(.)", r"\1", match.group(2))
         if name in tags:
             raise fail(line_number, f"duplicate tag {name}")
@@ -418,7 +432,7 @@ def _parse_movetext(
                 in_comment = token != "}"
                 continue
             if result is not None:
-                raise fail(line_number, f"{token!r} after the result token {result[1]}")
+                raise fail(line_number, f"{_shown(token)} after the result token {result[1]}")
             if token == "}":
                 raise fail(line_number, "a '}' that closes no comment")
             if token in RESULTS:
@@ -434,14 +448,14 @@ def _parse_movetext(
             if number is not None and number[1] != expected:
                 raise fail(
                     number[0],
-                    f"move number {number[1]!r} does not fit: ply "
+                    f"move number {_shown(number[1])} does not fit: ply "
                     f"{len(moves) + 1} is numbered {expected!r}",
                 )
             number = None
             try:
                 moves.append(rules.parse_move(token))
             except NotationError as error:
-                raise fail(line_number, f"malformed move token {token!r}: {error}") from None
+                raise fail(line_number, f"malformed move token {_shown(token)}: {error}") from None
             lines_of_moves.append(line_number)
     if in_comment:
         raise fail(line_number, "unclosed comment: a '{' without its '}'")
@@ -462,8 +476,10 @@ def write_records(path: str | os.PathLike, records: Iterable[GameRecord]) -> Non
 def read_records(
     path: str | os.PathLike, rules_lookup: Callable[[str], GameRules] = rules_by_title
 ) -> list[GameRecord]:
-    """Every record in the file at ``path`` (see :func:`parse_records`)."""
-    return parse_records(Path(path).read_text(encoding="utf-8"), rules_lookup)
+    """Every record in the file at ``path`` (see :func:`parse_records`). Only a regular UTF-8
+    file of at most ``MAX_RECORDS_BYTES`` is read: anything else raises
+    :class:`samuel.errors.FileError` (a FIFO or a folder at once, without waiting)."""
+    return parse_records(read_text(path, "records file", MAX_RECORDS_BYTES), rules_lookup)
 
 
 __all__ = [

@@ -12,6 +12,8 @@ import datetime
 import os
 from pathlib import Path
 
+from samuel.errors import CommandError, FileError
+from samuel.files import check_output_path, save_or_keep
 from samuel.options import (
     even_games,
     finite_float,
@@ -109,16 +111,33 @@ def _output_paths(args: argparse.Namespace, name: str) -> tuple[Path, Path]:
     """The JSON and records paths: as given, or ``matches/DATE-TIME-name.json`` and
     ``.games.txt``. Checked before any game is played, so a typo costs no match."""
     stem = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + f"-{name}"
-    if not (args.json and args.records):
-        DEFAULT_FOLDER.mkdir(parents=True, exist_ok=True)
-    json_path = Path(args.json) if args.json else DEFAULT_FOLDER / f"{stem}.json"
-    records_path = Path(args.records) if args.records else DEFAULT_FOLDER / f"{stem}.games.txt"
-    for path in (json_path, records_path):
-        if not path.parent.is_dir():
-            raise ValueError(f"cannot write {path}: the folder {path.parent} does not exist")
-        if path.is_dir():
-            raise ValueError(f"cannot write {path}: it is a folder")
+    json_path = check_output_path(args.json or DEFAULT_FOLDER / f"{stem}.json", "report")
+    records_path = check_output_path(
+        args.records or DEFAULT_FOLDER / f"{stem}.games.txt", "game records"
+    )
+    if json_path.resolve() == records_path.resolve():
+        raise CommandError(f"--json and --records both name {json_path}: give two files")
     return json_path, records_path
+
+
+def _write_outputs(json_path: Path, report: dict, records_path: Path, records: list) -> None:
+    """Write the report and the records; either that cannot be written is kept in the system's
+    temporary folder, and then one error says what became of both (the games took long)."""
+    from samuel.games.record import write_records
+    from samuel.match.report import write_json
+
+    failures = []
+    for path, what, save in (
+        (json_path, "report", lambda target: write_json(target, report)),
+        (records_path, "game records", lambda target: write_records(target, records)),
+    ):
+        try:
+            save_or_keep(path, what, save)
+            print(f"{what} written to {path}")
+        except FileError as error:
+            failures.append(str(error))
+    if failures:
+        raise FileError("; ".join(failures))
 
 
 def _openings(args: argparse.Namespace):
@@ -128,9 +147,8 @@ def _openings(args: argparse.Namespace):
 
 
 def command_match(args: argparse.Namespace) -> None:
-    from samuel.games.record import write_records
     from samuel.match.head_to_head import DEFAULT_GAMES, play_match
-    from samuel.match.report import format_match_report, match_json, write_json
+    from samuel.match.report import format_match_report, match_json
 
     games = args.games or (DEFAULT_SPRT_GAMES if args.sprt else DEFAULT_GAMES)
     json_path, records_path = _output_paths(args, "match")
@@ -148,15 +166,12 @@ def command_match(args: argparse.Namespace) -> None:
         progress=not args.no_progress,
     )
     print(format_match_report(result))
-    write_json(json_path, match_json(result))
-    write_records(records_path, result.records())
-    print(f"\nreport written to {json_path}")
-    print(f"game records written to {records_path}")
+    print()
+    _write_outputs(json_path, match_json(result), records_path, result.records())
 
 
 def command_tournament(args: argparse.Namespace) -> None:
-    from samuel.games.record import write_records
-    from samuel.match.report import format_tournament_report, tournament_json, write_json
+    from samuel.match.report import format_tournament_report, tournament_json
     from samuel.match.tournament import DEFAULT_TOURNAMENT_GAMES, play_tournament
 
     json_path, records_path = _output_paths(args, "tournament")
@@ -174,7 +189,5 @@ def command_tournament(args: argparse.Namespace) -> None:
         progress=not args.no_progress,
     )
     print(format_tournament_report(result))
-    write_json(json_path, tournament_json(result))
-    write_records(records_path, result.records())
-    print(f"\nreport written to {json_path}")
-    print(f"game records written to {records_path}")
+    print()
+    _write_outputs(json_path, tournament_json(result), records_path, result.records())

@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from samuel.errors import CommandError
 from samuel.games import get_game
 from samuel.games.record import GameRecord
 from samuel.match.openings import OpeningConfig, as_opening_config
@@ -43,16 +44,16 @@ class MatchConfig:
 
     def __post_init__(self) -> None:
         if self.games < 2 or self.games % 2:
-            raise ValueError(
+            raise CommandError(
                 f"a match is an even number of games (each opening is played twice), "
                 f"at least 2, not {self.games}"
             )
         if self.seed < 0:
-            raise ValueError(f"the match seed must not be negative, not {self.seed}")
+            raise CommandError(f"the match seed must not be negative, not {self.seed}")
         if self.ply_cap is not None and self.ply_cap < 1:
-            raise ValueError(f"the ply cap must be at least 1, not {self.ply_cap}")
+            raise CommandError(f"the ply cap must be at least 1, not {self.ply_cap}")
         if self.ply_cap is not None and self.ply_cap <= self.openings.max_plies:
-            raise ValueError(
+            raise CommandError(
                 f"the ply cap ({self.ply_cap}) must be longer than the openings ({self.openings})"
             )
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from samuel.errors import CommandError
 from samuel.games.base import GameRules
 from samuel.games.game import Game
 
@@ -36,7 +37,7 @@ class OpeningConfig:
 
     def __post_init__(self) -> None:
         if not 0 <= self.min_plies <= self.max_plies <= MAX_OPENING_PLIES:
-            raise ValueError(
+            raise CommandError(
                 f"opening plies must satisfy 0 <= low <= high <= {MAX_OPENING_PLIES}, "
                 f"not {self.min_plies}-{self.max_plies}"
             )
@@ -53,7 +54,7 @@ def parse_opening_plies(text: str) -> OpeningConfig:
     try:
         plies = (int(low), int(high) if sep else int(low))
     except ValueError:
-        raise ValueError(
+        raise CommandError(
             f"opening plies are a number or a range such as 2-6, not {text!r}"
         ) from None
     return OpeningConfig(*plies)

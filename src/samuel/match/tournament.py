@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from samuel.errors import CommandError
 from samuel.games import get_game
 from samuel.games.record import GameRecord
 from samuel.match.head_to_head import (
@@ -148,12 +149,12 @@ def play_tournament(
     :func:`samuel.match.head_to_head.play_match`."""
     players = tuple(players)
     if len(players) < 2:
-        raise ValueError("a tournament needs at least two players")
+        raise CommandError("a tournament needs at least two players")
     repeated = sorted({p for p in players if players.count(p) > 1})
     if repeated:
-        raise ValueError(f"each player is named once; repeated: {', '.join(repeated)}")
+        raise CommandError(f"each player is named once; repeated: {', '.join(repeated)}")
     if anchor is not None and anchor not in players:
-        raise ValueError(f"the anchor {anchor!r} is not one of the players: {', '.join(players)}")
+        raise CommandError(f"the anchor {anchor!r} is not one of the players: {', '.join(players)}")
     config = TournamentConfig(
         games=games,
         seed=seed,

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from samuel.errors import CommandError
 from samuel.games import kernels as games
 from samuel.jit import kernel
 
@@ -463,9 +464,9 @@ class Searcher:
         the caller does.
         """
         if not 1 <= depth < MAX_PLY:
-            raise ValueError(f"search depth must be between 1 and {MAX_PLY - 1}, not {depth}")
+            raise CommandError(f"search depth must be between 1 and {MAX_PLY - 1}, not {depth}")
         if seconds is not None and seconds <= 0:
-            raise ValueError(f"search time must be positive, not {seconds}")
+            raise CommandError(f"search time must be positive, not {seconds}")
         games.check_evaluator(self.game, evaluator)
         if root.shape != (self.sizes.state_words,):
             raise ValueError(

@@ -3,7 +3,8 @@
 ``build(directory, captures_to_win)`` solves the layers ``captures_to_win - 1`` down to 0 (a
 capture leads into a layer already solved) and writes each side of each to its file
 (:mod:`samuel.tablebase.files`). A layer whose two files are already there, whole and for the
-same rules, is kept, so an interrupted build resumes at the layer it was on.
+same rules, is kept, so an interrupted build resumes at the layer it was on; its checksums are
+checked first, and a damaged file stops the build (the layers below would be built on it).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from samuel.errors import CommandError
+from samuel.files import check_output_folder, file_error
 from samuel.progress import ProgressBar, progress_bar
 
 from .counts import LayerCounts, layer_counts
@@ -39,15 +42,27 @@ class LayerResult:
 
 
 def _layer_done(directory: Path, captures_to_win: int, captured: int) -> list[LayerResult]:
-    """The layer's two results if both files are there, whole and for these rules, else []."""
+    """The layer's two results if both files are there, else [] (an interrupted build: the
+    layer is solved again). Files that are kept must be whole, for this layer and with the right
+    checksum, since the layers below are built on them: else :class:`TablebaseError` names the
+    file and says how to rebuild it (files are written atomically, so a bad one is damage, not
+    an interruption)."""
+    paths = [layer_path(directory, captured, side) for side in SIDES]
+    if not all(path.exists() for path in paths):
+        return []
     found = []
-    for side in SIDES:
-        path = layer_path(directory, captured, side)
-        if not path.exists():
-            return []
+    for side, path in zip(SIDES, paths, strict=True):
+        rebuild = f"delete it and run `samuel tablebase build` again to rebuild layer {captured}"
         header = read_header(path)
-        if header.captured != captured or header.tiger_to_move != side or not checksum_ok(path):
-            return []
+        if header.captured != captured or header.tiger_to_move != side:
+            raise TablebaseError(
+                f"{path} holds the layer of {header.captured} captured, "
+                f"{'tigers' if header.tiger_to_move else 'sheep'} to move: {rebuild}"
+            )
+        if not checksum_ok(path):
+            raise TablebaseError(
+                f"{path} is damaged: its checksum does not match its contents; {rebuild}"
+            )
         found.append(LayerResult(captured, side, header.counts, 0.0))
     return found
 
@@ -121,12 +136,15 @@ def build(
     """Build (or finish building) the tablebase in ``directory``; return every layer's counts,
     layer 0 first, sheep to move before tigers to move."""
     if not 1 <= captures_to_win <= MAX_CAPTURES_TO_WIN:
-        raise ValueError(
+        raise CommandError(
             f"the tablebase is built for 1 to {MAX_CAPTURES_TO_WIN} captures to "
             f"win, not {captures_to_win}"
         )
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
+    directory = check_output_folder(directory, "tablebase folder")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise file_error("create the tablebase folder", directory, error) from None
     for path in sorted(directory.glob("captured-*.tb")):
         if read_header(path).captures_to_win != captures_to_win:
             raise TablebaseError(

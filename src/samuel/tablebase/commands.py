@@ -7,12 +7,14 @@ import json
 import resource
 import time
 
+from samuel.errors import CommandError
 from samuel.options import non_negative_int, positive_int
 from samuel.progress import progress_bar
 
 from .values import describe
 
 DEFAULT_DIRECTORY = "tablebase"
+START = "start"  # the position every game starts from, as the other commands take it
 
 
 def _default_directory(captures_to_win: int) -> str:
@@ -80,6 +82,7 @@ def command_build(args: argparse.Namespace) -> None:
 
 
 def command_verify(args: argparse.Namespace) -> None:
+    from .files import TablebaseError
     from .verify import verify
 
     started = time.perf_counter()
@@ -92,7 +95,7 @@ def command_verify(args: argparse.Namespace) -> None:
             f"{describe(entry.expected)}"
         )
     if not report.ok:
-        raise ValueError(
+        raise TablebaseError(
             f"the tablebase in {args.directory} is wrong: "
             f"{report.wrong_positions:,} positions inconsistent, bad checksums "
             f"{list(report.bad_checksums) or 'none'}, wrong header counts "
@@ -105,9 +108,12 @@ def command_probe(args: argparse.Namespace) -> None:
     from .probe import format_move_values, load_tablebase
 
     table = load_tablebase(args.dir)
-    position = table.rules.parse_position(args.position)
+    rules = table.rules
+    position = (
+        rules.initial_position() if args.position == START else rules.parse_position(args.position)
+    )
     if not table.covers(position):
-        raise ValueError(
+        raise CommandError(
             f"{position}: the tablebase holds positions with the hand empty and "
             f"fewer than {table.captures_to_win} sheep captured"
         )

@@ -22,6 +22,11 @@ offset   type  field
 A file is written to a temporary name and renamed into place, so a file that exists is whole;
 the build resumes at the first layer whose files are missing. Readers map the codes into memory
 (``open_codes``) and read only the pages they touch.
+
+Reading trusts nothing: only a regular file is opened (a FIFO or a folder is refused at once),
+the header must describe a layer this program builds and the file must be exactly as long as the
+header says, before any code is mapped. Every byte is a valid code (:mod:`.values`), and the
+kernels index a layer by position, never by code, so the codes themselves need no check.
 """
 
 from __future__ import annotations
@@ -35,10 +40,10 @@ from pathlib import Path
 import numpy as np
 
 from samuel.errors import SamuelError
-from samuel.files import write_atomically
+from samuel.files import FileError, open_regular, write_atomically
 
 from .counts import LayerCounts
-from .index import layer_size
+from .index import MAX_CAPTURES_TO_WIN, layer_size
 from .values import CODE_DTYPE
 
 MAGIC = b"SAMUELTB"
@@ -47,6 +52,9 @@ HEADER = struct.Struct("<8sIIIIQ3Q4Q2I32s")
 HEADER_SIZE = HEADER.size  # 128
 CHECKED = 96  # header bytes covered by the checksum (all but the checksum itself)
 HASH_BLOCK = 1 << 24  # codes hashed per step, so a big layer is not copied at once
+# The largest layer file there is (5 captured, in the 6-capture variant: about 686 MB); a layer's
+# exact size then comes from its header.
+MAX_LAYER_BYTES = HEADER_SIZE + layer_size(MAX_CAPTURES_TO_WIN - 1) * CODE_DTYPE.itemsize
 
 
 class TablebaseError(SamuelError, ValueError):
@@ -118,26 +126,29 @@ def write_layer(
     return path
 
 
-def read_header(path: str | os.PathLike) -> LayerHeader:
-    """The header of a layer file, checked for form and size (not the checksum: see
-    :func:`checksum_ok`). Raises :class:`TablebaseError` saying what is wrong."""
-    path = Path(path)
+def _open_layer(path: Path):
     try:
-        with open(path, "rb") as file:
-            head = file.read(HEADER_SIZE)
-        size = path.stat().st_size
-    except FileNotFoundError:
-        raise TablebaseError(f"tablebase layer {path} does not exist") from None
+        return open_regular(path, "tablebase layer", MAX_LAYER_BYTES)
+    except FileError as error:
+        raise TablebaseError(str(error)) from None
+
+
+def _check_header(path: Path, head: bytes, size: int) -> LayerHeader:
     if len(head) < HEADER_SIZE or head[:8] != MAGIC:
         raise TablebaseError(f"{path} is not a tablebase layer file (no {MAGIC.decode()} header)")
     fields = HEADER.unpack(head)
     version, captures_to_win, captured, tiger_to_move, positions = fields[1:6]
     if version != VERSION:
         raise TablebaseError(f"{path}: format version {version}; this program reads {VERSION}")
-    if not 0 <= captured < captures_to_win or positions != layer_size(captured):
+    if (
+        not 1 <= captures_to_win <= MAX_CAPTURES_TO_WIN
+        or not 0 <= captured < captures_to_win
+        or tiger_to_move not in (0, 1)
+        or positions != layer_size(captured)
+    ):
         raise TablebaseError(
-            f"{path}: a layer of {captured} captured sheep (of "
-            f"{captures_to_win}) with {positions} positions is not possible"
+            f"{path}: the header describes no layer this program builds (games of 1 to "
+            f"{MAX_CAPTURES_TO_WIN} captures, each layer of its exact size)"
         )
     if size != HEADER_SIZE + positions * CODE_DTYPE.itemsize:
         raise TablebaseError(
@@ -148,18 +159,33 @@ def read_header(path: str | os.PathLike) -> LayerHeader:
     return LayerHeader(captures_to_win, captured, bool(tiger_to_move), counts, fields[15])
 
 
+def read_header(path: str | os.PathLike) -> LayerHeader:
+    """The header of a layer file, checked for form and size (not the checksum: see
+    :func:`checksum_ok`). Raises :class:`TablebaseError` saying what is wrong."""
+    path = Path(path)
+    with _open_layer(path) as file:
+        return _check_header(path, file.read(HEADER_SIZE), os.fstat(file.fileno()).st_size)
+
+
 def open_codes(path: str | os.PathLike) -> np.ndarray:
-    """The codes of a layer file, memory-mapped read-only (a plain ndarray view)."""
-    header = read_header(path)
-    mapped = np.memmap(
-        path, dtype=CODE_DTYPE, mode="r", offset=HEADER_SIZE, shape=(header.counts.positions,)
-    )
+    """The codes of a layer file, memory-mapped read-only (a plain ndarray view), after the
+    checks of :func:`read_header` on the same open file."""
+    path = Path(path)
+    with _open_layer(path) as file:
+        header = _check_header(path, file.read(HEADER_SIZE), os.fstat(file.fileno()).st_size)
+        mapped = np.memmap(
+            file, dtype=CODE_DTYPE, mode="r", offset=HEADER_SIZE, shape=(header.counts.positions,)
+        )
     return mapped.view(np.ndarray)
 
 
 def checksum_ok(path: str | os.PathLike) -> bool:
     """True if the file's SHA-256 matches its header and codes."""
-    header = read_header(path)
-    with open(path, "rb") as file:
+    path = Path(path)
+    with _open_layer(path) as file:
         head = file.read(HEADER_SIZE)
-    return _checksum(head, open_codes(path)) == header.checksum
+        header = _check_header(path, head, os.fstat(file.fileno()).st_size)
+        mapped = np.memmap(
+            file, dtype=CODE_DTYPE, mode="r", offset=HEADER_SIZE, shape=(header.counts.positions,)
+        )
+        return _checksum(head, mapped.view(np.ndarray)) == header.checksum

@@ -49,7 +49,7 @@ class Tablebase:
         """The stored code of ``position`` (a loss in 0 if the sheep have already lost)."""
         self._check_rules(position)
         if position.sheep_in_hand != 0:
-            raise ValueError(f"{position}: the tablebase holds positions with the hand empty")
+            raise TablebaseError(f"{position}: the tablebase holds positions with the hand empty")
         if position.captured >= self.captures_to_win:
             return LOSS_NOW
         return int(
@@ -71,7 +71,7 @@ class Tablebase:
 
     def _check_rules(self, position: Position) -> None:
         if position.captures_to_win != self.captures_to_win:
-            raise ValueError(
+            raise TablebaseError(
                 f"{self.directory} is the tablebase of the game won by "
                 f"{self.captures_to_win} captures, not {position.captures_to_win}"
             )
@@ -83,10 +83,14 @@ _LOADED: dict[Path, Tablebase] = {}
 def load_tablebase(directory: str | os.PathLike = DEFAULT_DIRECTORY) -> Tablebase:
     """Map the tablebase in ``directory`` (once per process); checks the headers, not the
     checksums (``samuel tablebase verify`` does)."""
-    path = Path(directory).resolve()
+    try:
+        path = Path(directory).resolve()
+        is_folder = path.is_dir()
+    except (OSError, ValueError):  # a name too long, a loop of links, a NUL character
+        raise TablebaseError(f"{str(directory)[:80]!r} cannot be a tablebase folder") from None
     if path in _LOADED:
         return _LOADED[path]
-    if not path.is_dir():
+    if not is_folder:
         raise TablebaseError(
             f"no tablebase directory {directory} (build one with `samuel tablebase build`)"
         )

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from samuel.errors import CommandError
+
 RANDOM_WEIGHTS_SEED = 0x5EED  # the network a run starts from when there is nothing to resume
 TRAINING_SEED = 0x7EA1  # shuffles, orientations and balancing draw from (this, generation)
 
@@ -52,7 +54,7 @@ class TrainConfig:
         ]
         for ok, message in checks:
             if not ok:
-                raise ValueError(message)
+                raise CommandError(message)
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

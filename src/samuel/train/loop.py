@@ -9,7 +9,9 @@ the generation that last played matches and against ``classic``.
 A run resumes from ``start_from``, else the newest ``gen-NNN.bin`` in the out dir, else random
 weights (seed ``0x5EED``); generation numbers carry on from the newest file in the out dir. Adam's
 state and the buffer are not saved, so they start empty on a restart. Weights are written
-atomically, so a run stopped at any moment loses at most the generation in progress.
+atomically, so a run stopped at any moment loses at most the generation in progress. A
+generation whose training diverged (a parameter not finite) is never saved: the run stops with
+:class:`TrainingDiverged`, and ``latest.bin`` stays the last good generation.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from samuel.files import write_atomically
+from samuel.errors import SamuelError
+from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
 from samuel.games import kernels as games
 from samuel.games.tigers.rules import Position
 from samuel.nn.network import random_parameters
@@ -40,6 +43,11 @@ from .trainer import Adam, mean_loss, train_epoch
 GENERATION_FILE = re.compile(r"^gen-(\d+)\.bin$")
 START_FILE = "start.bin"  # the network a run started from, for `vs prev` when no file has it
 SELFPLAY_CHUNK = 50  # games per compiled call, so the progress bar moves
+
+
+class TrainingDiverged(SamuelError):
+    """A generation's training left parameters that are not finite (too high a learning rate,
+    usually); nothing of that generation was saved."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +164,21 @@ def outcome_counts(parts) -> tuple[int, int, int]:
 MatchFunction = Callable[[str, str, int], float]
 
 
+def diverged(out_dir: Path, generation: int, learning_rate: float) -> TrainingDiverged:
+    """The error that stops a run whose ``generation`` diverged, saying what was kept."""
+    previous = generation_path(out_dir, generation - 1)
+    kept = (
+        f"latest.bin is still generation {generation - 1} ({previous})"
+        if generation > 1 and previous.exists()
+        else "no generation was saved"
+    )
+    return TrainingDiverged(
+        f"generation {generation} diverged: training left parameters that are not finite "
+        f"(NaN or infinite), so it was not saved and the run stops; {kept}. Try a smaller "
+        f"--learning-rate than {learning_rate:g}"
+    )
+
+
 def train(
     config: TrainConfig,
     report: Callable[[GenerationReport], None],
@@ -171,8 +194,11 @@ def train(
     """
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
-    out_dir = Path(config.out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = check_output_folder(config.out_dir, "run folder")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise file_error("create the run folder", out_dir, error) from None
     params, source, last = starting_point(config)
     log(f"starting from {source}; generations {last + 1} to {last + config.generations}")
     start_file = out_dir / START_FILE
@@ -201,9 +227,14 @@ def train(
             trained = len(epoch)
             train_epoch(params, adam, epoch, config.batch_size, config.learning_rate, rng)
         train_seconds = time.perf_counter() - train_started
+        if not np.all(np.isfinite(params)):
+            raise diverged(out_dir, generation, config.learning_rate)
         tigers_after, sheep_after = mean_loss(params, tiger_pool), mean_loss(params, sheep_pool)
         path = generation_path(out_dir, generation)
-        save_parameters(params, path)
+        # Generation files first, latest.bin last: latest.bin is always a whole, good network.
+        save_or_keep(
+            path, f"network of generation {generation}", lambda p: save_parameters(params, p)
+        )
         save_parameters(params, out_dir / "latest.bin")
         vs_previous = vs_classic = None
         if play_match is not None and generation % config.match_every == 0:

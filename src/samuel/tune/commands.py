@@ -100,9 +100,12 @@ def command_selfplay(args: argparse.Namespace) -> None:
         seed=args.seed,
         workers=args.workers,
     )
+    from samuel.files import check_output_path, save_or_keep
+
+    check_output_path(config.out, "data set")  # before the games, so that none is played in vain
     with progress_bar(config.games, "self-play", enabled=args.progress) as bar:
         data = make_positions(config, lambda done: bar.update(done - bar.n))
-    save_positions(data, config.out)
+    save_or_keep(config.out, "data set", lambda path: save_positions(data, path))
     first = np.r_[True, np.diff(data.games) != 0]
     results = data.results[first]
     print(f"{config.games} games, {len(data):,} positions written to {config.out}")
@@ -179,6 +182,9 @@ def command_tune(args: argparse.Namespace) -> None:
         seed=args.seed,
         workers=args.workers,
     )
+    from samuel.files import check_output_path
+
+    check_output_path(config.out, "tuned weights")  # before tuning, so that none is in vain
     tune(config, log=lambda line: print(line, flush=True))
 
 
@@ -290,4 +296,7 @@ def command_hillclimb(args: argparse.Namespace) -> None:
         seed=args.seed,
         workers=args.workers or os.cpu_count() or 1,
     )
+    from samuel.files import check_output_folder
+
+    check_output_folder(config.out_dir, "run folder")  # before the first match
     hill_climb(config, log=lambda line: print(line, flush=True), progress=args.progress)

@@ -12,6 +12,8 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from samuel.errors import CommandError
+
 if TYPE_CHECKING:
     from samuel.match.sprt import Sprt
 
@@ -21,7 +23,7 @@ def _check_features(names: tuple[str, ...]) -> None:
 
     unknown = [name for name in names if name not in FEATURES]
     if unknown:
-        raise ValueError(
+        raise CommandError(
             f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(FEATURES)}"
         )
 
@@ -50,7 +52,7 @@ class SelfPlayDataConfig:
         ]
         for ok, message in checks:
             if not ok:
-                raise ValueError(message)
+                raise CommandError(message)
 
 
 @dataclass(frozen=True)
@@ -82,10 +84,10 @@ class TuneConfig:
         ]
         for ok, message in checks:
             if not ok:
-                raise ValueError(message)
+                raise CommandError(message)
         _check_features(self.fixed)
         if "captured" not in self.fixed:
-            raise ValueError(
+            raise CommandError(
                 "captured is the unit (one sheep) and must stay fixed: with K "
                 "fixed it pins the scale of the weights"
             )
@@ -164,10 +166,10 @@ class HillClimbConfig:
         ]
         for ok, message in checks:
             if not ok:
-                raise ValueError(message)
+                raise CommandError(message)
         for character in ",:":
             if character in self.out_dir:
-                raise ValueError(
+                raise CommandError(
                     f"the out dir must not contain {character!r}: its files are "
                     f"named in player specs (classic:weights=FILE)"
                 )

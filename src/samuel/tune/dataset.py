@@ -19,7 +19,10 @@ array              dtype     meaning
 ``config``         str       the :class:`SelfPlayDataConfig` that made the file, as JSON
 =================  ========  ==============================================================
 
-Every tuner and trainer reads it with :func:`load_positions`.
+Every tuner and trainer reads it with :func:`load_positions`, which trusts nothing in the file:
+the rows go into compiled kernels, which do no bounds checks, so every array is checked for its
+dtype, shape and values (bitboards on the board's 25 points, counts in range, results and scores
+in range) before it is used, and a bad one is named with its first bad row.
 """
 
 from __future__ import annotations
@@ -28,6 +31,10 @@ import dataclasses
 import io
 import json
 import os
+import struct
+import tokenize
+import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,9 +42,10 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from samuel.errors import SamuelError
-from samuel.files import write_atomically
+from samuel.errors import CommandError, SamuelError
+from samuel.files import FileError, open_regular, write_atomically
 from samuel.games import kernels as games
+from samuel.games.tigers.board import FULL, SHEEP, TIGERS
 from samuel.games.tigers.rules import RULES, Position
 from samuel.seeds import derive_seed
 from samuel.train.selfplay import play_selfplay
@@ -55,6 +63,32 @@ ARRAYS = {
     "random_moves": np.bool_,
     "scores": np.float32,
 }
+
+
+# The most positions a file may hold. Tuning keeps every row and its features in memory (about
+# 100 bytes a position), so 50 million (about 800,000 games, 80 times the documented run) is
+# about 5 GB: larger than any run needs, small enough to be refused before it fills memory.
+MAX_POSITIONS = 50_000_000
+ROW_BYTES = sum(np.dtype(dtype).itemsize for dtype in ARRAYS.values()) + 3 * 8  # states: 4 x i8
+MAX_CONFIG_BYTES = 1 << 20  # the config is a few hundred bytes of JSON
+# A compressed .npz is no bigger than its arrays stored plainly, plus the zip's headers.
+MAX_FILE_BYTES = MAX_POSITIONS * ROW_BYTES + MAX_CONFIG_BYTES + (1 << 20)
+NPY_HEADER_BYTES = 10_000  # numpy's own limit on an array's header
+# Exceptions that zipfile and numpy raise while decoding damaged bytes. The ``try`` that catches
+# them holds only the decoding of the file (whose own checks raise DatasetError, passed on as it
+# is), so that a bug elsewhere still shows as one.
+DAMAGED = (
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    OSError,
+    ValueError,
+    struct.error,
+    NotImplementedError,  # a compression method zipfile does not know
+    RuntimeError,  # an encrypted member; RecursionError, a header nested too deep
+    SyntaxError,  # numpy's parsing of an array's header
+    tokenize.TokenError,
+)
 
 
 class DatasetError(SamuelError, ValueError):
@@ -94,16 +128,16 @@ def selfplay_player(spec: str) -> tuple[int, np.ndarray, int]:
 
     player = make_player(spec, RULES)
     if not isinstance(player, SearchPlayer):
-        raise ValueError(
+        raise CommandError(
             f"{spec!r} does not search; self-play needs a classic, network or hybrid player"
         )
     if player.seconds is not None:
-        raise ValueError(
+        raise CommandError(
             f"{spec!r} searches by time; self-play searches to a depth, so that the "
             "games can be played again"
         )
     if player.epsilon:
-        raise ValueError(f"{spec!r} sets epsilon; give self-play's --epsilon instead")
+        raise CommandError(f"{spec!r} sets epsilon; give self-play's --epsilon instead")
     return player.evaluator, player.params, player.depth
 
 
@@ -158,35 +192,152 @@ def save_positions(data: LabelledPositions, path: str | os.PathLike) -> None:
 
 
 def load_positions(path: str | os.PathLike) -> LabelledPositions:
-    """Read a data set; raise :class:`DatasetError` saying what is wrong with a bad one."""
+    """Read a data set; raise :class:`DatasetError` saying what is wrong with a bad one.
+
+    Only a regular file of at most ``MAX_FILE_BYTES`` is opened (a FIFO or a folder is refused at
+    once), every array's header is checked before its data is read (so a header claiming a huge
+    array allocates nothing), and the values are checked as :func:`check_positions` says. The
+    messages never quote the file's bytes.
+    """
     path = Path(path)
     try:
-        with np.load(path, allow_pickle=False) as file:
-            contents = {name: file[name] for name in file.files}
-    except FileNotFoundError:
-        raise DatasetError(f"labelled positions file {path} does not exist") from None
-    except (OSError, ValueError) as error:  # not a zip, or a damaged one
-        raise DatasetError(f"{path} is not a labelled positions file (.npz): {error}") from None
-    missing = [name for name in (*ARRAYS, "config") if name not in contents]
-    if missing:
-        raise DatasetError(
-            f"{path} lacks {', '.join(missing)}: not a labelled positions file "
-            "(samuel selfplay writes them)"
-        )
-    count = len(contents["results"])
-    for name, dtype in ARRAYS.items():
-        shape = (count, STATE_WORDS) if name == "states" else (count,)
-        if contents[name].shape != shape or contents[name].dtype != dtype:
+        with open_regular(path, "labelled positions file", MAX_FILE_BYTES) as file:
+            contents = _read_arrays(file, path)
+    except FileError as error:
+        raise DatasetError(str(error)) from None
+    if not isinstance(contents["config"], dict):
+        raise DatasetError(f"{path}: config is not a JSON object")
+    data = LabelledPositions(**contents)
+    problem = check_positions(data)
+    if problem is not None:
+        raise DatasetError(f"{path}: {problem}")
+    return data
+
+
+def _read_arrays(file, path: Path) -> dict:
+    """The arrays of an ``.npz`` (with ``config`` decoded), their dtypes and shapes checked."""
+    not_npz = f"{path} is not a labelled positions file (.npz from samuel selfplay)"
+    try:
+        archive = zipfile.ZipFile(file)
+        members = {info.filename: info for info in archive.infolist()}
+    except DAMAGED:
+        raise DatasetError(f"{not_npz}: it is not a zip file, or a truncated one") from None
+    with archive:
+        missing = [name for name in (*ARRAYS, "config") if f"{name}.npy" not in members]
+        if missing:
             raise DatasetError(
-                f"{path}: {name} is {contents[name].dtype}{contents[name].shape}, "
-                f"expected {np.dtype(dtype)}{shape}"
+                f"{path} lacks {', '.join(missing)}: not a labelled positions file "
+                "(samuel selfplay writes them)"
             )
-    if count == 0:
-        raise DatasetError(f"{path} holds no positions")
-    if not np.isin(contents["results"], (-1, 0, 1)).all():
-        raise DatasetError(f"{path}: results must be 1, 0 or -1")
-    config = json.loads(str(contents.pop("config")))
-    return LabelledPositions(**contents, config=config)
+        contents: dict = {}
+        rows = None
+        for name in ("results", *(name for name in ARRAYS if name != "results"), "config"):
+            member = members[f"{name}.npy"]
+            try:
+                with archive.open(member) as stream:
+                    contents[name] = _read_array(stream, name, rows, path)
+            except DatasetError:
+                raise
+            except DAMAGED:
+                raise DatasetError(
+                    f"{path}: the array {name} is damaged (a truncated or corrupt file)"
+                ) from None
+            if name == "results":
+                rows = len(contents[name])
+    try:
+        contents["config"] = json.loads(str(contents["config"]))
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to decode
+        raise DatasetError(f"{path}: config is not JSON") from None
+    return contents
+
+
+def _read_array(stream, name: str, rows: int | None, path: Path) -> np.ndarray:
+    """One ``.npy`` member: its header checked against what ``name`` must be (``rows`` rows,
+    once known from ``results``) before exactly its data is read."""
+    version = np.lib.format.read_magic(stream)
+    if version == (1, 0):
+        shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream, NPY_HEADER_BYTES)
+    elif version in ((2, 0), (3, 0)):
+        shape, fortran, dtype = np.lib.format.read_array_header_2_0(stream, NPY_HEADER_BYTES)
+    else:
+        raise DatasetError(f"{path}: the array {name} is in an unknown .npy format version")
+    if name == "config":
+        if shape != () or dtype.kind != "U" or dtype.itemsize > MAX_CONFIG_BYTES:
+            raise DatasetError(f"{path}: config is not a string of JSON")
+    else:
+        expected_dtype = np.dtype(ARRAYS[name])
+        count = rows if rows is not None else (shape[0] if len(shape) == 1 else -1)
+        expected = (count, STATE_WORDS) if name == "states" else (count,)
+        if dtype != expected_dtype or shape != expected:
+            described = "x".join(str(size) for size in shape) or "a scalar"
+            raise DatasetError(
+                f"{path}: {name} is {dtype} of shape ({described}), expected "
+                f"{expected_dtype} with {'one row' if name != 'states' else 'rows of 4'} per "
+                "position, as many as results has"
+            )
+        if not 0 < count <= MAX_POSITIONS:
+            raise DatasetError(
+                f"{path} holds no positions"
+                if count == 0
+                else f"{path} holds {count:,} positions, more than {MAX_POSITIONS:,}"
+            )
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    data = stream.read(size)
+    if len(data) != size:
+        raise EOFError  # reported as damaged by the caller
+    array = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+    return np.array(array)  # writable and C-ordered, like every other array of the program
+
+
+def check_positions(data: LabelledPositions) -> str | None:
+    """What is wrong with the first bad row of ``data``, or None if every row is a possible
+    position with a result, score and ply in range. Assumes the dtypes and shapes are right
+    (:func:`load_positions` checks them)."""
+    problem = state_problem(data.states)
+    if problem is not None:
+        return problem
+    checks = (
+        ("results", ~np.isin(data.results, (-1, 0, 1)), "a result is 1, 0 or -1"),
+        ("games", data.games < 0, "a game number is not negative"),
+        ("plies", data.plies < 0, "a ply is not negative"),
+        ("random_moves", data.random_moves.view(np.uint8) > 1, "a flag is true or false"),
+        ("scores", ~(np.abs(data.scores) <= 1.0), "a score is a finite number in -1..1"),
+    )
+    for name, bad, rule in checks:
+        if bad.any():
+            return f"{name} row {int(np.argmax(bad))} is out of range ({rule})"
+    return None
+
+
+def state_problem(states: np.ndarray) -> str | None:
+    """What is wrong with the first row of ``states`` (kernel states, int64 rows of 4) that is
+    not a possible position of Tigers & Sheep, or None. The compiled kernels index tables by the
+    points of these masks, so a bad row would read outside them, or crash."""
+    tigers, sheep, hand, tiger_to_move = (states[:, i] for i in range(STATE_WORDS))
+    outside_tigers = (tigers < 0) | (tigers > FULL)
+    outside_sheep = (sheep < 0) | (sheep > FULL)
+    on_board = np.bitwise_count(sheep & FULL)
+    checks = (
+        (outside_tigers, "the tigers' mask (column 0) has points outside the board's 25"),
+        (outside_sheep, "the sheep's mask (column 1) has points outside the board's 25"),
+        (np.bitwise_count(tigers & FULL) != TIGERS, "there are not exactly 4 tigers"),
+        ((tigers & sheep) != 0, "a tiger and a sheep stand on the same point"),
+        ((hand < 0) | (hand > SHEEP), "the sheep in hand (column 2) are not 0 to 20"),
+        (on_board + hand > SHEEP, "the sheep on the board and in hand are more than 20"),
+        ((tiger_to_move != 0) & (tiger_to_move != 1), "tiger to move (column 3) is not 0 or 1"),
+        (
+            (hand == SHEEP) & (tiger_to_move == 1),
+            "the tigers are to move with 20 sheep in hand (the sheep move first)",
+        ),
+    )
+    bad = np.zeros(len(states), dtype=bool)
+    for mask, _ in checks:
+        bad |= mask
+    if not bad.any():
+        return None
+    row = int(np.argmax(bad))
+    reason = next(reason for mask, reason in checks if mask[row])
+    return f"states row {row} is not a position: {reason}"
 
 
 SPLIT_STREAM = 0x5B17  # keeps the split's random numbers apart from everything else
@@ -200,7 +351,7 @@ def split_by_game(game_ids: np.ndarray, validation: float, seed: int) -> np.ndar
         raise ValueError(f"the validation share must be between 0 and 1, not {validation}")
     ids = np.unique(game_ids)
     if len(ids) < 2:
-        raise ValueError("splitting by game needs positions from at least two games")
+        raise DatasetError("splitting by game needs positions from at least two games")
     count = min(len(ids) - 1, max(1, round(validation * len(ids))))
     rng = np.random.default_rng([seed, SPLIT_STREAM])
     held_out = rng.permutation(ids)[:count]

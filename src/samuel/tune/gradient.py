@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from samuel.games.kernels import GAMES, TIGERS_AND_SHEEP
 from samuel.games.tigers.classic import FEATURE_COUNT, FEATURES, classic_features
 from samuel.jit import kernel, parallel_kernel
 
@@ -48,11 +49,23 @@ SCALE_GRID = 61  # log-spaced points scanned before the golden-section search
 @dataclass(frozen=True)
 class SparseFeatures:
     """Every position's non-zero features: position ``p``'s are ``index[starts[p]:starts[p+1]]``
-    with values ``value[...]``."""
+    with values ``value[...]``. Checked when made: the kernels read ``index``, ``value`` and
+    the weights at these offsets with no bounds checks."""
 
     starts: np.ndarray  # int64, positions + 1
     index: np.ndarray  # uint8, the feature's number in FEATURES
     value: np.ndarray  # float32
+
+    def __post_init__(self) -> None:
+        starts, index, value = self.starts, self.index, self.value
+        if (starts.dtype, index.dtype, value.dtype) != (np.int64, np.uint8, np.float32):
+            raise ValueError("sparse features are int64 starts, uint8 indices, float32 values")
+        if starts.ndim != 1 or index.ndim != 1 or value.ndim != 1 or len(starts) == 0:
+            raise ValueError("sparse features are three flat arrays, starts not empty")
+        if starts[0] != 0 or starts[-1] != len(index) or len(index) != len(value):
+            raise ValueError("sparse features: starts must run from 0 to the number of pairs")
+        if np.any(np.diff(starts) < 0) or np.any(index >= FEATURE_COUNT):
+            raise ValueError("sparse features: starts must not decrease; indices < FEATURE_COUNT")
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -73,9 +86,20 @@ def _dense_features(states, out):
 
 
 def dense_features(states: np.ndarray) -> np.ndarray:
-    """The classic features of every position (rows of kernel states), float32."""
+    """The classic features of every position (rows of kernel states), float32. Raises
+    :class:`ValueError` for a row that is not a possible position (the kernel would read
+    outside its tables)."""
+    from .dataset import state_problem
+
+    states = np.ascontiguousarray(states, dtype=np.int64)
+    words = GAMES[TIGERS_AND_SHEEP].state_words  # Tigers & Sheep positions: 4 words
+    if states.ndim != 2 or states.shape[1] != words:
+        raise ValueError(f"states are rows of {words} numbers, not shape {states.shape}")
+    problem = state_problem(states)
+    if problem is not None:
+        raise ValueError(problem)
     out = np.zeros((len(states), FEATURE_COUNT), dtype=np.float32)
-    _dense_features(np.ascontiguousarray(states, dtype=np.int64), out)
+    _dense_features(states, out)
     return out
 
 
@@ -108,12 +132,24 @@ def _evaluate_all(starts, index, value, weights, out):
         out[p] = _evaluate(starts, index, value, weights, p)
 
 
+def _checked_weights(weights: np.ndarray) -> np.ndarray:
+    weights = np.ascontiguousarray(weights, dtype=np.float64)
+    if weights.shape != (FEATURE_COUNT,):
+        raise ValueError(f"expected {FEATURE_COUNT} weights, not shape {weights.shape}")
+    return weights
+
+
+def _checked_target(features: SparseFeatures, target: np.ndarray) -> np.ndarray:
+    target = np.ascontiguousarray(target, dtype=np.float64)
+    if target.shape != (len(features),):
+        raise ValueError(f"expected a target per position ({len(features)}), not {target.shape}")
+    return target
+
+
 def evaluations(features: SparseFeatures, weights: np.ndarray) -> np.ndarray:
     """Every position's classic score from its sparse features (float64)."""
     out = np.empty(len(features), dtype=np.float64)
-    _evaluate_all(
-        features.starts, features.index, features.value, np.asarray(weights, dtype=np.float64), out
-    )
+    _evaluate_all(features.starts, features.index, features.value, _checked_weights(weights), out)
     return out
 
 
@@ -173,8 +209,8 @@ def mean_squared_error(
         features.starts,
         features.index,
         features.value,
-        target,
-        np.asarray(weights, dtype=np.float64),
+        _checked_target(features, target),
+        _checked_weights(weights),
         float(k),
     )
     return total / len(target)
@@ -189,8 +225,8 @@ def error_gradient(
         features.starts,
         features.index,
         features.value,
-        target,
-        np.asarray(weights, dtype=np.float64),
+        _checked_target(features, target),
+        _checked_weights(weights),
         float(k),
         grad,
     )
@@ -284,6 +320,7 @@ class TuneResult:
 
 def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     """Load the data, split it by game, fit ``K``, descend, and write the tuned weights."""
+    from samuel.files import save_or_keep
     from samuel.games.tigers.classic import load_weights, save_weights
 
     from .dataset import load_positions, split_by_game
@@ -357,20 +394,25 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         f"validation errors included)"
     )
     result = TuneResult(weights, start, k, table, len(train), len(valid), train_games, valid_games)
-    save_weights(
-        weights,
+    # The descent may have taken minutes: weights that cannot be written are kept elsewhere.
+    save_or_keep(
         config.out,
-        note=f"gradient-tuned by samuel tune on {config.data}",
-        extra={
-            "tuning": {
-                "method": "gradient",
-                "config": dataclasses.asdict(config),
-                "k": k,
-                "errors": table,
-                "positions": {"train": len(train), "validation": len(valid)},
-                "games": {"train": train_games, "validation": valid_games},
-            }
-        },
+        "tuned weights",
+        lambda path: save_weights(
+            weights,
+            path,
+            note=f"gradient-tuned by samuel tune on {config.data}",
+            extra={
+                "tuning": {
+                    "method": "gradient",
+                    "config": dataclasses.asdict(config),
+                    "k": k,
+                    "errors": table,
+                    "positions": {"train": len(train), "validation": len(valid)},
+                    "games": {"train": train_games, "validation": valid_games},
+                }
+            },
+        ),
     )
     for name, before, after in zip(FEATURES, start, weights, strict=True):
         log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from samuel.files import write_atomically
+from samuel.files import save_or_keep, write_atomically
 from samuel.games.tigers.classic import FEATURES, load_weights, save_weights
 from samuel.seeds import derive_seed
 
@@ -224,19 +224,24 @@ def hill_climb(
         "opening_plies": config.final_opening_plies,
     }
     learned_path = out_dir / "learned.json"
-    save_weights(
-        champion,
+    # After every round and the final match: weights that cannot be written are kept elsewhere.
+    save_or_keep(
         learned_path,
-        note=f"hill-climbed by samuel hillclimb; {summary}",
-        extra={
-            "tuning": {
-                "method": "hill climbing",
-                "config": config.to_dict(),
-                "accepted": sum(r.accepted for r in rounds),
-                "rounds": len(rounds),
-                "final": final_record,
-            }
-        },
+        "learned weights",
+        lambda path: save_weights(
+            champion,
+            path,
+            note=f"hill-climbed by samuel hillclimb; {summary}",
+            extra={
+                "tuning": {
+                    "method": "hill climbing",
+                    "config": config.to_dict(),
+                    "accepted": sum(r.accepted for r in rounds),
+                    "rounds": len(rounds),
+                    "final": final_record,
+                }
+            },
+        ),
     )
     for name, before, after in zip(FEATURES, original, champion, strict=True):
         log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
