@@ -3,14 +3,17 @@ random games. Only the interface is used here, so a new game gets these tests by
 
 from __future__ import annotations
 
+import enum
 import random
 
 import numpy as np
 import pytest
 
+from samuel.games import kernels as game_kernels
 from samuel.games import registry
 from samuel.games.base import GameRules, Termination
 from samuel.games.game import Game
+from samuel.search.alphabeta import Searcher
 
 GAMES = sorted(registry())
 
@@ -106,7 +109,13 @@ def test_each_symmetry_has_an_inverse_and_maps_moves(rules: GameRules) -> None:
 
 
 def test_keys_and_encodings_tell_positions_apart(rules: GameRules) -> None:
-    by_key: dict[int, object] = {}
+    """A position's encoding is the position; its key stands for the first ``key_words`` words of
+    the encoding (what repetition compares), and the words after it (counters such as draughts'
+    40-move count) are left out: equal keys <=> equal key words."""
+    width = len(rules.encode(rules.initial_position()))
+    assert 1 <= rules.key_words <= width
+    by_key: dict[int, bytes] = {}
+    key_of: dict[bytes, int] = {}
     by_encoding: dict[bytes, object] = {}
     for position, _ in random_walk(rules, seed=4):
         twin = rules.parse_position(rules.format_position(position))
@@ -114,9 +123,12 @@ def test_keys_and_encodings_tell_positions_apart(rules: GameRules) -> None:
         assert rules.key(twin) == rules.key(position)
         assert np.array_equal(rules.encode(twin), rules.encode(position))
         key = rules.key(position)
-        encoding = rules.encode(position).tobytes()
-        assert by_key.setdefault(key, position) == position
-        assert by_encoding.setdefault(encoding, position) == position
+        encoding = rules.encode(position)
+        assert encoding.shape == (width,) and encoding.dtype == np.int64
+        covered = encoding[: rules.key_words].tobytes()
+        assert by_key.setdefault(key, covered) == covered  # one key, one set of key words
+        assert key_of.setdefault(covered, key) == key  # the other words do not change the key
+        assert by_encoding.setdefault(encoding.tobytes(), position) == position
     assert len(by_key) > 100
 
 
@@ -131,8 +143,81 @@ def test_a_random_game_under_a_ply_cap_ends(rules: GameRules) -> None:
             assert moves
             game.play(rng.choice(moves))
         assert game.ply <= cap
-        assert isinstance(game.outcome.termination, Termination)
+        # Each game names its own ways to end (an enum); repetition and the cap are shared.
+        assert isinstance(game.outcome.termination, enum.Enum)
+        assert isinstance(game.outcome.termination.value, str)
         assert game.outcome.result in (-1, 0, 1)
         assert game.legal_moves() == []
         if game.outcome.termination is Termination.PLY_CAP:
             assert game.ply == cap and game.outcome.result == 0
+
+
+# -- the compiled side: samuel.games.kernels' dispatch agrees with the friendly API ---------------
+
+
+def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
+    game = rules.kernel_id
+    sizes = game_kernels.compiled_game(game)
+    assert sizes.state_words <= game_kernels.STATE_SIZE
+    assert sizes.max_moves <= game_kernels.MAX_MOVES
+    moves = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
+    child = np.empty(sizes.state_words, dtype=np.int64)
+    weights = rules.classic_weights()
+    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    for position, _ in random_walk(rules, seed=5):
+        state = rules.encode(position)
+        assert state.shape == (sizes.state_words,)
+        n = game_kernels.generate(game, state, moves)
+        legal = rules.legal_moves(position)
+        assert sorted(moves[:n].tolist()) == sorted(rules.move_code(m) for m in legal)
+        assert n <= sizes.max_moves
+        assert game_kernels.key(game, state) == rules.key(position)
+        first_to_move = rules.side_to_move(position) == 0
+        assert game_kernels.sign(game, state) == (1 if first_to_move else -1)
+        decided = rules.decided_outcome(position)
+        result = game_kernels.result(game, state, n)
+        assert result == (game_kernels.NOT_OVER if decided is None else decided.result)
+        if decided is not None:
+            continue
+        value = game_kernels.evaluate(game, game_kernels.EVALUATOR_CLASSIC, weights, state, scratch)
+        assert np.isfinite(value)
+        for move in legal:
+            code = rules.move_code(move)
+            game_kernels.play(game, state, code, child)
+            assert np.array_equal(child, rules.encode(rules.play(position, move)))
+            irreversible = game_kernels.is_irreversible(game, state, code)
+            assert irreversible == rules.is_irreversible(position, move)
+            if game_kernels.is_capture(game, code):
+                assert irreversible  # a capture can never be undone
+            assert 0 <= game_kernels.history_slot(game, code) < 1024
+
+
+def test_an_unknown_game_or_evaluator_is_an_error_not_a_zero(rules: GameRules) -> None:
+    state = rules.encode(rules.initial_position())
+    moves = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
+    unknown = max(game_kernels.GAMES) + 1
+    with pytest.raises(ValueError, match="unknown game"):
+        game_kernels.generate(unknown, state, moves)
+    with pytest.raises(ValueError, match="unknown game"):
+        game_kernels.key(unknown, state)
+    with pytest.raises(ValueError, match="no game has number"):
+        Searcher(unknown)
+    missing = [
+        e
+        for e in (
+            game_kernels.EVALUATOR_CLASSIC,
+            game_kernels.EVALUATOR_NETWORK,
+            game_kernels.EVALUATOR_HYBRID,
+            7,
+        )
+        if e not in game_kernels.compiled_game(rules.kernel_id).evaluators
+    ]
+    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    params = np.zeros(1000, dtype=np.float32)
+    for evaluator in missing:
+        with pytest.raises(ValueError, match="no such evaluator"):
+            game_kernels.evaluate(rules.kernel_id, evaluator, params, state, scratch)
+        with pytest.raises(ValueError, match="has no"):
+            Searcher(rules.kernel_id).search(
+                state, np.array([rules.key(rules.initial_position())]), 0, evaluator, params, 2
+            )

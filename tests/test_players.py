@@ -7,6 +7,8 @@ import json
 import numpy as np
 import pytest
 
+from samuel.games import get_game
+from samuel.games import kernels as game_kernels
 from samuel.games.game import Game
 from samuel.games.tigers import classic
 from samuel.games.tigers.rules import RULES
@@ -180,3 +182,28 @@ def test_net_is_the_shipped_network():
     assert isinstance(player, SearchPlayer) and player.depth == 2
     assert np.array_equal(player.params, load_parameters(SHIPPED_NETWORK))
     assert player.choose_move(Game(RULES)) in Game(RULES).legal_moves()
+
+
+def test_players_play_draughts_and_refuse_evaluators_it_lacks(tmp_path):
+    draughts = get_game("draughts")
+    classic_player = make_player("classic:depth=4", draughts, seed=1)
+    assert isinstance(classic_player, SearchPlayer)
+    assert classic_player.evaluator == game_kernels.EVALUATOR_CLASSIC
+    players = {"black": classic_player, "white": make_player("random", draughts, seed=2)}
+    game = play_game(draughts, players, ply_cap=200)
+    assert game.outcome is not None and game.ply > 0
+    again = play_game(
+        draughts,
+        {"black": make_player("classic:depth=4", draughts, seed=1), "white": players["white"]},
+        ply_cap=200,
+    )
+    assert again.moves == game.moves  # the same seeds, the same game
+    # Networks for draughts come later: asking for one is a spec error, not a score of 0.
+    for spec in ("net", "hybrid", f"{tmp_path / 'some.bin'}:depth=2"):
+        with pytest.raises(PlayerSpecError, match="English draughts has no"):
+            make_player(spec, draughts)
+    # A bad draughts weights file is a spec error too (its own WeightsError).
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"weights": {"men": 1}}')
+    with pytest.raises(PlayerSpecError, match="missing"):
+        make_player(f"classic:weights={bad}", draughts)

@@ -327,15 +327,21 @@ def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
 
 def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[int, np.ndarray]:
     """The evaluator number and parameters a searching player's name asks for."""
-    from samuel.games.tigers.classic import WeightsError
     from samuel.nn.weights import WeightsFileError, load_parameters
 
+    evaluator = {"classic": game_kernels.EVALUATOR_CLASSIC, "hybrid": game_kernels.EVALUATOR_HYBRID}
+    try:
+        game_kernels.check_evaluator(
+            rules.kernel_id, evaluator.get(name, game_kernels.EVALUATOR_NETWORK)
+        )
+    except ValueError as error:
+        raise PlayerSpecError(f"{quoted(name)}: {error}") from None
     if name == "classic":
         try:
             return game_kernels.EVALUATOR_CLASSIC, rules.classic_weights(
                 options.pop("weights", None)
             )
-        except WeightsError as error:
+        except SamuelError as error:  # each game's weights file has its own error type
             raise PlayerSpecError(str(error)) from None
     if name == "hybrid":
         from samuel.games.tigers.hybrid import DEFAULT_SCALE, hybrid_parameters

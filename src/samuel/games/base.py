@@ -59,6 +59,10 @@ class GameRules(Protocol):
     name: str  # the registry name, e.g. "tigers"
     title: str  # for people, e.g. "Tigers & Sheep"
     kernel_id: int  # the game's number in samuel.games.kernels
+    # The key identifies the first key_words words of encode(): positions with the same key have
+    # those words equal, and differ at most in the words after (counters the key leaves out,
+    # such as draughts' 40-move count).
+    key_words: int
     sides: tuple[str, str]  # the first player (wins are positive) and the second
     symmetry_count: int
 

@@ -433,15 +433,13 @@ class Searcher:
     Not thread-safe: give each thread or process its own.
     """
 
-    def __init__(
-        self,
-        game: int,
-        state_size: int = games.STATE_SIZE,
-        max_moves: int = games.MAX_MOVES,
-        table_bits: int = 18,
-    ) -> None:
-        self.game = game
-        self.tables = new_tables(table_bits, state_size, max_moves)
+    def __init__(self, game: int, table_bits: int = 18) -> None:
+        """A searcher for the game numbered ``game`` (a :class:`GameRules`' ``kernel_id``);
+        raises ValueError for a number that names no game."""
+        self.sizes = games.compiled_game(game)
+        self.game = int(game)
+        # Positions are the game's own width; the move buffers hold any game's moves.
+        self.tables = new_tables(table_bits, self.sizes.state_words, games.MAX_MOVES)
         self._pv = np.zeros(MAX_PLY, dtype=np.int64)
 
     def search(
@@ -469,6 +467,12 @@ class Searcher:
             raise CommandError(f"search depth must be between 1 and {MAX_PLY - 1}, not {depth}")
         if seconds is not None and seconds <= 0:
             raise CommandError(f"search time must be positive, not {seconds}")
+        games.check_evaluator(self.game, evaluator)
+        if root.shape != (self.sizes.state_words,):
+            raise ValueError(
+                f"a {self.sizes.title} position is {self.sizes.state_words} words, "
+                f"not an array of shape {root.shape}"
+            )
         dropped = max(0, len(history_keys) - HISTORY_CAPACITY)
         history_keys = np.ascontiguousarray(history_keys[dropped:], dtype=np.int64)
         window_start = max(0, window_start - dropped)

@@ -204,7 +204,10 @@ def train(
     start_file = out_dir / START_FILE
     save_parameters(params, start_file)
     adam = Adam()
-    buffer = SampleBuffer(config.buffer_generations, games.STATE_SIZE)
+    # Tigers & Sheep positions, 4 words (games.STATE_SIZE is the widest game's)
+    buffer = SampleBuffer(
+        config.buffer_generations, games.GAMES[games.TIGERS_AND_SHEEP].state_words
+    )
     for generation in range(last + 1, last + config.generations + 1):
         started = time.perf_counter()
         parts = self_play(

@@ -54,6 +54,7 @@ from .config import SelfPlayDataConfig
 
 DATA_STREAM = 0xDA7A  # keeps these games' seeds apart from training's and matches'
 CHUNK = 50  # games per compiled call, so that progress can be shown
+STATE_WORDS = games.GAMES[games.TIGERS_AND_SHEEP].state_words  # a row of ``states``: 4 words
 ARRAYS = {
     "states": np.int64,
     "results": np.int8,
@@ -173,7 +174,7 @@ def make_positions(
         if progress is not None:
             progress(min(config.games, start + CHUNK))
     arrays = {name: np.concatenate(rows[name]).astype(dtype) for name, dtype in ARRAYS.items()}
-    arrays["states"] = arrays["states"].reshape(-1, games.STATE_SIZE)
+    arrays["states"] = arrays["states"].reshape(-1, STATE_WORDS)
     return LabelledPositions(**arrays, config=dataclasses.asdict(config))
 
 
@@ -266,7 +267,7 @@ def _read_array(stream, name: str, rows: int | None, path: Path) -> np.ndarray:
     else:
         expected_dtype = np.dtype(ARRAYS[name])
         count = rows if rows is not None else (shape[0] if len(shape) == 1 else -1)
-        expected = (count, games.STATE_SIZE) if name == "states" else (count,)
+        expected = (count, STATE_WORDS) if name == "states" else (count,)
         if dtype != expected_dtype or shape != expected:
             described = "x".join(str(size) for size in shape) or "a scalar"
             raise DatasetError(
@@ -312,7 +313,7 @@ def state_problem(states: np.ndarray) -> str | None:
     """What is wrong with the first row of ``states`` (kernel states, int64 rows of 4) that is
     not a possible position of Tigers & Sheep, or None. The compiled kernels index tables by the
     points of these masks, so a bad row would read outside them, or crash."""
-    tigers, sheep, hand, tiger_to_move = (states[:, i] for i in range(games.STATE_SIZE))
+    tigers, sheep, hand, tiger_to_move = (states[:, i] for i in range(STATE_WORDS))
     outside_tigers = (tigers < 0) | (tigers > FULL)
     outside_sheep = (sheep < 0) | (sheep > FULL)
     on_board = np.bitwise_count(sheep & FULL)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from samuel.games.kernels import STATE_SIZE
+from samuel.games.kernels import GAMES, TIGERS_AND_SHEEP
 from samuel.games.tigers.classic import FEATURE_COUNT, FEATURES, classic_features
 from samuel.jit import kernel, parallel_kernel
 
@@ -92,8 +92,9 @@ def dense_features(states: np.ndarray) -> np.ndarray:
     from .dataset import state_problem
 
     states = np.ascontiguousarray(states, dtype=np.int64)
-    if states.ndim != 2 or states.shape[1] != STATE_SIZE:
-        raise ValueError(f"states are rows of {STATE_SIZE} numbers, not shape {states.shape}")
+    words = GAMES[TIGERS_AND_SHEEP].state_words  # Tigers & Sheep positions: 4 words
+    if states.ndim != 2 or states.shape[1] != words:
+        raise ValueError(f"states are rows of {words} numbers, not shape {states.shape}")
     problem = state_problem(states)
     if problem is not None:
         raise ValueError(problem)

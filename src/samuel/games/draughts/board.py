@@ -40,6 +40,8 @@ BLACK_FIRST_DIRECTION, WHITE_FIRST_DIRECTION = DOWN_LEFT, UP_LEFT
 # tests comes near this; the kernels never write past their buffer and report the true count, so
 # a larger count is caught by the friendly layer rather than corrupting memory.
 MAX_MOVES = 128
+# A position is five int64 words for the kernels: black, white, kings, black to move, quiet plies.
+STATE_WORDS = 5
 # The most jumps in one move: every jump takes a different piece of the 12.
 MAX_JUMPS = MEN
 NO_SQUARE = -1

@@ -5,14 +5,17 @@ Each feature is Black's count minus White's, so the score ``sum(weight[i] * feat
 Black's (the first player's) point of view. The features, as the course defines them
 (shared/seeds/002_*):
 
-- ``men``, ``kings``: pieces of each kind (weights 100 and 175);
+- ``men``, ``kings``: pieces of each kind (the course's weights 100 and 175);
 - ``advance``: rows each man has advanced from its own back row (3 a row);
 - ``back_row``: men still on their own back row, guarding it against crowning (6 each);
 - ``centre``: pieces, men or kings, on the eight central squares 10, 11, 14, 15, 18, 19, 22, 23
   (4 each).
 
-The weights live in ``classic_weights.json`` beside this module; files of the same form load with
-:func:`load_weights`.
+The weights live in ``classic_weights.json`` beside this module, with one man as the unit (the
+course's weights divided by 100: 1, 1.75, 0.03, 0.06, 0.04; the same play), as Tigers & Sheep's
+take one sheep: the search reads a score beyond ``SCORE_LIMIT`` as a forced result, so an
+evaluation must stay inside it. Files of the same form load with :func:`load_weights`, which
+refuses weights that could score beyond it.
 """
 
 from __future__ import annotations
@@ -34,6 +37,11 @@ from .kernels import popcount
 FEATURES = ("men", "kings", "advance", "back_row", "centre")
 FEATURE_COUNT = len(FEATURES)
 DEFAULT_WEIGHTS_FILE = Path(__file__).with_name("classic_weights.json")
+# The largest size of each feature: 12 pieces a side; a man advances at most 6 rows (on the 7th
+# it is crowned); 4 back-row squares; 8 centre squares.
+FEATURE_LIMITS = (12, 12, 72, 4, 8)
+# The search (samuel.search.alphabeta.WIN_BOUND) reads larger scores as forced results.
+SCORE_LIMIT = 500.0
 
 
 @kernel
@@ -103,6 +111,13 @@ def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
         ):
             raise WeightsError(f"classic weights file {path}: {name} = {value!r} is not a number")
         values.append(float(value))
+    reach = sum(abs(w) * limit for w, limit in zip(values, FEATURE_LIMITS, strict=True))
+    if reach >= SCORE_LIMIT:
+        raise WeightsError(
+            f"classic weights file {path}: these weights could score {reach:g}, beyond the "
+            f"{SCORE_LIMIT:g} the search keeps for forced results; take one man as the unit "
+            "(men = 1)"
+        )
     return np.array(values, dtype=np.float64)
 
 

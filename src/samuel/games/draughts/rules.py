@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from samuel.games import kernels as game_kernels
 from samuel.games.base import IllegalMoveError, NotationError, Outcome
 
 from . import classic, kernels
@@ -43,8 +44,7 @@ from .board import (
 
 Square = int  # a PDN square number, 1-32 (the kernels use the index, square - 1)
 
-# The number this game will have in samuel.games.kernels' dispatch (not wired there yet).
-DRAUGHTS = 1
+DRAUGHTS = game_kernels.DRAUGHTS  # the game's number in samuel.games.kernels' dispatch
 SYMMETRY_COUNT = 2  # 0: the identity; 1: the half-turn with the colours swapped
 
 
@@ -546,12 +546,13 @@ def draw_board(position: Position) -> str:
 
 
 class EnglishDraughts:
-    """The :class:`~samuel.games.base.GameRules` of English draughts (registered as
-    ``draughts`` once the interface work wires it in)."""
+    """The :class:`~samuel.games.base.GameRules` of English draughts, registered as
+    ``draughts``."""
 
     name = "draughts"
     title = "English draughts"
     kernel_id = DRAUGHTS
+    key_words = 4  # the key covers the pieces and the side to move, not the 40-move count
     sides = ("black", "white")
     side_letters = ("B", "W")
     symmetry_count = SYMMETRY_COUNT

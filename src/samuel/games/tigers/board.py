@@ -22,6 +22,8 @@ CAPTURES_TO_WIN = 5
 # The most moves a position can have: every empty point (at most 21) reached from at most 8
 # neighbours bounds sheep steps at 168; tigers have at most 4 x (8 steps + 8 jumps) = 64.
 MAX_MOVES = 192
+# A position is four int64 words for the kernels: tigers, sheep, sheep in hand, tiger to move.
+STATE_WORDS = 4
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))

@@ -399,6 +399,7 @@ class TigersAndSheep:
     title = "Tigers & Sheep"
     sides = ("tigers", "sheep")
     symmetry_count = 8
+    key_words = 4  # the key is the whole position (a variant's rule is in the game's number)
 
     def __init__(self, captures_to_win: int = CAPTURES_TO_WIN) -> None:
         self.kernel_id = game_kernels.tigers_and_sheep(captures_to_win)  # checks the range
