@@ -300,6 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     from samuel.web import command_serve  # light: FastAPI is imported only when serving
 
     serve = commands.add_parser("serve", help="play and analyse in the browser (docs/web.md)")
+    add_game_argument(serve)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=_positive_int, default=8000, help="port (8000)")
     serve.add_argument("--weights-dir", help="networks (*.bin) to offer; specs read only these")

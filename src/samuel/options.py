@@ -109,5 +109,5 @@ def require_tigers(game: str, what: str, why: str) -> None:
 
     if game != DEFAULT_GAME:
         raise UnsupportedGameError(
-            f"{what} is for Tigers & Sheep only so far, not {get_game(game).title}: {why}"
+            f"{what} works for Tigers & Sheep only so far, not {get_game(game).title}: {why}"
         )
