@@ -495,3 +495,16 @@ def test_a_draughts_game_against_classic_is_played_to_the_end(tmp_path):
     assert "game over" in run.stdout and "Black's view" in run.stdout
     [record] = read_records(path)
     assert record.players == ("classic:depth=2", "random") and record.result is not None
+
+
+def test_every_game_offers_what_the_command_line_asks_of_it():
+    from samuel.games import registry
+
+    letters = [letter for rules in registry().values() for letter in rules.side_letters]
+    assert len(set(letters)) == len(letters)  # each letter is one option of `samuel play`
+    for rules in registry().values():
+        assert len(rules.side_letters) == len(rules.sides) == len(rules.win_phrases) == 2
+        assert rules.move_help and rules.view_phrase and rules.max_perft_depth >= 10
+        assert rules.perft(rules.initial_position(), 1) == len(
+            rules.legal_moves(rules.initial_position())
+        )
