@@ -129,14 +129,19 @@ class _SidePlayer(argparse.Action):
         setattr(namespace, self.dest, given)
 
 
+def default_players(rules) -> dict[str, str]:
+    """Who plays each side unless told: you the side that moves first, ``classic`` the other."""
+    first_mover = rules.sides[rules.side_to_move(rules.initial_position())]
+    return {side: "human" if side == first_mover else "classic" for side in rules.sides}
+
+
 def add_side_arguments(parser: argparse.ArgumentParser) -> None:
     """A player option for every side of every game (``-T/--tigers``, ``-B/--black``, ...) and
     ``--first``/``--second`` for any game: argparse cannot know the game before parsing, so
     :func:`side_players` checks afterwards that the sides given are the game's."""
     for rules in registry().values():
-        first_mover = rules.side_to_move(rules.initial_position())
-        for index, (side, letter) in enumerate(zip(rules.sides, rules.side_letters, strict=True)):
-            default = "human" if index == first_mover else "classic"
+        defaults = default_players(rules)
+        for side, letter in zip(rules.sides, rules.side_letters, strict=True):
             parser.add_argument(
                 f"-{letter}",
                 f"--{side}",
@@ -144,7 +149,7 @@ def add_side_arguments(parser: argparse.ArgumentParser) -> None:
                 action=_SidePlayer,
                 const=side,
                 metavar="SPEC",
-                help=f"player for the {side} side, --game {rules.name} ({default})",
+                help=f"player for the {side} side, --game {rules.name} ({defaults[side]})",
             )
     for index, ordinal in enumerate(ORDINALS):
         sides = ", ".join(rules.sides[index] for rules in registry().values())
@@ -166,14 +171,9 @@ def _side_options(rules) -> str:
 
 def side_players(rules, given: list[tuple[str, str, str]] | None) -> dict[str, str]:
     """The player spec of each of ``rules.sides``: those ``given`` as (option as written, side or
-    ``first``/``second``, spec), the others by default a human for the side that moves first
-    and ``classic`` for the other. Raises :class:`CommandError` for another game's side, or a
-    side given twice."""
-    first_mover = rules.side_to_move(rules.initial_position())
-    players = {
-        side: "human" if index == first_mover else "classic"
-        for index, side in enumerate(rules.sides)
-    }
+    ``first``/``second``, spec), the others :func:`default_players`. Raises
+    :class:`CommandError` for another game's side, or a side given twice."""
+    players = default_players(rules)
     named: dict[str, str] = {}  # side -> the option that named its player
     for option, key, spec in given or []:
         side = rules.sides[ORDINALS.index(key)] if key in ORDINALS else key
