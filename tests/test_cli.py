@@ -12,6 +12,7 @@ import pytest
 
 from samuel import cli
 from samuel.files import file_error
+from samuel.games import get_game
 from samuel.games.record import read_records
 
 
@@ -316,3 +317,194 @@ def test_train_stops_when_a_generation_diverges_and_keeps_the_last_good_one(tmp_
     assert (out / "latest.bin").read_bytes() == good and not (out / "gen-002.bin").exists()
     again = samuel("train", "1", "4", str(out), *settings)  # and the next run goes on from it
     assert again.returncode == 0 and "gen-001.bin" in again.stderr
+
+
+# --- Many games: --game on every command, players by the game's side letters ------------------
+
+GAME_COMMANDS = [
+    ("play",),
+    ("analyse", "start"),
+    ("perft", "1"),
+    ("train", "1", "2"),
+    ("selfplay",),
+    ("tune", "data.npz"),
+    ("hillclimb",),
+    ("match", "random", "random"),
+    ("tournament", "random", "random"),
+    ("serve",),
+]
+
+
+@pytest.mark.parametrize("command", GAME_COMMANDS, ids=lambda command: command[0])
+def test_every_command_refuses_an_unknown_game_listing_the_games(command, capsys):
+    with pytest.raises(SystemExit) as exit:
+        cli.main([*command, "--game", "chess"])
+    assert exit.value.code == 2
+    [line] = [line for line in capsys.readouterr().err.splitlines() if "error" in line]
+    assert "unknown game 'chess'; the games are: tigers (Tigers & Sheep), draughts" in line
+
+
+# The counts of shared/DRAUGHTS.md
+DRAUGHTS_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]
+
+
+def test_perft_counts_draughts_as_published():
+    run = samuel("perft", str(len(DRAUGHTS_PERFT)), "--game", "draughts")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    counts = [int(line.split()[2].replace(",", "")) for line in lines if line.startswith("perft")]
+    assert counts == DRAUGHTS_PERFT
+    assert lines[-1] == str(DRAUGHTS_PERFT[-1])
+
+
+def test_perft_divides_a_draughts_position_and_caps_the_depth_per_game():
+    run = samuel("perft", "3", "--game", "draughts", "--position", "W:WK2,30:B1,K23", "--divide")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    divided = [line for line in lines if not line.startswith("perft")][:-1]
+    assert divided and sum(int(line.split()[1]) for line in divided) == int(lines[-1])
+    run = samuel("perft", "21", "--game", "draughts")
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "perft counts up to 20 plies in English draughts" in run.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "given", "players"),
+    [
+        ("tigers", [], {"tigers": "classic", "sheep": "human"}),
+        (
+            "tigers",
+            [("-S", "sheep", "random"), ("--tigers", "tigers", "classic:depth=2")],
+            {"tigers": "classic:depth=2", "sheep": "random"},
+        ),
+        (
+            "tigers",
+            [("--first", "first", "a"), ("--second", "second", "b")],
+            {"tigers": "a", "sheep": "b"},
+        ),
+        ("draughts", [], {"black": "human", "white": "classic"}),
+        (
+            "draughts",
+            [("-B", "black", "random"), ("-W", "white", "net")],
+            {"black": "random", "white": "net"},
+        ),
+        (
+            "draughts",
+            [("--first", "first", "a"), ("--second", "second", "b")],
+            {"black": "a", "white": "b"},
+        ),
+        ("draughts", [("--second", "second", "b")], {"black": "human", "white": "b"}),
+    ],
+)
+def test_players_are_given_by_the_game_s_sides_or_first_and_second(game, given, players):
+    assert cli.side_players(get_game(game), given) == players
+
+
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (
+            ("play", "-B", "random"),
+            "-B is a draughts side; the sides of Tigers & Sheep are -T (tigers) and -S (sheep), "
+            "or --first and --second",
+        ),
+        (
+            ("play", "--game", "draughts", "--sheep", "random"),
+            "--sheep is a tigers side; the sides of English draughts are -B (black) and -W "
+            "(white), or --first and --second",
+        ),
+        (("play", "--first", "random", "-T", "random"), "--first and -T both name a player"),
+        (("play", "--game", "draughts", "-W", "a", "--second", "b"), "-W and --second both"),
+    ],
+)
+def test_a_side_of_another_game_is_a_clear_error(args, phrase, capsys):
+    assert cli.main(list(args)) == 2
+    assert phrase in capsys.readouterr().err
+
+
+def test_a_game_of_draughts_between_random_players_is_played_and_recorded(tmp_path):
+    path = tmp_path / "draughts.txt"
+    run = samuel(
+        "play", "--game", "draughts", "--first", "random", "-W", "random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Black to move" in run.stdout and "1. random played" in run.stdout
+    assert "game over: " in run.stdout
+    text = path.read_text()  # as text: reading draughts records back awaits their terminations
+    for tag in ('[Game "English draughts"]', '[Black "random"]', '[White "random"]', "[Result "):
+        assert tag in text
+    assert "1. " in text and '[Result "*"]' not in text  # played to the end
+
+
+def test_a_human_plays_draughts_in_its_notation(tmp_path):
+    path = tmp_path / "human.txt"
+    moves = "\n".join(["help", "c3", "22-18", "11-15", "quit"]) + "\n"
+    run = samuel("play", "--game", "draughts", "-W", "random", "--record", str(path), stdin=moves)
+    assert run.returncode == 0, run.stderr
+    assert "black to move" in run.stdout
+    assert "a capture with every landing square, as 22x15" in run.stdout  # the game's help
+    assert "'c3' is not a move" in run.stdout
+    assert "22-18 is not legal: Black has no piece on 22" in run.stdout
+    [record] = read_records(path)
+    assert [str(m) for m in record.moves][0] == "11-15" and record.result is None
+
+
+@pytest.mark.parametrize(
+    ("args", "phrase"),
+    [
+        (
+            ("train", "1", "2"),
+            "training works for Tigers & Sheep only so far, not English draughts",
+        ),
+        (("selfplay",), "self-play data works for Tigers & Sheep only so far"),
+        (("tune", "data.npz"), "tuning works for Tigers & Sheep only so far"),
+        (("hillclimb",), "hill climbing works for Tigers & Sheep only so far"),
+        (("serve",), "the web app works for Tigers & Sheep only so far"),
+        (("play", "-B", "net", "-W", "random"), "'net' plays Tigers & Sheep only so far"),
+        (("play", "-W", "hybrid"), "'hybrid' plays Tigers & Sheep only so far"),
+        (("analyse", "start", "--player", "perfect"), "'perfect' plays Tigers & Sheep only"),
+        (("match", "weights/x.bin", "random"), "a network file plays Tigers & Sheep only"),
+        (("play", "-B", "random", "--tablebase", "tb"), "--tablebase works for Tigers & Sheep"),
+    ],
+    ids=lambda value: value[0] if isinstance(value, tuple) else None,
+)
+def test_what_cannot_do_draughts_yet_says_so_in_one_line(args, phrase, tmp_path, capsys):
+    assert cli.main([*args, "--game", "draughts"]) == 2
+    err = capsys.readouterr().err
+    assert phrase in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "weights").exists()
+
+
+# --- Draughts with a searching player: these need the compiled dispatch to search draughts
+# (issue 11, item 1, games/kernels.py); they fail on a branch without it.
+
+
+def test_analyse_searches_a_draughts_position():
+    run = samuel("analyse", "start", "--game", "draughts", "--depth", "4")
+    assert run.returncode == 0, run.stderr
+    assert "Black's view" in run.stdout or "wins in" in run.stdout
+    assert "best move" in run.stdout
+
+
+def test_a_draughts_game_against_classic_is_played_to_the_end(tmp_path):
+    path = tmp_path / "classic.txt"
+    run = samuel(
+        "play", "--game", "draughts", "-B", "classic:depth=2", "-W", "random", "--record", str(path)
+    )
+    assert run.returncode == 0, run.stderr
+    assert "game over" in run.stdout and "Black's view" in run.stdout
+    [record] = read_records(path)
+    assert record.players == ("classic:depth=2", "random") and record.result is not None
+
+
+def test_every_game_offers_what_the_command_line_asks_of_it():
+    from samuel.games import registry
+
+    letters = [letter for rules in registry().values() for letter in rules.side_letters]
+    assert len(set(letters)) == len(letters)  # each letter is one option of `samuel play`
+    for rules in registry().values():
+        assert len(rules.side_letters) == len(rules.sides) == len(rules.win_phrases) == 2
+        assert rules.move_help and rules.view_phrase and rules.max_perft_depth >= 10
+        assert rules.perft(rules.initial_position(), 1) == len(
+            rules.legal_moves(rules.initial_position())
+        )

@@ -193,3 +193,34 @@ def test_outputs_that_cannot_be_written_after_the_match_are_kept_elsewhere(
     kept = error.split("; game records kept in ")[1].strip()
     assert len(read_records(kept)) == 4 and not target.exists()
     shutil.rmtree(Path(kept).parent)
+
+
+def test_a_draughts_match_between_random_players_reports_by_colour(tmp_path):
+    report, records = tmp_path / "m.json", tmp_path / "m.txt"
+    run = samuel(
+        "match", "random", "random:seed=1", "--game", "draughts", "--games", "4",
+        "--workers", "1", "--json", str(report), "--records", str(records),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "as black" in run.stdout and "as white" in run.stdout
+    assert records.read_text().count('[Game "English draughts"]') == 4
+
+
+def test_a_draughts_tournament_runs(tmp_path):
+    run = samuel(
+        "tournament", "random", "random:seed=1", "random:seed=2", "--game", "draughts",
+        "--games", "2", "--workers", "1", "--json", str(tmp_path / "t.json"),
+        "--records", str(tmp_path / "t.txt"),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "RATING" in run.stdout
+
+
+# Needs the compiled dispatch to search draughts (issue 11, item 1); fails on a branch without it.
+def test_a_draughts_match_with_classic_runs(tmp_path):
+    run = samuel(
+        "match", "classic:depth=2", "random", "--game", "draughts", "--games", "4",
+        "--workers", "1", "--json", str(tmp_path / "m.json"), "--records", str(tmp_path / "m.txt"),
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "as black" in run.stdout

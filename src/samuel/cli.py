@@ -15,51 +15,38 @@ from pathlib import Path
 
 from samuel.errors import CommandError, SamuelError
 from samuel.files import check_output_path, describe_os_error, save_or_keep
-from samuel.games import get_game
+from samuel.games import get_game, registry
+from samuel.options import add_game_argument, require_tigers
 from samuel.options import non_negative_int as _non_negative_int
 from samuel.options import positive_float as _positive_float
 from samuel.options import positive_int as _positive_int
 
 START = "start"
-TABLEBASE_HELP = "probe this tablebase once the hand is empty (docs/tablebase.md)"
+TABLEBASE_HELP = "probe this tablebase once the hand is empty (docs/tablebase.md; Tigers & Sheep)"
+ORDINALS = ("first", "second")  # --first and --second: the game's sides[0] and sides[1]
 
 
 def _position(rules, text: str):
     return rules.initial_position() if text == START else rules.parse_position(text)
 
 
-# Perft counts grow about 14- and 18-fold on alternate plies (`samuel perft 8`: 339,123,476 at 7,
-# 4,933,406,760 at 8), so perft 15 is about 2e18, within the kernel's 64-bit count (9.2e18), and
-# perft 16 about 3e19, past it. Time runs out sooner anyway: perft 10 takes about an hour.
-MAX_PERFT_DEPTH = 15
-
-
-def _perft_depth(text: str) -> int:
-    depth = _positive_int(text)
-    if depth > MAX_PERFT_DEPTH:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is too deep: perft counts up to {MAX_PERFT_DEPTH} plies (a deeper count "
-            "could pass the 64-bit counter, and would take centuries)"
-        )
-    return depth
-
-
 def command_perft(args: argparse.Namespace) -> None:
-    from samuel.games.tigers import kernels
-
-    rules = get_game("tigers")
+    rules = get_game(args.game)
+    if args.depth > rules.max_perft_depth:  # each game's cap says why it has its value
+        raise CommandError(
+            f"{args.depth} is too deep: perft counts up to {rules.max_perft_depth} plies in "
+            f"{rules.title} (a deeper count would take years, or pass the 64-bit counter)"
+        )
     position = _position(rules, args.position)
-    state = rules.encode(position)
     if args.divide:
         for move in rules.legal_moves(position):
-            child = rules.encode(rules.play(position, move))
-            count = kernels.perft(*map(int, child), args.depth - 1)
+            count = rules.perft(rules.play(position, move), args.depth - 1)
             print(f"{rules.format_move(move):8} {count}")
-    kernels.perft(*map(int, state), 2)  # compile (or load) the kernels before timing
+    rules.perft(position, 2)  # compile (or load) the kernels before timing
     count = 0
     for depth in range(1, args.depth + 1):
         started = time.perf_counter()
-        count = kernels.perft(*map(int, state), depth)
+        count = rules.perft(position, depth)
         seconds = time.perf_counter() - started
         rate = f"{count / seconds / 1e6:10.1f} M/s" if seconds > 1e-3 else ""
         print(f"perft {depth:2}  {count:>14,}  {seconds:8.3f} s {rate}")
@@ -67,14 +54,15 @@ def command_perft(args: argparse.Namespace) -> None:
 
 
 def _describe_score(rules, result, position) -> str:
-    """The score from the first player's (tigers') point of view, or the forced result."""
+    """The score from the first player's point of view (the tigers', Black's), or the forced
+    result, in the game's words."""
     side = rules.side_to_move(position)
     plies = result.forced_plies
     if plies is not None:
-        winner = rules.sides[side] if result.score > 0 else rules.sides[1 - side]
-        return f"{winner} win in {plies} {'ply' if plies == 1 else 'plies'}"
+        winner = side if result.score > 0 else 1 - side
+        return f"{rules.win_phrases[winner]} in {plies} {'ply' if plies == 1 else 'plies'}"
     first_player_view = result.score if side == 0 else -result.score
-    return f"{first_player_view:+.3f} ({rules.sides[0]}' view)"
+    return f"{first_player_view:+.3f} ({rules.view_phrase})"
 
 
 def warm_up(rules) -> None:
@@ -89,7 +77,8 @@ def command_analyse(args: argparse.Namespace) -> None:
     from samuel.games.game import Game
     from samuel.players import SearchPlayer, make_player
 
-    rules = get_game("tigers")
+    rules = get_game(args.game)
+    _check_tablebase(args)
     position = _position(rules, args.position)
     _check_depth(args.depth)
     game = Game(rules, start=position)
@@ -125,15 +114,88 @@ def _check_depth(depth: int | None) -> None:
         raise CommandError(f"--depth must be at most {MAX_PLY - 1}, not {depth}")
 
 
+def _check_tablebase(args: argparse.Namespace) -> None:
+    if args.tablebase is not None:
+        require_tigers(args.game, "--tablebase", "the tablebase solves Tigers & Sheep endings")
+
+
+class _SidePlayer(argparse.Action):
+    """Stores one side's player spec with the option as written (``-B`` or ``--black``), so that
+    :func:`side_players` can check the sides against ``--game`` once the game is known."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        given = list(getattr(namespace, self.dest) or [])
+        given.append((option_string, self.const, values))
+        setattr(namespace, self.dest, given)
+
+
+def default_players(rules) -> dict[str, str]:
+    """Who plays each side unless told: you the side that moves first, ``classic`` the other."""
+    first_mover = rules.sides[rules.side_to_move(rules.initial_position())]
+    return {side: "human" if side == first_mover else "classic" for side in rules.sides}
+
+
+def add_side_arguments(parser: argparse.ArgumentParser) -> None:
+    """A player option for every side of every game (``-T/--tigers``, ``-B/--black``, ...) and
+    ``--first``/``--second`` for any game: argparse cannot know the game before parsing, so
+    :func:`side_players` checks afterwards that the sides given are the game's."""
+    for rules in registry().values():
+        defaults = default_players(rules)
+        for side, letter in zip(rules.sides, rules.side_letters, strict=True):
+            parser.add_argument(
+                f"-{letter}",
+                f"--{side}",
+                dest="side_players",
+                action=_SidePlayer,
+                const=side,
+                metavar="SPEC",
+                help=f"player for the {side} side, --game {rules.name} ({defaults[side]})",
+            )
+    for index, ordinal in enumerate(ORDINALS):
+        sides = ", ".join(rules.sides[index] for rules in registry().values())
+        parser.add_argument(
+            f"--{ordinal}",
+            dest="side_players",
+            action=_SidePlayer,
+            const=ordinal,
+            metavar="SPEC",
+            help=f"player for the game's {ordinal} side, in any game ({sides})",
+        )
+
+
+def _side_options(rules) -> str:
+    sides = zip(rules.sides, rules.side_letters, strict=True)
+    options = [f"-{letter} ({side})" for side, letter in sides]
+    return f"the sides of {rules.title} are {' and '.join(options)}, or --first and --second"
+
+
+def side_players(rules, given: list[tuple[str, str, str]] | None) -> dict[str, str]:
+    """The player spec of each of ``rules.sides``: those ``given`` as (option as written, side or
+    ``first``/``second``, spec), the others :func:`default_players`. Raises
+    :class:`CommandError` for another game's side, or a side given twice."""
+    players = default_players(rules)
+    named: dict[str, str] = {}  # side -> the option that named its player
+    for option, key, spec in given or []:
+        side = rules.sides[ORDINALS.index(key)] if key in ORDINALS else key
+        if side not in rules.sides:
+            owner = next(game for game in registry().values() if side in game.sides)
+            raise CommandError(f"{option} is a {owner.name} side; {_side_options(rules)}")
+        if side in named:
+            raise CommandError(f"{named[side]} and {option} both name a player for the {side}")
+        named[side], players[side] = option, spec
+    return players
+
+
 def command_play(args: argparse.Namespace) -> None:
     from samuel.games.record import record_from_game, write_records
     from samuel.match.play import play_game
     from samuel.players import SearchPlayer, make_player
 
-    rules = get_game("tigers")
+    rules = get_game(args.game)
+    specs = side_players(rules, args.side_players)
+    _check_tablebase(args)
     start = _position(rules, args.start)
     _check_depth(args.depth)
-    specs = {"tigers": args.tigers, "sheep": args.sheep}
     players = {
         side: make_player(
             spec,
@@ -148,8 +210,9 @@ def command_play(args: argparse.Namespace) -> None:
     if args.tablebase is not None and not any(
         isinstance(player, SearchPlayer) for player in players.values()
     ):
+        first, second = (specs[side] for side in rules.sides)
         raise CommandError(
-            f"--tablebase {args.tablebase}: neither {args.tigers!r} nor {args.sheep!r} searches, "
+            f"--tablebase {args.tablebase}: neither {first!r} nor {second!r} searches, "
             "so no player would probe it"
         )
     # Checked before the game, so that a game is never played only to be lost; the default
@@ -181,8 +244,9 @@ def command_play(args: argparse.Namespace) -> None:
     if game.outcome is None:
         print("game stopped")
     else:
-        result = {1: "the tigers win", -1: "the sheep win", 0: "a draw"}[game.outcome.result]
-        print(f"game over: {result} ({game.outcome.termination.value})")
+        result = game.outcome.result
+        said = "a draw" if result == 0 else rules.win_phrases[0 if result > 0 else 1]
+        print(f"game over: {said} ({game.outcome.termination.value})")
     record = record_from_game(game, players=specs)
     save_or_keep(record_path, "game record", lambda path: write_records(path, [record]))
     print(f"game record saved to {record_path}")
@@ -195,14 +259,17 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     perft = commands.add_parser("perft", help="count legal move sequences (tests move generation)")
-    perft.add_argument("depth", type=_perft_depth, help=f"plies to count, 1 to {MAX_PERFT_DEPTH}")
+    perft.add_argument("depth", type=_positive_int, help="plies to count (15 at most; draughts 20)")
     perft.add_argument("--position", default=START, help="position string, or 'start'")
     perft.add_argument("--divide", action="store_true", help="first print each move's count")
+    add_game_argument(perft)
     perft.set_defaults(run=command_perft)
 
     analyse = commands.add_parser("analyse", aliases=["analyze"], help="search one position")
     analyse.add_argument(
-        "position", help="position string such as 'T3T/5/5/5/T3T S 20', or 'start'"
+        "position",
+        help="a position in the game's notation, such as 'T3T/5/5/5/T3T S 20' (draughts: "
+        "'B:W21,22:B1,K2'), or 'start'",
     )
     analyse.add_argument(
         "--depth", type=_positive_int, help="search depth (6; with --time, no limit)"
@@ -211,11 +278,12 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--player", default="classic", help="the searching player (classic)")
     analyse.add_argument("--seed", type=_non_negative_int, default=0, help="tie-break seed (0)")
     analyse.add_argument("--tablebase", metavar="DIR", help=TABLEBASE_HELP)
+    add_game_argument(analyse)
     analyse.set_defaults(run=command_analyse)
 
     play = commands.add_parser("play", help="play a game in the terminal")
-    play.add_argument("-S", "--sheep", default="human", help="player for the sheep (human)")
-    play.add_argument("-T", "--tigers", default="classic", help="player for the tigers (classic)")
+    add_game_argument(play)
+    add_side_arguments(play)
     play.add_argument(
         "--depth", type=_positive_int, help="default search depth (4; with --time, no limit)"
     )
@@ -232,6 +300,7 @@ def build_parser() -> argparse.ArgumentParser:
     from samuel.web import command_serve  # light: FastAPI is imported only when serving
 
     serve = commands.add_parser("serve", help="play and analyse in the browser (docs/web.md)")
+    add_game_argument(serve)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=_positive_int, default=8000, help="port (8000)")
     serve.add_argument("--weights-dir", help="networks (*.bin) to offer; specs read only these")

@@ -22,3 +22,8 @@ class CommandError(SamuelError, ValueError):
     """A command asked for something that cannot be done: an option out of range or at odds with
     another, a position the command cannot use (a game already over), an output path that cannot
     be written."""
+
+
+class UnsupportedGameError(SamuelError, ValueError):
+    """A command or player that Samuel cannot yet offer for the game asked for (training a network
+    for a game the network does not know, say): the message says what works for that game."""

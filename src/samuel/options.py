@@ -13,6 +13,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+DEFAULT_GAME = "tigers"
+
 
 def number(
     kind: type, low: float | None = None, high: float | None = None, low_open: bool = False
@@ -69,3 +71,43 @@ def sprt(text: str):
         return parse_sprt(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def game_name(text: str) -> str:
+    """The registry name of a game (``tigers``, ``draughts``); an unknown one is refused with the
+    list of games."""
+    from samuel.games import registry
+
+    games = registry()
+    if text not in games:
+        raise argparse.ArgumentTypeError(
+            f"unknown game {text!r}; the games are: "
+            + ", ".join(f"{name} ({rules.title})" for name, rules in games.items())
+        )
+    return text
+
+
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    """The ``--game`` option every game-playing command takes."""
+    from samuel.games import registry
+
+    games = ", ".join(f"{name} ({rules.title})" for name, rules in registry().items())
+    parser.add_argument(
+        "--game",
+        type=game_name,
+        default=DEFAULT_GAME,
+        metavar="NAME",
+        help=f"the game: {games} ({DEFAULT_GAME})",
+    )
+
+
+def require_tigers(game: str, what: str, why: str) -> None:
+    """Refuse ``what`` (a command, or a part of one) for any game but Tigers & Sheep, in one line
+    saying ``why``: for the parts of Samuel that know no other game yet."""
+    from samuel.errors import UnsupportedGameError
+    from samuel.games import get_game
+
+    if game != DEFAULT_GAME:
+        raise UnsupportedGameError(
+            f"{what} works for Tigers & Sheep only so far, not {get_game(game).title}: {why}"
+        )

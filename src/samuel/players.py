@@ -152,8 +152,7 @@ class HumanPlayer:
                 continue
             if text in ("help", "h"):
                 self.write(
-                    "type a placement as c3, a step as a1-b2, a jump as a1xc3; "
-                    "'moves' lists the legal moves; 'quit' stops the game"
+                    f"{rules.move_help}; 'moves' lists the legal moves; 'quit' stops the game"
                 )
                 continue
             if not text:
@@ -390,6 +389,24 @@ def _tablebase(directory: str, rules: GameRules, spec: str):
     return table
 
 
+TIGERS_ONLY = ("net", "hybrid", "perfect")  # with FILE.bin: the network and tablebase know one game
+
+
+def _check_game(name: str, rules: GameRules) -> None:
+    """Refuse a player that cannot play ``rules``' game yet: the network players and ``perfect``
+    know Tigers & Sheep only, until the network learns other games."""
+    from samuel.games.tigers.rules import TigersAndSheep
+
+    if (name in TIGERS_ONLY or name.endswith(NETWORK_SUFFIX)) and not isinstance(
+        rules, TigersAndSheep
+    ):
+        which = "a network file" if name.endswith(NETWORK_SUFFIX) else quoted(name)
+        raise PlayerSpecError(
+            f"{which} plays Tigers & Sheep only so far, not {rules.title}; "
+            "its players are human, random and classic"
+        )
+
+
 def make_player(
     spec: str | PlayerSpec,
     rules: GameRules,
@@ -415,6 +432,7 @@ def make_player(
     elif name == "random":
         player = RandomPlayer(seed=seed, spec=spec)
     elif name in ("classic", "net", "hybrid", "perfect") or name.endswith(".bin"):
+        _check_game(name, rules)
         evaluator, params = _evaluation("classic" if name == "perfect" else name, options, rules)
         directory = options.pop("tablebase", None) or tablebase
         if name == "perfect" and directory is None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from samuel.errors import CommandError, FileError
 from samuel.files import check_output_path, save_or_keep
 from samuel.options import (
+    add_game_argument,
     even_games,
     finite_float,
     non_negative_int,
@@ -68,6 +69,7 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress bar (none when not a terminal)"
     )
+    add_game_argument(parser)
 
 
 def add_match_arguments(parser: argparse.ArgumentParser) -> None:
@@ -164,6 +166,7 @@ def command_match(args: argparse.Namespace) -> None:
         sprt=args.sprt,
         workers=args.workers,
         progress=not args.no_progress,
+        game=args.game,
     )
     print(format_match_report(result))
     print()
@@ -187,6 +190,7 @@ def command_tournament(args: argparse.Namespace) -> None:
         anchor_rating=args.anchor_rating,
         workers=args.workers,
         progress=not args.no_progress,
+        game=args.game,
     )
     print(format_tournament_report(result))
     print()

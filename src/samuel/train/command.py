@@ -6,7 +6,14 @@ import argparse
 import math
 import sys
 
-from samuel.options import fraction, non_negative_int, positive_float, positive_int
+from samuel.options import (
+    add_game_argument,
+    fraction,
+    non_negative_int,
+    positive_float,
+    positive_int,
+    require_tigers,
+)
 from samuel.progress import progress_bar
 
 from .config import TrainConfig
@@ -135,9 +142,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-progress", dest="progress", action="store_false", help="no progress bar"
     )
+    add_game_argument(parser)
 
 
 def command_train(args: argparse.Namespace) -> None:
+    require_tigers(args.game, "training", "the network and the trainer know no other game yet")
     config = TrainConfig(
         generations=args.generations,
         games=args.games,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from samuel.options import even_games, number, sprt
+from samuel.options import add_game_argument, even_games, number, require_tigers, sprt
 from samuel.progress import progress_bar
 
 
@@ -33,6 +33,11 @@ def _workers(parser: argparse.ArgumentParser, what: str) -> None:
         type=number(int, 1),
         help=f"{what} (every core); the results do not depend on it",
     )
+    add_game_argument(parser)  # every tuning command has --workers, and takes --game with it
+
+
+# The tuner's features, data sets and weights files are Tigers & Sheep's so far.
+WHY_TIGERS_ONLY = "the tuner knows no other game's classic features yet"
 
 
 # samuel selfplay
@@ -90,6 +95,7 @@ def command_selfplay(args: argparse.Namespace) -> None:
     from samuel.tune.config import SelfPlayDataConfig
     from samuel.tune.dataset import make_positions, save_positions
 
+    require_tigers(args.game, "self-play data", WHY_TIGERS_ONLY)
     config = SelfPlayDataConfig(
         games=args.games,
         out=args.out,
@@ -170,6 +176,7 @@ def command_tune(args: argparse.Namespace) -> None:
     from samuel.tune.config import TuneConfig
     from samuel.tune.gradient import tune
 
+    require_tigers(args.game, "tuning", WHY_TIGERS_ONLY)
     config = TuneConfig(
         data=args.data,
         out=args.out,
@@ -279,6 +286,7 @@ def command_hillclimb(args: argparse.Namespace) -> None:
     from samuel.tune.config import HillClimbConfig
     from samuel.tune.hillclimb import hill_climb
 
+    require_tigers(args.game, "hill climbing", WHY_TIGERS_ONLY)
     config = HillClimbConfig(
         rounds=args.rounds,
         games=args.games,

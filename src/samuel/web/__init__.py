@@ -11,6 +11,9 @@ import argparse
 
 def command_serve(args: argparse.Namespace) -> None:
     """``samuel serve``: run the web server until interrupted."""
+    from samuel.web.app import check_game
+
+    check_game(args.game)  # before FastAPI is looked for: the answer does not depend on it
     try:
         import fastapi  # noqa: F401
         import uvicorn
@@ -22,6 +25,7 @@ def command_serve(args: argparse.Namespace) -> None:
 
     hosts = allowed_hosts_for(args.host, args.allowed_host)
     app = create_app(
+        game=args.game,
         weights_dir=args.weights_dir,
         tablebase_dir=args.tablebase,
         allowed_hosts=hosts,

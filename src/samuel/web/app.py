@@ -42,6 +42,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from samuel.games.base import IllegalMoveError, NotationError
 from samuel.games.game import Game
 from samuel.games.tigers.rules import RULES
+from samuel.options import DEFAULT_GAME, require_tigers
 from samuel.players import DEFAULT_DEPTH, PlayerSpec, PlayerSpecError
 from samuel.web import schemas
 from samuel.web.games import (
@@ -85,6 +86,12 @@ ERRORS = {
 }
 
 
+def check_game(game: str) -> None:
+    """Refuse a game the server cannot offer: one game per server, and so far the page draws the
+    Tigers & Sheep board only (its JSON API, too, speaks of tigers and sheep)."""
+    require_tigers(game, "the web app", "its page draws only the Tigers & Sheep board")
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) the search before the first visitor waits for it."""
     from samuel.players import make_player
@@ -114,6 +121,7 @@ def create_app(
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
     waiting_searches: int | None = None,
     max_games_per_client: int = 100,
+    game: str = DEFAULT_GAME,
 ) -> FastAPI:
     """The application. ``weights_dir`` holds the networks offered (``*.bin``) and is the only
     folder player specs may read networks and weights from; ``search_threads`` bounds the
@@ -123,7 +131,10 @@ def create_app(
     those one remote address created; ``tablebase_dir`` (a built tablebase,
     docs/tablebase.md) adds each game's perfect-play value once the hand is empty, and is the
     only tablebase specs may name. ``allowed_hosts`` are the ``Host`` names answered (see
-    :func:`allowed_hosts_for`); any other gets a 400."""
+    :func:`allowed_hosts_for`); any other gets a 400. ``game`` is the one game the server
+    plays, a registry name: only ``tigers`` so far (any other raises
+    :class:`~samuel.errors.UnsupportedGameError`)."""
+    check_game(game)
     weights = Path(weights_dir) if weights_dir is not None else None
     if weights is not None and not weights.is_dir():
         raise ValueError(f"the weights dir {weights} is not a directory")

@@ -554,7 +554,17 @@ class EnglishDraughts:
     kernel_id = DRAUGHTS
     key_words = 4  # the key covers the pieces and the side to move, not the 40-move count
     sides = ("black", "white")
-    side_letters = ("B", "W")
+    side_letters = ("B", "W")  # the command line's -B/--black and -W/--white
+    win_phrases = ("Black wins", "White wins")  # by side, as results are said
+    view_phrase = "Black's view"  # whose view scores take: the first player's
+    move_help = (
+        "type a step as 11-15 and a capture with every landing square, as 22x15 or 15x24x31 "
+        "(squares 1-32 as numbered beside the board)"
+    )
+    # Counts grow about 4.6-fold a ply (18,391,564 at 10, 388,623,673 at 12: shared/DRAUGHTS.md),
+    # so perft 20 is about 1e14, far inside the 64-bit count, and already takes days; deeper counts
+    # are for programs built for them.
+    max_perft_depth = 20
     symmetry_count = SYMMETRY_COUNT
 
     def __repr__(self) -> str:
@@ -615,6 +625,17 @@ class EnglishDraughts:
 
     def classic_weights(self, path: str | None = None) -> np.ndarray:
         return classic.load_weights(path)
+
+    def perft(self, position: Position, depth: int) -> int:
+        """The number of legal move sequences of ``depth`` plies (at most
+        :attr:`max_perft_depth`) from ``position``; draws are ignored, as in the published counts.
+
+        >>> RULES.perft(RULES.initial_position(), 3)
+        302
+        """
+        if not 0 <= depth <= self.max_perft_depth:
+            raise ValueError(f"perft depth must be 0 to {self.max_perft_depth}, not {depth!r}")
+        return position.perft(depth)
 
 
 RULES = EnglishDraughts()
