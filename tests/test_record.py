@@ -20,6 +20,7 @@ from samuel.games.record import (
     replay,
     write_records,
 )
+from samuel.games.tigers.rules import Termination as TigersTermination
 
 RULES = get_game("tigers")
 PLY_CAP = 150
@@ -75,7 +76,7 @@ def test_the_kinds_of_game_are_covered() -> None:
     games = [random_game(seed) for seed in range(200)]
     assert any(g.outcome is None for g in games)
     assert {g.outcome.termination for g in games if g.outcome} >= {
-        Termination.FIVE_CAPTURED,
+        TigersTermination.FIVE_CAPTURED,
         Termination.PLY_CAP,
     }
     assert any(RULES.side_to_move(g.start) == 0 for g in games)  # tigers to move: "1... move"

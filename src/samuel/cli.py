@@ -181,7 +181,8 @@ def command_play(args: argparse.Namespace) -> None:
     if game.outcome is None:
         print("game stopped")
     else:
-        result = {1: "the tigers win", -1: "the sheep win", 0: "a draw"}[game.outcome.result]
+        winner = game.outcome.winner
+        result = "a draw" if winner is None else f"{rules.sides[winner]} won"
         print(f"game over: {result} ({game.outcome.termination.value})")
     record = record_from_game(game, players=specs)
     save_or_keep(record_path, "game record", lambda path: write_records(path, [record]))

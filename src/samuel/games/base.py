@@ -17,28 +17,62 @@ import numpy as np
 from samuel.errors import SamuelError
 
 Result = int  # the first player's view: +1 a win, -1 a loss, 0 a draw
+Side = int  # 0 the first player (whose wins are positive), 1 the second
 
 
 class Termination(enum.Enum):
-    """How a game ended. A new game adds the ways its games end."""
+    """The ways any game can end, which depend on its history rather than on one position. Each
+    game adds its own ways, an enum of its own that its rules name as ``terminations`` (for Tigers
+    & Sheep, :class:`samuel.games.tigers.rules.Termination`); their texts differ from these."""
 
-    FIVE_CAPTURED = "enough sheep captured"
-    TIGERS_BLOCKED = "the tigers have no legal move"
-    SHEEP_BLOCKED = "the sheep have no legal move"
     REPETITION = "threefold repetition"
     PLY_CAP = "ply cap reached"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
-    """The end of a game: why it ended and the result, from the first player's point of view."""
+    """The end of a game: why it ended and who won.
 
-    termination: Termination
-    result: Result
+    ``termination`` is one of :class:`Termination` or one of the game's own reasons;
+    ``winner`` is the side that won (0 the first player, 1 the second) or None for a draw.
+    Keyword-only, so that no call can mix up a winner side with a result.
+
+    >>> outcome = Outcome(termination=Termination.PLY_CAP, winner=None)
+    >>> outcome.result, outcome.is_draw
+    (0, True)
+    """
+
+    termination: enum.Enum
+    winner: Side | None
+
+    def __post_init__(self) -> None:
+        side = isinstance(self.winner, int) and not isinstance(self.winner, bool)
+        if not (self.winner is None or (side and self.winner in (0, 1))):
+            raise ValueError(f"the winner is side 0, side 1 or None (a draw), not {self.winner!r}")
+        if not isinstance(self.termination, enum.Enum):
+            raise TypeError(f"a termination is an enum member, not {self.termination!r}")
+
+    @property
+    def result(self) -> Result:
+        """The result from the first player's point of view: +1 a win, -1 a loss, 0 a draw."""
+        return 0 if self.winner is None else 1 - 2 * self.winner
 
     @property
     def is_draw(self) -> bool:
-        return self.result == 0
+        return self.winner is None
+
+    @classmethod
+    def from_result(cls, termination: enum.Enum, result: Result) -> Outcome:
+        """The outcome whose :attr:`result` (first player's view, as the kernels give it) is
+        ``result``."""
+        if result not in (-1, 0, 1):
+            raise ValueError(f"a result is +1, 0 or -1, not {result!r}")
+        return cls(termination=termination, winner=None if result == 0 else int(result < 0))
+
+
+def terminations(rules: GameRules) -> tuple[enum.Enum, ...]:
+    """Every way a game of ``rules`` can end: the game's own, then the shared ones."""
+    return (*rules.terminations, *Termination)
 
 
 class NotationError(SamuelError, ValueError):
@@ -61,6 +95,7 @@ class GameRules(Protocol):
     kernel_id: int  # the game's number in samuel.games.kernels
     sides: tuple[str, str]  # the first player (wins are positive) and the second
     symmetry_count: int
+    terminations: type[enum.Enum]  # the game's own ways to end (the shared: Termination)
 
     def initial_position(self) -> Hashable: ...
     def legal_moves(self, position) -> list: ...

@@ -26,6 +26,7 @@ The format, every tag and every error are described in ``docs/records.md``.
 from __future__ import annotations
 
 import datetime
+import enum
 import os
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -39,7 +40,7 @@ from samuel.games.base import (
     NotationError,
     Outcome,
     Result,
-    Termination,
+    terminations,
 )
 from samuel.games.game import Game
 
@@ -99,7 +100,7 @@ class GameRecord:
     start: Hashable  # the start position
     moves: tuple = ()
     result: Result | None = None
-    termination: Termination | None = None
+    termination: enum.Enum | None = None  # one of terminations(rules)
     ply_cap: int | None = None
     extra_tags: tuple[tuple[str, str], ...] = ()  # any other tags, in order
 
@@ -121,7 +122,7 @@ class GameRecord:
         """The outcome the record claims, when it names both the result and the termination."""
         if self.result is None or self.termination is None:
             return None
-        return Outcome(self.termination, self.result)
+        return Outcome.from_result(self.termination, self.result)
 
     @property
     def tags(self) -> dict[str, str]:
@@ -345,7 +346,7 @@ def _parse_record(
     termination = None
     if "Termination" in tags:
         line, value = tags.pop("Termination")
-        by_value = {t.value: t for t in Termination}
+        by_value = {t.value: t for t in terminations(rules)}
         if value not in by_value:
             raise fail(
                 line,

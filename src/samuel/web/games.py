@@ -76,7 +76,7 @@ def describe_search(result: SearchResult, position: Position, spec: str) -> sche
 
 
 def describe_outcome(outcome: Outcome) -> schemas.Outcome:
-    winner = None if outcome.result == 0 else SIDES[0] if outcome.result > 0 else SIDES[1]
+    winner = None if outcome.winner is None else SIDES[outcome.winner]
     reason = outcome.termination.value
     message = f"A draw: {reason}." if winner is None else f"The {winner} win: {reason}."
     return schemas.Outcome(winner=winner, result=outcome.result, reason=reason, message=message)

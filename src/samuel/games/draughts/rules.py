@@ -348,8 +348,8 @@ class Position:
         if result == kernels.NOT_OVER:
             return None
         if result == kernels.DRAW:
-            return Outcome(Termination.FORTY_MOVE_RULE, 0)  # type: ignore[arg-type]
-        return Outcome(Termination.NO_LEGAL_MOVE, int(result))  # type: ignore[arg-type]
+            return Outcome(termination=Termination.FORTY_MOVE_RULE, winner=None)
+        return Outcome.from_result(Termination.NO_LEGAL_MOVE, int(result))
 
     def transformed(self, symmetry: int) -> Position:
         """Symmetry 0 is the identity; 1 turns the board half round and swaps the colours (and the
@@ -555,6 +555,7 @@ class EnglishDraughts:
     sides = ("black", "white")
     side_letters = ("B", "W")
     symmetry_count = SYMMETRY_COUNT
+    terminations = Termination
 
     def __repr__(self) -> str:
         return "EnglishDraughts()"
