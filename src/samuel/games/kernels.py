@@ -20,12 +20,12 @@ import numpy as np
 
 from samuel.jit import kernel
 from samuel.nn import network
-from samuel.tablebase.index import stored_code
-from samuel.tablebase.values import code_outcome
 
 from .tigers import classic as tigers_classic
 from .tigers import hybrid as tigers_hybrid
 from .tigers import kernels as tigers
+from .tigers.tablebase.index import stored_code
+from .tigers.tablebase.values import code_outcome
 
 TIGERS_AND_SHEEP = 0
 GAME_MASK = 255  # a game number's low bits name the game ...
@@ -158,7 +158,7 @@ def evaluate(
 @kernel
 def tablebase_result(game: int, state: np.ndarray, tablebase) -> tuple[bool, int, int]:
     """``(found, outcome, plies)``: the perfect-play value of a position that is not over, if the
-    game's tablebase (its layers, :mod:`samuel.tablebase`) holds it. The outcome is the side to
+    game's tablebase (its layers, :mod:`.tigers.tablebase`) holds it. The outcome is the side to
     move's (+1 a win, -1 a loss, 0 a draw) in ``plies`` plies."""
     if game & GAME_MASK == TIGERS_AND_SHEEP:
         if state[2] == 0:  # the table holds every position with the hand empty

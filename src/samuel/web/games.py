@@ -98,7 +98,7 @@ class GameSession:
     seed: int
     searches: list[schemas.Search | None] = field(default_factory=list)  # one per move
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    tablebase: object | None = None  # a samuel.tablebase.probe.Tablebase, for the true value
+    tablebase: object | None = None  # a games.tigers.tablebase.probe.Tablebase: the true value
     client: str = ""  # the remote address that created it
 
     @property
