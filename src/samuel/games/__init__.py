@@ -7,9 +7,10 @@ from samuel.games.base import GameRules
 
 def registry() -> dict[str, GameRules]:
     """Every registered game by name (imported on first use, so the core stays light)."""
+    from samuel.games.draughts.rules import RULES as draughts
     from samuel.games.tigers.rules import RULES as tigers
 
-    return {tigers.name: tigers}
+    return {tigers.name: tigers, draughts.name: draughts}
 
 
 def get_game(name: str) -> GameRules:

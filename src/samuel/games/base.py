@@ -8,8 +8,8 @@ compiled side of the same interface is :mod:`samuel.games.kernels`.
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -75,6 +75,23 @@ def terminations(rules: GameRules) -> tuple[enum.Enum, ...]:
     return (*rules.terminations, *Termination)
 
 
+@dataclass(frozen=True)
+class RecordFormat:
+    """How a game's records (:mod:`samuel.games.record`, ``docs/records.md``) name the game and
+    its start, where games differ: Samuel's own tags for Tigers & Sheep, PDN's for draughts, so
+    that other draughts programs read them. Positions and moves are written in the game's
+    notation (``format_position``, ``format_move``); the players' tags are the ``sides``,
+    capitalised.
+    """
+
+    game_tag: str  # the tag that names the game: "Game", or PDN's "GameType"
+    game_value: str  # its value: the title, or PDN's game type number ("21")
+    start_tag: str  # the tag of the start position: "Start", or PDN's "FEN"
+    start_always: bool = True  # write the start tag for the initial position too
+    setup_tag: bool = False  # write [SetUp "1"] with the start tag, as PGN and PDN ask
+    result_aliases: Mapping[str, Result] = field(default_factory=dict)  # more tokens, read only
+
+
 class NotationError(SamuelError, ValueError):
     """Text that does not describe a point, move, position or game record."""
 
@@ -96,6 +113,7 @@ class GameRules(Protocol):
     sides: tuple[str, str]  # the first player (wins are positive) and the second
     symmetry_count: int
     terminations: type[enum.Enum]  # the game's own ways to end (the shared: Termination)
+    record_format: RecordFormat  # how its game records name it and its start
 
     def initial_position(self) -> Hashable: ...
     def legal_moves(self, position) -> list: ...

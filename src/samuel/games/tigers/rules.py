@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from samuel.games import kernels as game_kernels
-from samuel.games.base import IllegalMoveError, NotationError, Outcome
+from samuel.games.base import IllegalMoveError, NotationError, Outcome, RecordFormat
 
 from . import classic, kernels
 from .board import (
@@ -412,6 +412,7 @@ class TigersAndSheep:
     sides = ("tigers", "sheep")
     symmetry_count = 8
     terminations = Termination
+    record_format = RecordFormat(game_tag="Game", game_value=title, start_tag="Start")
 
     def __init__(self, captures_to_win: int = CAPTURES_TO_WIN) -> None:
         self.kernel_id = game_kernels.tigers_and_sheep(captures_to_win)  # checks the range
