@@ -11,6 +11,7 @@ import pytest
 from samuel.games import registry
 from samuel.games.base import GameRules, Termination, terminations
 from samuel.games.game import Game
+from samuel.games.record import format_record, parse_records, record_from_game, replay
 
 GAMES = sorted(registry())
 
@@ -140,3 +141,77 @@ def test_a_random_game_under_a_ply_cap_ends(rules: GameRules) -> None:
         assert game.legal_moves() == []
         if game.outcome.termination is Termination.PLY_CAP:
             assert game.ply == cap and game.outcome.result == 0
+
+
+# -- notation, records and symmetries ----------------------------------------------------------
+
+
+def api_perft(rules: GameRules, position, depth: int) -> int:
+    """Move sequences of ``depth`` plies through the interface alone (a finished position has no
+    moves)."""
+    if depth == 0:
+        return 1
+    return sum(
+        api_perft(rules, rules.play(position, move), depth - 1)
+        for move in rules.legal_moves(position)
+    )
+
+
+def test_symmetric_positions_have_the_same_perft(rules: GameRules) -> None:
+    walk = random_walk(rules, seed=5, games=8)
+    positions = [position for position, _ in walk][::9]
+    assert len(positions) >= 10
+    for i, position in enumerate(positions):
+        depth = 3 if i < 3 else 2
+        count = api_perft(rules, position, depth)
+        for s in range(rules.symmetry_count):
+            image = rules.transform_position(position, s)
+            assert rules.parse_position(rules.format_position(image)) == image
+            assert api_perft(rules, image, depth) == count, (rules.format_position(position), s)
+
+
+def test_moves_of_symmetric_positions_read_back_what_they_write(rules: GameRules) -> None:
+    for position, _ in random_walk(rules, seed=6, games=6)[::3]:
+        for move in rules.legal_moves(position):
+            for s in range(rules.symmetry_count):
+                image = rules.transform_move(move, s)
+                assert rules.parse_move(rules.format_move(image)) == image
+                assert rules.move_from_code(rules.move_code(image)) == image
+
+
+def random_game(rules: GameRules, seed: int) -> Game:
+    """A seeded random game: every other one from a position reached by random play, every
+    third under a ply cap of 25 (most reach it), every fourth stopped before its end."""
+    rng = random.Random(seed)
+    start = rules.initial_position()
+    if seed % 2:
+        walk = Game(rules)
+        for _ in range(rng.randrange(1, 30)):
+            if walk.outcome is not None:
+                break
+            walk.play(rng.choice(walk.legal_moves()))
+        if walk.outcome is None:
+            start = walk.position
+    game = Game(rules, start, ply_cap=25 if seed % 3 == 0 else 300)
+    stop = rng.randrange(40) if seed % 4 == 0 else 300
+    while game.outcome is None and game.ply < stop:
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_whole_records_read_back_what_they_write(rules: GameRules) -> None:
+    ends = set()
+    for seed in range(60):
+        game = random_game(rules, seed)
+        players = {rules.sides[0]: f"random {seed}", rules.sides[1]: "random"}
+        record = record_from_game(game, players, date="2025.01.31", extra_tags={"Round": "1"})
+        text = format_record(record)
+        assert f'[{rules.record_format.game_tag} "{rules.record_format.game_value}"]' in text
+        [parsed] = parse_records(text)
+        assert parsed == record and format_record(parsed) == text
+        replayed = replay(parsed)
+        assert replayed.positions == game.positions and replayed.outcome == game.outcome
+        if game.outcome is not None:
+            assert game.outcome.termination in terminations(rules)
+            ends.add(game.outcome.termination)
+    assert len(ends) >= 2, ends  # a decisive end of the game's own and the ply cap at least
