@@ -369,7 +369,7 @@ def _parse_record(
             f'[{rules.record_format.game_tag} "{rules.record_format.game_value}"]'
             for rules in registry().values()
         )
-        raise fail(first_line, f'missing Game tag, such as [Game "Tigers & Sheep"] ({examples})')
+        raise fail(first_line, f"missing Game tag, such as {examples}")
     form = rules.record_format
     tags.pop(form.game_tag, None)
     if form.setup_tag:
