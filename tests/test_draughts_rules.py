@@ -177,7 +177,7 @@ def test_legal_moves_agree_with_the_reference() -> None:
         assert kernels.count_moves(*args) == len(moves) <= MAX_MOVES
         outcome = position.decided_outcome()
         if not moves:
-            assert outcome == Outcome(
+            assert outcome == Outcome.from_result(
                 Termination.NO_LEGAL_MOVE, -1 if position.black_to_move else 1
             )
 
@@ -237,11 +237,15 @@ def test_the_kernels_agree_with_the_friendly_api() -> None:
 
 
 def test_no_pieces_or_no_move_loses() -> None:
-    assert Position.parse("B:W5:B").decided_outcome() == Outcome(Termination.NO_LEGAL_MOVE, -1)
-    assert Position.parse("W:W:B5").decided_outcome() == Outcome(Termination.NO_LEGAL_MOVE, 1)
+    assert Position.parse("B:W5:B").decided_outcome() == Outcome.from_result(
+        Termination.NO_LEGAL_MOVE, -1
+    )
+    assert Position.parse("W:W:B5").decided_outcome() == Outcome.from_result(
+        Termination.NO_LEGAL_MOVE, 1
+    )
     blocked = Position.parse("W:W29:B25,K22")  # White's man on 29 is hemmed in
     assert blocked.legal_moves() == []
-    assert blocked.decided_outcome() == Outcome(Termination.NO_LEGAL_MOVE, 1)
+    assert blocked.decided_outcome() == Outcome.from_result(Termination.NO_LEGAL_MOVE, 1)
     with pytest.raises(IllegalMoveError, match="no legal move"):
         blocked.play(Move.parse("29-25"))
 
@@ -254,7 +258,7 @@ def test_the_40_move_rule() -> None:
         assert position.quiet_plies == ply
         position = position.play(Move.parse(shuffle[ply % 4]))
     assert position.quiet_plies == 80
-    assert position.decided_outcome() == Outcome(Termination.FORTY_MOVE_RULE, 0)
+    assert position.decided_outcome() == Outcome.from_result(Termination.FORTY_MOVE_RULE, 0)
     assert str(position) == "B:WK29:BK4:Q80"
     assert Position.parse(str(position)) == position
     # A man's move or a capture starts the count again.
@@ -270,7 +274,7 @@ def test_threefold_repetition_in_a_game() -> None:
     for _ in range(2):
         for text in ("4-8", "29-25", "8-4", "25-29"):
             game.play_text(text)
-    assert game.outcome == Outcome(GameTermination.REPETITION, 0)
+    assert game.outcome == Outcome.from_result(GameTermination.REPETITION, 0)
 
 
 # -- the half-turn symmetry -----------------------------------------------------------------

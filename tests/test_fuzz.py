@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from samuel.errors import SamuelError
 from samuel.games import get_game
-from samuel.games.base import IllegalMoveError, NotationError, Termination
+from samuel.games.base import IllegalMoveError, NotationError, terminations
 from samuel.games.game import Game
 from samuel.games.record import format_record, parse_records, read_records, record_from_game
 from samuel.games.tigers.board import FULL, SHEEP, TIGERS
@@ -247,7 +247,7 @@ TAG_VALUES = {
     "Date": ["2025.01.31", "????.??.??"],
     "Start": POSITION_TEXTS[:6],
     "Result": ["*", "1-0", "0-1", "1/2-1/2"],
-    "Termination": [termination.value for termination in Termination],
+    "Termination": [termination.value for termination in terminations(RULES)],
     "PlyCap": ["12", "1", "150"],
     "Round": ["3"],
 }

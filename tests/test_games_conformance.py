@@ -3,7 +3,6 @@ random games. Only the interface is used here, so a new game gets these tests by
 
 from __future__ import annotations
 
-import enum
 import random
 
 import numpy as np
@@ -11,8 +10,9 @@ import pytest
 
 from samuel.games import kernels as game_kernels
 from samuel.games import registry
-from samuel.games.base import GameRules, Termination
+from samuel.games.base import GameRules, Termination, terminations
 from samuel.games.game import Game
+from samuel.games.record import format_record, parse_records, record_from_game, replay
 from samuel.search.alphabeta import Searcher
 
 GAMES = sorted(registry())
@@ -143,9 +143,7 @@ def test_a_random_game_under_a_ply_cap_ends(rules: GameRules) -> None:
             assert moves
             game.play(rng.choice(moves))
         assert game.ply <= cap
-        # Each game names its own ways to end (an enum); repetition and the cap are shared.
-        assert isinstance(game.outcome.termination, enum.Enum)
-        assert isinstance(game.outcome.termination.value, str)
+        assert game.outcome.termination in terminations(rules)
         assert game.outcome.result in (-1, 0, 1)
         assert game.legal_moves() == []
         if game.outcome.termination is Termination.PLY_CAP:
@@ -221,3 +219,77 @@ def test_an_unknown_game_or_evaluator_is_an_error_not_a_zero(rules: GameRules) -
             Searcher(rules.kernel_id).search(
                 state, np.array([rules.key(rules.initial_position())]), 0, evaluator, params, 2
             )
+
+
+# -- notation, records and symmetries ----------------------------------------------------------
+
+
+def api_perft(rules: GameRules, position, depth: int) -> int:
+    """Move sequences of ``depth`` plies through the interface alone (a finished position has no
+    moves)."""
+    if depth == 0:
+        return 1
+    return sum(
+        api_perft(rules, rules.play(position, move), depth - 1)
+        for move in rules.legal_moves(position)
+    )
+
+
+def test_symmetric_positions_have_the_same_perft(rules: GameRules) -> None:
+    walk = random_walk(rules, seed=5, games=8)
+    positions = [position for position, _ in walk][::9]
+    assert len(positions) >= 10
+    for i, position in enumerate(positions):
+        depth = 3 if i < 3 else 2
+        count = api_perft(rules, position, depth)
+        for s in range(rules.symmetry_count):
+            image = rules.transform_position(position, s)
+            assert rules.parse_position(rules.format_position(image)) == image
+            assert api_perft(rules, image, depth) == count, (rules.format_position(position), s)
+
+
+def test_moves_of_symmetric_positions_read_back_what_they_write(rules: GameRules) -> None:
+    for position, _ in random_walk(rules, seed=6, games=6)[::3]:
+        for move in rules.legal_moves(position):
+            for s in range(rules.symmetry_count):
+                image = rules.transform_move(move, s)
+                assert rules.parse_move(rules.format_move(image)) == image
+                assert rules.move_from_code(rules.move_code(image)) == image
+
+
+def random_game(rules: GameRules, seed: int) -> Game:
+    """A seeded random game: every other one from a position reached by random play, every
+    third under a ply cap of 25 (most reach it), every fourth stopped before its end."""
+    rng = random.Random(seed)
+    start = rules.initial_position()
+    if seed % 2:
+        walk = Game(rules)
+        for _ in range(rng.randrange(1, 30)):
+            if walk.outcome is not None:
+                break
+            walk.play(rng.choice(walk.legal_moves()))
+        if walk.outcome is None:
+            start = walk.position
+    game = Game(rules, start, ply_cap=25 if seed % 3 == 0 else 300)
+    stop = rng.randrange(40) if seed % 4 == 0 else 300
+    while game.outcome is None and game.ply < stop:
+        game.play(rng.choice(game.legal_moves()))
+    return game
+
+
+def test_whole_records_read_back_what_they_write(rules: GameRules) -> None:
+    ends = set()
+    for seed in range(60):
+        game = random_game(rules, seed)
+        players = {rules.sides[0]: f"random {seed}", rules.sides[1]: "random"}
+        record = record_from_game(game, players, date="2025.01.31", extra_tags={"Round": "1"})
+        text = format_record(record)
+        assert f'[{rules.record_format.game_tag} "{rules.record_format.game_value}"]' in text
+        [parsed] = parse_records(text)
+        assert parsed == record and format_record(parsed) == text
+        replayed = replay(parsed)
+        assert replayed.positions == game.positions and replayed.outcome == game.outcome
+        if game.outcome is not None:
+            assert game.outcome.termination in terminations(rules)
+            ends.add(game.outcome.termination)
+    assert len(ends) >= 2, ends  # a decisive end of the game's own and the ply cap at least

@@ -21,9 +21,9 @@ import pytest
 from samuel.errors import SamuelError
 from samuel.games.tigers.classic import FEATURES
 from samuel.games.tigers.rules import Position
-from samuel.tablebase.counts import LayerCounts
-from samuel.tablebase.files import HEADER_SIZE, TablebaseError, open_codes, write_layer
-from samuel.tablebase.index import layer_size
+from samuel.games.tigers.tablebase.counts import LayerCounts
+from samuel.games.tigers.tablebase.files import HEADER_SIZE, TablebaseError, open_codes, write_layer
+from samuel.games.tigers.tablebase.index import layer_size
 from samuel.tune.dataset import DatasetError, LabelledPositions, load_positions, save_positions
 from samuel.tune.gradient import SparseFeatures, dense_features
 
@@ -35,7 +35,7 @@ LOADERS = {
     "weights": ("samuel.nn.weights", "load_parameters", "weights file"),
     "classic": ("samuel.games.tigers.classic", "load_weights", "classic weights file"),
     "positions": ("samuel.tune.dataset", "load_positions", "labelled positions file"),
-    "layer": ("samuel.tablebase.files", "open_codes", "tablebase layer"),
+    "layer": ("samuel.games.tigers.tablebase.files", "open_codes", "tablebase layer"),
     "records": ("samuel.games.record", "read_records", "records file"),
 }
 
@@ -425,7 +425,7 @@ def test_a_tablebase_whose_layer_is_a_fifo_is_refused(tmp_path):
     os.mkfifo(tmp_path / "captured-0-sheep.tb")
     script = (
         "import sys\n"
-        "from samuel.tablebase.probe import load_tablebase\n"
+        "from samuel.games.tigers.tablebase.probe import load_tablebase\n"
         "from samuel.errors import SamuelError\n"
         "try:\n"
         "    load_tablebase(sys.argv[1])\n"

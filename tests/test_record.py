@@ -10,6 +10,8 @@ import pytest
 
 from samuel.games import get_game
 from samuel.games.base import NotationError, Termination
+from samuel.games.draughts.rules import Position as DraughtsPosition
+from samuel.games.draughts.rules import Termination as DraughtsTermination
 from samuel.games.game import Game
 from samuel.games.record import (
     GameRecord,
@@ -20,6 +22,7 @@ from samuel.games.record import (
     replay,
     write_records,
 )
+from samuel.games.tigers.rules import Termination as TigersTermination
 
 RULES = get_game("tigers")
 PLY_CAP = 150
@@ -75,7 +78,7 @@ def test_the_kinds_of_game_are_covered() -> None:
     games = [random_game(seed) for seed in range(200)]
     assert any(g.outcome is None for g in games)
     assert {g.outcome.termination for g in games if g.outcome} >= {
-        Termination.FIVE_CAPTURED,
+        TigersTermination.FIVE_CAPTURED,
         Termination.PLY_CAP,
     }
     assert any(RULES.side_to_move(g.start) == 0 for g in games)  # tigers to move: "1... move"
@@ -223,3 +226,153 @@ def test_replay_checks_a_record_built_by_hand() -> None:
     moves = (RULES.parse_move("c3"), RULES.parse_move("c3"))
     with pytest.raises(NotationError, match=r"ply 2 \(c3\): illegal move"):
         replay(GameRecord(RULES, ("?", "?"), "2025.01.31", RULES.initial_position(), moves))
+
+
+# -- English draughts: PDN that other draughts programs read ---------------------------------
+
+DRAUGHTS = get_game("draughts")
+
+
+def random_draughts_game(seed: int) -> Game:
+    """A game of random legal moves: every third from a position reached by random play (either
+    colour to move), every fifth stopped before its end, every seventh under a ply cap of 30."""
+    rng = np.random.default_rng(seed)
+    start = DRAUGHTS.initial_position()
+    if seed % 3 == 0:
+        walk = Game(DRAUGHTS)
+        for _ in range(rng.integers(1, 40)):
+            if walk.outcome is not None:
+                break
+            moves = walk.legal_moves()
+            walk.play(moves[rng.integers(len(moves))])
+        if walk.outcome is None:
+            start = walk.position
+    game = Game(DRAUGHTS, start, ply_cap=30 if seed % 7 == 0 else 400)
+    stop = rng.integers(0, 60) if seed % 5 == 0 else 400
+    while game.outcome is None and game.ply < stop:
+        moves = game.legal_moves()
+        game.play(moves[rng.integers(len(moves))])
+    return game
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_random_draughts_games_round_trip(seed: int) -> None:
+    game = random_draughts_game(seed)
+    record = record_from_game(game, {"black": "random", "white": "?"}, date="2025.01.31")
+    text = format_record(record)
+    assert all(len(line) <= 80 for line in text.splitlines())
+    [parsed] = parse_records(text)
+    assert parsed == record
+    replayed = replay(parsed)
+    assert replayed.moves == game.moves and replayed.positions == game.positions
+    assert replayed.outcome == game.outcome
+
+
+def test_the_kinds_of_draughts_game_are_covered() -> None:
+    games = [random_draughts_game(seed) for seed in range(60)]
+    ends = {g.outcome.termination for g in games if g.outcome}
+    assert ends >= {DraughtsTermination.NO_LEGAL_MOVE, Termination.PLY_CAP}, ends
+    assert any(g.outcome is None for g in games)
+    assert any(DRAUGHTS.side_to_move(g.start) == 1 for g in games)  # White first: "1..."
+    assert any(any(m.jumps > 1 for m in g.moves) for g in games)  # a multiple capture
+
+
+def test_a_draughts_record_is_pdn() -> None:
+    game = Game(DRAUGHTS)
+    for move in ("11-15", "22-18", "15x22", "25x18"):
+        game.play_text(move)
+    record = record_from_game(
+        game, {"black": "alice", "white": "bob"}, date="2025.01.31", extra_tags={"Event": "club"}
+    )
+    assert format_record(record) == (
+        '[GameType "21"]\n[Black "alice"]\n[White "bob"]\n[Date "2025.01.31"]\n[Result "*"]\n'
+        '[Event "club"]\n\n1. 11-15 22-18 2. 15x22 25x18 *\n'
+    )  # the initial position needs no FEN tag
+    assert parse_records(format_record(record)) == [record]
+
+
+def test_a_draughts_record_from_a_set_up_position_has_a_fen_tag() -> None:
+    start = DraughtsPosition.parse("W:W18,K27:B6,K23,15")
+    game = Game(DRAUGHTS, start)
+    game.play_text("18x11")  # White moves first here: the movetext begins "1..."
+    game.play_text("23x32")
+    text = format_record(record_from_game(game, {}, date="2025.01.31"))
+    assert '[SetUp "1"]\n[FEN "W:W18,K27:B6,15,K23"]\n' in text
+    assert "\n1... 18x11 2. 23x32 *" in text
+    [record] = parse_records(text)
+    assert record.start == start and record.moves == tuple(game.moves)
+
+
+def test_a_finished_draughts_record_says_how_it_ended() -> None:
+    game = Game(DRAUGHTS, DraughtsPosition.parse("B:W29:B25,K18"))
+    game.play_text("18-22")  # White is blocked: Black, the first player, wins
+    text = format_record(record_from_game(game, {}, date="2025.01.31"))
+    assert '[Result "1-0"]\n[Termination "the side to move has no legal move"]\n' in text
+    assert text.endswith("1. 18-22 1-0\n")
+    forty = Game(DRAUGHTS, DraughtsPosition.parse("B:WK29:BK4:Q78"))
+    for move in ("4-8", "29-25"):
+        forty.play_text(move)
+    text = format_record(record_from_game(forty, {}, date="2025.01.31"))
+    assert '[Result "1/2-1/2"]\n[Termination "40-move rule' in text
+    assert parse_records(text)[0].outcome == forty.outcome
+
+
+def test_pdn_from_other_programs_is_read() -> None:
+    """What PDN writers add: the seven-tag roster, a long GameType, PDN 3.0's scores for a
+    result, a game without our Game tag."""
+    text = """[Event "Casual"]
+[Site "?"]
+[Date "2025.01.31"]
+[Round "1"]
+[Black "Samuel, A."]
+[White "Nealey, R."]
+[Result "2-0"]
+[GameType "21,B,8,8,N1,0"]
+[SetUp "1"]
+[FEN "B:W29:B25,K18"]
+
+1. 18-22 2-0
+"""
+    [record] = parse_records(text)
+    assert record.rules is DRAUGHTS and record.result == 1
+    assert record.players == ("Samuel, A.", "Nealey, R.")
+    assert dict(record.extra_tags) == {"Event": "Casual", "Site": "?", "Round": "1"}
+    assert record.start == DraughtsPosition.parse("B:W29:B25,K18")
+
+
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ('[GameType "20"]\n[Result "*"]\n\n*', "GameType tag: unknown GameType '20'"),
+        ('[GameType "21"]\n[FEN "B:W:B33"]\n[Result "*"]\n\n*', "bad FEN position"),
+        ('[GameType "21"]\n[Result "*"]\n\n1. 11-18 *', "malformed move token '11-18'"),
+        ('[GameType "21"]\n[Result "*"]\n\n1. 22-18 *', "illegal move"),
+        ('[GameType "21"]\n[Result "1-0"]\n\n1. 11-15 1-0', "Result 1-0 disagrees"),
+        ('[Result "*"]\n\n1. 11-15 *', 'missing Game tag, such as [Game "Tigers & Sheep"]'),
+    ],
+)
+def test_malformed_draughts_records_are_rejected(text: str, phrase: str) -> None:
+    with pytest.raises(NotationError, match="^game 1") as error:
+        parse_records(text)
+    assert phrase in str(error.value)
+
+
+def test_old_tigers_records_still_read() -> None:
+    """A record as Samuel wrote it before games had their own terminations."""
+    text = """[Game "Tigers & Sheep"]
+[Tigers "classic"]
+[Sheep "random"]
+[Date "2025.01.31"]
+[Start "T3T/5/5/5/T3T S 20"]
+[Result "1/2-1/2"]
+[Termination "ply cap reached"]
+[PlyCap "2"]
+
+1. c3 a1-b2 1/2-1/2
+"""
+    [record] = parse_records(text)
+    assert record.termination is Termination.PLY_CAP and record.result == 0
+    assert format_record(record) == text
+    finished = next(r for r in map(record_of, range(50)) if r.result == 1)
+    assert '[Termination "enough sheep captured"]' in format_record(finished)
+    assert finished.termination is TigersTermination.FIVE_CAPTURED

@@ -16,9 +16,7 @@ from samuel.games.game import Game
 from samuel.games.tigers.board import FULL, POINTS
 from samuel.games.tigers.kernels import transform_mask
 from samuel.games.tigers.rules import Move, Position, TigersAndSheep
-from samuel.players import PlayerSpecError, make_player
-from samuel.tablebase.build import build
-from samuel.tablebase.files import (
+from samuel.games.tigers.tablebase.files import (
     HEADER_SIZE,
     TablebaseError,
     checksum_ok,
@@ -27,10 +25,12 @@ from samuel.tablebase.files import (
     read_header,
     write_layer,
 )
-from samuel.tablebase.index import decode_index, layer_size, position_index
-from samuel.tablebase.probe import load_tablebase
+from samuel.games.tigers.tablebase.index import decode_index, layer_size, position_index
+from samuel.games.tigers.tablebase.probe import load_tablebase
+from samuel.games.tigers.tablebase.values import code_of, describe, outcome_of
+from samuel.players import PlayerSpecError, make_player
+from samuel.tablebase.build import build
 from samuel.tablebase.score import score_player, wilson_range
-from samuel.tablebase.values import code_of, describe, outcome_of
 from samuel.tablebase.verify import verify
 from tests.reference import tigers_rules as ref
 from tests.reference import tigers_tablebase as reference

@@ -13,11 +13,12 @@ from functools import cache
 import pytest
 
 from samuel.games import get_game
-from samuel.games.base import IllegalMoveError, NotationError, Outcome, Termination
+from samuel.games.base import IllegalMoveError, NotationError, Outcome
+from samuel.games.base import Termination as GameTermination
 from samuel.games.game import Game
 from samuel.games.tigers import kernels
 from samuel.games.tigers.board import INVERSE_SYMMETRY
-from samuel.games.tigers.rules import Move, Position, parse_point, point_name
+from samuel.games.tigers.rules import Move, Position, Termination, parse_point, point_name
 from tests.reference import tigers_rules as ref
 
 RULES = get_game("tigers")
@@ -186,7 +187,9 @@ def test_legal_moves_and_ends_agree_with_the_reference() -> None:
         if expected is None:
             assert outcome is None, str(position)
         else:
-            assert outcome == Outcome(REFERENCE_ENDS[expected[0]], expected[1]), str(position)
+            assert outcome == Outcome.from_result(REFERENCE_ENDS[expected[0]], expected[1]), str(
+                position
+            )
 
 
 def test_every_move_makes_the_reference_position() -> None:
@@ -412,7 +415,7 @@ def test_five_captured_wins_for_the_tigers() -> None:
     game = game_from("T3T/SSSSS/SSSSS/SSSSS/TS2T T 0")
     assert game.position.captured == 4 and game.outcome is None
     game.play_text("a1xc1")
-    assert game.outcome == Outcome(Termination.FIVE_CAPTURED, 1)
+    assert game.outcome == Outcome.from_result(Termination.FIVE_CAPTURED, 1)
     assert game.legal_moves() == []
 
 
@@ -424,7 +427,7 @@ def test_blocked_tigers_lose() -> None:
     assert "b2xd4" in {str(m) for m in elsewhere.legal_moves()}
     game.play_text("d4")
     assert game.position.legal_moves() == []
-    assert game.outcome == Outcome(Termination.TIGERS_BLOCKED, -1)
+    assert game.outcome == Outcome.from_result(Termination.TIGERS_BLOCKED, -1)
 
 
 def test_blocked_sheep_lose() -> None:
@@ -434,7 +437,7 @@ def test_blocked_sheep_lose() -> None:
     assert game.outcome is None
     game.play_text("a1-b1")
     assert str(game.position) == "SSSST/SSSSS/SSSSS/TTSSS/1TSSS S 0"
-    assert game.outcome == Outcome(Termination.SHEEP_BLOCKED, 1)
+    assert game.outcome == Outcome.from_result(Termination.SHEEP_BLOCKED, 1)
 
 
 SHUFFLE = ["c1-d1", "a5-b5", "d1-c1", "b5-a5"]
@@ -446,7 +449,7 @@ def test_threefold_repetition_is_a_draw() -> None:
         assert game.outcome is None, ply
         game.play_text(move)
     assert game.position == game.start  # the start's third occurrence
-    assert game.outcome == Outcome(Termination.REPETITION, 0)
+    assert game.outcome == Outcome.from_result(GameTermination.REPETITION, 0)
     with pytest.raises(IllegalMoveError, match="the game is over"):
         game.play_text("c1-d1")
     assert game.ply == 8
@@ -464,7 +467,7 @@ def test_repetition_needs_the_same_side_to_move() -> None:
         game.play_text(move)
     boards = Counter((p.tigers, p.sheep) for p in game.positions)
     assert boards[(game.start.tigers, game.start.sheep)] == 4
-    assert game.ply == 13 and game.outcome == Outcome(Termination.REPETITION, 0)
+    assert game.ply == 13 and game.outcome == Outcome.from_result(GameTermination.REPETITION, 0)
 
 
 def test_the_ply_cap_is_a_draw() -> None:
@@ -472,7 +475,7 @@ def test_the_ply_cap_is_a_draw() -> None:
     for move in ["c3", "a1-b2", "d4", "b2-a1"]:
         assert game.outcome is None
         game.play_text(move)
-    assert game.outcome == Outcome(Termination.PLY_CAP, 0)
+    assert game.outcome == Outcome.from_result(GameTermination.PLY_CAP, 0)
     with pytest.raises(IllegalMoveError, match="the game is over"):
         game.play_text("b4")
 
@@ -481,12 +484,12 @@ def test_undo_restores_the_position_and_the_outcome() -> None:
     game = game_from("T3T/SSSSS/SSSSS/SSSSS/T1S1T S 0")
     for move in SHUFFLE * 2:
         game.play_text(move)
-    assert game.outcome == Outcome(Termination.REPETITION, 0)
+    assert game.outcome == Outcome.from_result(GameTermination.REPETITION, 0)
     before_last = game.positions[-2]
     game.undo()
     assert game.outcome is None and game.position == before_last and game.ply == 7
     game.play_text(SHUFFLE[-1])
-    assert game.outcome == Outcome(Termination.REPETITION, 0)
+    assert game.outcome == Outcome.from_result(GameTermination.REPETITION, 0)
 
     # A move taken back no longer counts towards repetition.
     fresh = game_from("T3T/SSSSS/SSSSS/SSSSS/T1S1T S 0")
@@ -506,7 +509,7 @@ def test_undo_restores_the_position_and_the_outcome() -> None:
 
 def test_a_game_can_start_finished() -> None:
     game = game_from("5/SS1S1/SSS2/TTSS1/TTSS1 T 10")
-    assert game.outcome == Outcome(Termination.TIGERS_BLOCKED, -1)
+    assert game.outcome == Outcome.from_result(Termination.TIGERS_BLOCKED, -1)
     with pytest.raises(IllegalMoveError, match="the game is over"):
         game.play_text("a1-b1")
 

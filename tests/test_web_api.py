@@ -471,7 +471,7 @@ class FakeTablebase:
 
 
 def test_the_true_value_is_shown_once_the_hand_is_empty(monkeypatch):
-    import samuel.tablebase.probe as probe
+    import samuel.games.tigers.tablebase.probe as probe
 
     monkeypatch.setattr(probe, "load_tablebase", lambda directory: FakeTablebase())
     with TestClient(make_app(tablebase_dir="tablebase")) as client:
@@ -581,7 +581,7 @@ def test_a_symlink_out_of_the_weights_dir_is_refused_and_one_within_is_followed(
 
 
 def test_a_tablebase_outside_the_servers_is_refused(folders, monkeypatch):
-    import samuel.tablebase.probe as probe
+    import samuel.games.tigers.tablebase.probe as probe
 
     monkeypatch.setattr(probe, "load_tablebase", lambda directory: FakeTablebase())
     with TestClient(make_app(tablebase_dir=folders / "tablebase")) as client:

@@ -97,7 +97,7 @@ class SearchPlayer:
     epsilon: float = 0.0
     seed: int = 0
     spec: str = "classic"
-    tablebase: object | None = None  # a samuel.tablebase.probe.Tablebase the search probes
+    tablebase: object | None = None  # a tigers.tablebase.probe.Tablebase, probed by the search
     last: SearchResult | None = field(default=None, repr=False)
     _searcher: Searcher | None = field(default=None, repr=False)
 
@@ -374,8 +374,8 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
 
 def _tablebase(directory: str, rules: GameRules, spec: str):
     """The tablebase a searching player probes, checked against the rules it plays."""
-    from samuel.tablebase.files import TablebaseError
-    from samuel.tablebase.probe import load_tablebase
+    from samuel.games.tigers.tablebase.files import TablebaseError
+    from samuel.games.tigers.tablebase.probe import load_tablebase
 
     try:
         table = load_tablebase(directory)
@@ -436,7 +436,7 @@ def make_player(
         evaluator, params = _evaluation("classic" if name == "perfect" else name, options, rules)
         directory = options.pop("tablebase", None) or tablebase
         if name == "perfect" and directory is None:
-            directory = "tablebase"  # samuel.tablebase.probe.DEFAULT_DIRECTORY
+            directory = "tablebase"  # samuel.games.tigers.tablebase.probe.DEFAULT_DIRECTORY
         spec_depth = _number(options, "depth", int, spec, 1, MAX_PLY - 1)
         spec_time = _number(options, "time", float, spec, 1e-3, 1e6)
         epsilon = _number(options, "epsilon", float, spec, 0.0, 1.0) or 0.0

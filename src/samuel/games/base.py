@@ -8,8 +8,8 @@ compiled side of the same interface is :mod:`samuel.games.kernels`.
 from __future__ import annotations
 
 import enum
-from collections.abc import Hashable
-from dataclasses import dataclass
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
@@ -17,28 +17,79 @@ import numpy as np
 from samuel.errors import SamuelError
 
 Result = int  # the first player's view: +1 a win, -1 a loss, 0 a draw
+Side = int  # 0 the first player (whose wins are positive), 1 the second
 
 
 class Termination(enum.Enum):
-    """How a game ended. A new game adds the ways its games end."""
+    """The ways any game can end, which depend on its history rather than on one position. Each
+    game adds its own ways, an enum of its own that its rules name as ``terminations`` (for Tigers
+    & Sheep, :class:`samuel.games.tigers.rules.Termination`); their texts differ from these."""
 
-    FIVE_CAPTURED = "enough sheep captured"
-    TIGERS_BLOCKED = "the tigers have no legal move"
-    SHEEP_BLOCKED = "the sheep have no legal move"
     REPETITION = "threefold repetition"
     PLY_CAP = "ply cap reached"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
-    """The end of a game: why it ended and the result, from the first player's point of view."""
+    """The end of a game: why it ended and who won.
 
-    termination: Termination
-    result: Result
+    ``termination`` is one of :class:`Termination` or one of the game's own reasons;
+    ``winner`` is the side that won (0 the first player, 1 the second) or None for a draw.
+    Keyword-only, so that no call can mix up a winner side with a result.
+
+    >>> outcome = Outcome(termination=Termination.PLY_CAP, winner=None)
+    >>> outcome.result, outcome.is_draw
+    (0, True)
+    """
+
+    termination: enum.Enum
+    winner: Side | None
+
+    def __post_init__(self) -> None:
+        side = isinstance(self.winner, int) and not isinstance(self.winner, bool)
+        if not (self.winner is None or (side and self.winner in (0, 1))):
+            raise ValueError(f"the winner is side 0, side 1 or None (a draw), not {self.winner!r}")
+        if not isinstance(self.termination, enum.Enum):
+            raise TypeError(f"a termination is an enum member, not {self.termination!r}")
+
+    @property
+    def result(self) -> Result:
+        """The result from the first player's point of view: +1 a win, -1 a loss, 0 a draw."""
+        return 0 if self.winner is None else 1 - 2 * self.winner
 
     @property
     def is_draw(self) -> bool:
-        return self.result == 0
+        return self.winner is None
+
+    @classmethod
+    def from_result(cls, termination: enum.Enum, result: Result) -> Outcome:
+        """The outcome whose :attr:`result` (first player's view, as the kernels give it) is
+        ``result``."""
+        if result not in (-1, 0, 1):
+            raise ValueError(f"a result is +1, 0 or -1, not {result!r}")
+        return cls(termination=termination, winner=None if result == 0 else int(result < 0))
+
+
+def terminations(rules: GameRules) -> tuple[enum.Enum, ...]:
+    """Every way a game of ``rules`` can end: the game's own, then the shared ones."""
+    return (*rules.terminations, *Termination)
+
+
+@dataclass(frozen=True)
+class RecordFormat:
+    """How a game's records (:mod:`samuel.games.record`, ``docs/records.md``) name the game and
+    its start, where games differ: Samuel's own tags for Tigers & Sheep, PDN's for draughts, so
+    that other draughts programs read them. Positions and moves are written in the game's
+    notation (``format_position``, ``format_move``); the players' tags are the ``sides``,
+    capitalised.
+    """
+
+    game_tag: str  # the tag that names the game: "Game", or PDN's "GameType"
+    game_value: str  # its value: the title, or PDN's game type number ("21")
+    start_tag: str  # the tag of the start position: "Start", or PDN's "FEN"
+    start_always: bool = True  # write the start tag for the initial position too
+    setup_tag: bool = False  # write [SetUp "1"] with the start tag, as PGN and PDN ask
+    result_aliases: Mapping[str, Result] = field(default_factory=dict)  # more tokens, read only
 
 
 class NotationError(SamuelError, ValueError):
@@ -65,6 +116,8 @@ class GameRules(Protocol):
     key_words: int
     sides: tuple[str, str]  # the first player (wins are positive) and the second
     symmetry_count: int
+    terminations: type[enum.Enum]  # the game's own ways to end (the shared: Termination)
+    record_format: RecordFormat  # how its game records name it and its start
 
     def initial_position(self) -> Hashable: ...
     def legal_moves(self, position) -> list: ...

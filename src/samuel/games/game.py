@@ -100,7 +100,7 @@ class Game:
         if decided is not None:
             return decided
         if self._seen[self._keys[-1]] >= 3:
-            return Outcome(Termination.REPETITION, 0)
+            return Outcome(termination=Termination.REPETITION, winner=None)
         if self.ply_cap is not None and len(self.moves) >= self.ply_cap:
-            return Outcome(Termination.PLY_CAP, 0)
+            return Outcome(termination=Termination.PLY_CAP, winner=None)
         return None

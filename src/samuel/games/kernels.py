@@ -27,8 +27,6 @@ import numpy as np
 
 from samuel.jit import kernel
 from samuel.nn import network
-from samuel.tablebase.index import stored_code
-from samuel.tablebase.values import code_outcome
 
 from .draughts import board as draughts_board
 from .draughts import classic as draughts_classic
@@ -37,6 +35,8 @@ from .tigers import board as tigers_board
 from .tigers import classic as tigers_classic
 from .tigers import hybrid as tigers_hybrid
 from .tigers import kernels as tigers
+from .tigers.tablebase.index import stored_code
+from .tigers.tablebase.values import code_outcome
 
 TIGERS_AND_SHEEP = 0
 DRAUGHTS = 1
@@ -303,8 +303,9 @@ def evaluate(
 @kernel
 def tablebase_result(game: int, state: np.ndarray, tablebase) -> tuple[bool, int, int]:
     """``(found, outcome, plies)``: the perfect-play value of a position that is not over, if the
-    game's tablebase (its layers, :mod:`samuel.tablebase`) holds it. The outcome is the side to
-    move's (+1 a win, -1 a loss, 0 a draw) in ``plies`` plies. Draughts has no tablebase."""
+    game's tablebase (its layers, :mod:`samuel.games.tigers.tablebase`) holds it. The outcome is
+    the side to move's (+1 a win, -1 a loss, 0 a draw) in ``plies`` plies. Draughts has no
+    tablebase."""
     base = game & GAME_MASK
     if base == TIGERS_AND_SHEEP:
         if state[2] == 0:  # the table holds every position with the hand empty

@@ -26,6 +26,7 @@ The format, every tag and every error are described in ``docs/records.md``.
 from __future__ import annotations
 
 import datetime
+import enum
 import os
 import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
@@ -39,7 +40,7 @@ from samuel.games.base import (
     NotationError,
     Outcome,
     Result,
-    Termination,
+    terminations,
 )
 from samuel.games.game import Game
 
@@ -74,13 +75,43 @@ def rules_by_title(title: str) -> GameRules:
     raise ValueError(f"unknown game {_shown(title)}; the games are: {titles}")
 
 
+def rules_by_game_tag(tag: str, value: str) -> GameRules:
+    """The registered game whose records name it by ``[tag "value"]`` other than the Game tag:
+    PDN's ``[GameType "21"]`` for English draughts (of a PDN game type such as ``21,B,8,8,N1,0``
+    only the number counts). Raises :class:`ValueError` if there is none."""
+    number = value.split(",")[0].strip()
+    for rules in registry().values():
+        if (rules.record_format.game_tag, rules.record_format.game_value) == (tag, number):
+            return rules
+    known = ", ".join(
+        repr(rules.record_format.game_value)
+        for rules in registry().values()
+        if rules.record_format.game_tag == tag
+    )
+    raise ValueError(f"unknown {tag} {_shown(value)}; the known ones are: {known or 'none'}")
+
+
+def _game_tags() -> list[str]:
+    """The tags, other than Game, that name a registered game (PDN's GameType)."""
+    tags = {rules.record_format.game_tag for rules in registry().values()} - {"Game"}
+    return sorted(tags)
+
+
+def _results(rules: GameRules) -> dict[str, Result | None]:
+    """The result tokens read for ``rules``: the standard ones and the game's aliases."""
+    return {**RESULTS, **rules.record_format.result_aliases}
+
+
 def _side_tag(side: str) -> str:
     return side.capitalize()
 
 
 def _standard_tags(rules: GameRules) -> tuple[str, ...]:
     sides = tuple(_side_tag(side) for side in rules.sides)
-    return ("Game", *sides, "Date", "Start", "Result", "Termination", "PlyCap")
+    form = rules.record_format
+    game = ("Game",) if form.game_tag == "Game" else ("Game", form.game_tag)
+    setup = ("SetUp",) if form.setup_tag else ()
+    return (*game, *sides, "Date", *setup, form.start_tag, "Result", "Termination", "PlyCap")
 
 
 @dataclass(frozen=True)
@@ -99,7 +130,7 @@ class GameRecord:
     start: Hashable  # the start position
     moves: tuple = ()
     result: Result | None = None
-    termination: Termination | None = None
+    termination: enum.Enum | None = None  # one of terminations(rules)
     ply_cap: int | None = None
     extra_tags: tuple[tuple[str, str], ...] = ()  # any other tags, in order
 
@@ -121,16 +152,20 @@ class GameRecord:
         """The outcome the record claims, when it names both the result and the termination."""
         if self.result is None or self.termination is None:
             return None
-        return Outcome(self.termination, self.result)
+        return Outcome.from_result(self.termination, self.result)
 
     @property
     def tags(self) -> dict[str, str]:
         """Every tag as it is written, in order."""
-        tags = {"Game": self.rules.title}
+        form = self.rules.record_format
+        tags = {form.game_tag: form.game_value}
         for side, player in zip(self.rules.sides, self.players, strict=True):
             tags[_side_tag(side)] = player
         tags["Date"] = self.date
-        tags["Start"] = self.rules.format_position(self.start)
+        if form.start_always or self.start != self.rules.initial_position():
+            if form.setup_tag:
+                tags["SetUp"] = "1"
+            tags[form.start_tag] = self.rules.format_position(self.start)
         tags["Result"] = RESULT_TOKENS[self.result]
         if self.termination is not None:
             tags["Termination"] = self.termination.value
@@ -316,13 +351,29 @@ def _parse_record(
 
     first_line = (tag_lines or move_lines)[0][0]
     tags = _parse_tags(tag_lines, fail)
-    if "Game" not in tags:
-        raise fail(first_line, 'missing Game tag, such as [Game "Tigers & Sheep"]')
-    line, title = tags.pop("Game")
-    try:
-        rules = rules_lookup(title)
-    except (KeyError, ValueError) as error:
-        raise fail(line, f"Game tag: {error}") from None
+    game_tags = [tag for tag in _game_tags() if tag in tags]
+    if "Game" in tags:
+        line, title = tags.pop("Game")
+        try:
+            rules = rules_lookup(title)
+        except (KeyError, ValueError) as error:
+            raise fail(line, f"Game tag: {error}") from None
+    elif game_tags:
+        line, value = tags[game_tags[0]]
+        try:
+            rules = rules_by_game_tag(game_tags[0], value)
+        except ValueError as error:
+            raise fail(line, f"{game_tags[0]} tag: {error}") from None
+    else:
+        examples = " or ".join(
+            f'[{rules.record_format.game_tag} "{rules.record_format.game_value}"]'
+            for rules in registry().values()
+        )
+        raise fail(first_line, f"missing Game tag, such as {examples}")
+    form = rules.record_format
+    tags.pop(form.game_tag, None)
+    if form.setup_tag:
+        tags.pop("SetUp", None)
     players = tuple(tags.pop(_side_tag(side), (0, "?"))[1] for side in rules.sides)
     line, date = tags.pop("Date", (0, "????.??.??"))
     if not _DATE.match(date):
@@ -330,22 +381,23 @@ def _parse_record(
             line, f"malformed Date {_shown(date)}: write YYYY.MM.DD, with ? for unknown digits"
         )
     start = rules.initial_position()
-    if "Start" in tags:
-        line, value = tags.pop("Start")
+    if form.start_tag in tags:
+        line, value = tags.pop(form.start_tag)
         try:
             start = rules.parse_position(value)
         except NotationError as error:
-            raise fail(line, f"bad Start position: {error}") from None
+            raise fail(line, f"bad {form.start_tag} position: {error}") from None
     if "Result" not in tags:
         raise fail(first_line, 'missing Result tag, such as [Result "*"]')
     line, value = tags.pop("Result")
-    if value not in RESULTS:
-        raise fail(line, f"unknown Result {_shown(value)}: the results are {', '.join(RESULTS)}")
-    result = RESULTS[value]
+    results = _results(rules)
+    if value not in results:
+        raise fail(line, f"unknown Result {_shown(value)}: the results are {', '.join(results)}")
+    result = results[value]
     termination = None
     if "Termination" in tags:
         line, value = tags.pop("Termination")
-        by_value = {t.value: t for t in Termination}
+        by_value = {t.value: t for t in terminations(rules)}
         if value not in by_value:
             raise fail(
                 line,
@@ -366,7 +418,7 @@ def _parse_record(
     moves, lines_of_moves, (result_line, token) = _parse_movetext(
         rules, _numbering(rules, start), move_lines, (move_lines or tag_lines)[-1][0], fail
     )
-    if RESULTS[token] != result:
+    if results[token] != result:
         raise fail(
             result_line,
             f"the result token {token} disagrees with the Result tag {RESULT_TOKENS[result]}",
@@ -422,6 +474,7 @@ def _parse_movetext(
     (line, token). Comments are skipped; move numbers, where given, must fit the ply."""
     moves: list = []
     lines_of_moves: list[int] = []
+    results = _results(rules)
     result: tuple[int, str] | None = None
     number: tuple[int, str] | None = None  # a move number waiting for its move
     in_comment = False
@@ -435,7 +488,7 @@ def _parse_movetext(
                 raise fail(line_number, f"{_shown(token)} after the result token {result[1]}")
             if token == "}":
                 raise fail(line_number, "a '}' that closes no comment")
-            if token in RESULTS:
+            if token in results:
                 result = (line_number, token)
                 continue
             match = _MOVE_NUMBER.match(token)

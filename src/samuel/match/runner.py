@@ -13,6 +13,7 @@ every player's kernels first, since parallel cache writes can crash (numba issue
 
 from __future__ import annotations
 
+import enum
 import multiprocessing
 import signal
 from collections.abc import Callable, Sequence
@@ -20,7 +21,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
 from samuel.games import get_game
-from samuel.games.base import GameRules, Result, Termination
+from samuel.games.base import GameRules, Result
 from samuel.games.game import Game
 from samuel.match.openings import OpeningConfig, opening_moves
 from samuel.match.play import play_game
@@ -59,7 +60,7 @@ class GamePlayed:
     first_side: str  # the side the first player took
     result: Result  # from the view of the game's first side (the tigers): +1, 0, -1
     first_points: float  # the first player's points: 1 a win, 0.5 a draw, 0 a loss
-    termination: Termination
+    termination: enum.Enum  # the game's own Termination or samuel.games.base.Termination
     moves: tuple[str, ...]  # every move in notation, the opening's included
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from samuel.games.tigers.kernels import lowest_point
+from samuel.bits import lowest_bit
 from samuel.jit import kernel
 
 INPUTS = 52
@@ -58,13 +58,13 @@ def forward(
         h1[j] = params[B1 + j]
     rest = tigers
     while rest:
-        row = W1 + lowest_point(rest) * HIDDEN1
+        row = W1 + lowest_bit(rest) * HIDDEN1
         rest &= rest - 1
         for j in range(HIDDEN1):
             h1[j] += params[row + j]
     rest = sheep
     while rest:
-        row = W1 + (25 + lowest_point(rest)) * HIDDEN1
+        row = W1 + (25 + lowest_bit(rest)) * HIDDEN1
         rest &= rest - 1
         for j in range(HIDDEN1):
             h1[j] += params[row + j]
@@ -131,13 +131,13 @@ def add_gradient(
         grad[B1 + j] += d1[j]
     rest = tigers
     while rest:
-        row = W1 + lowest_point(rest) * HIDDEN1
+        row = W1 + lowest_bit(rest) * HIDDEN1
         rest &= rest - 1
         for j in range(HIDDEN1):
             grad[row + j] += d1[j]
     rest = sheep
     while rest:
-        row = W1 + (25 + lowest_point(rest)) * HIDDEN1
+        row = W1 + (25 + lowest_bit(rest)) * HIDDEN1
         rest &= rest - 1
         for j in range(HIDDEN1):
             grad[row + j] += d1[j]

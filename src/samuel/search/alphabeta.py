@@ -5,8 +5,8 @@ transposition table, move ordering (the table's move, captures, killer moves, th
 heuristic), repetition (a position occurring for the third time, counting the game's history and
 the search path, is a draw) and forced results scored by distance (``WIN - plies``), so a faster
 win beats a slower one and a loss is put off as long as possible. Given a tablebase (the layers of
-:mod:`samuel.tablebase`), it scores every position below the root that the table holds by its
-perfect-play value instead of searching it. Moves that are equally good at
+:mod:`samuel.games.tigers.tablebase`), it scores every position below the root that the table
+holds by its perfect-play value instead of searching it. Moves that are equally good at
 the root are told apart by a seeded shuffle, so the same seed gives the same game.
 
 The evaluation plugs in through ``(evaluator, params)``: the evaluator's number selects a branch

@@ -1,8 +1,9 @@
-"""Perfect play with the hand empty: a retrograde tablebase of every movement-phase position.
+"""``samuel tablebase``: build, verify and probe the Tigers & Sheep tablebase, and score players
+against it.
 
-``docs/tablebase.md`` describes the method, the files and the figures. The modules: ``index``
-(where a position sits in its layer), ``values`` (the stored codes), ``retrograde`` (the compiled
-solver of one layer), ``counts`` (wins, draws and losses, raw and up to symmetry), ``files`` (the
-layer files), ``build``, ``verify``, ``probe`` (lookups for people and for the search), ``score``
-(players measured against the table) and ``commands`` (``samuel tablebase``).
+The table itself (index, codes, solver, counts, files, lookups) is the game's own and lives in
+:mod:`samuel.games.tigers.tablebase`; this package holds what works on it from above: ``build``,
+``verify``, ``score`` (players measured against the table; it plays games, so it sits above
+:mod:`samuel.players` and :mod:`samuel.match`, and nothing below imports it) and ``commands``.
+``docs/tablebase.md`` describes the method, the files and the figures.
 """

@@ -2,9 +2,10 @@
 
 ``build(directory, captures_to_win)`` solves the layers ``captures_to_win - 1`` down to 0 (a
 capture leads into a layer already solved) and writes each side of each to its file
-(:mod:`samuel.tablebase.files`). A layer whose two files are already there, whole and for the
-same rules, is kept, so an interrupted build resumes at the layer it was on; its checksums are
-checked first, and a damaged file stops the build (the layers below would be built on it).
+(:mod:`samuel.games.tigers.tablebase.files`). A layer whose two files are already there,
+whole and for the same rules, is kept, so an interrupted build resumes at the layer it was on;
+its checksums are checked first, and a damaged file stops the build (the layers below would be
+built on it).
 """
 
 from __future__ import annotations
@@ -20,13 +21,19 @@ import numpy as np
 
 from samuel.errors import CommandError
 from samuel.files import check_output_folder, file_error
+from samuel.games.tigers.tablebase.counts import LayerCounts, layer_counts
+from samuel.games.tigers.tablebase.files import (
+    TablebaseError,
+    checksum_ok,
+    layer_path,
+    open_codes,
+    read_header,
+    write_layer,
+)
+from samuel.games.tigers.tablebase.index import MAX_CAPTURES_TO_WIN, layer_size
+from samuel.games.tigers.tablebase.retrograde import WIN_FLAG, initialise, propagate, schedule
+from samuel.games.tigers.tablebase.values import CODE_DTYPE, LOSS_NOW, MAX_CODE
 from samuel.progress import ProgressBar, progress_bar
-
-from .counts import LayerCounts, layer_counts
-from .files import TablebaseError, checksum_ok, layer_path, open_codes, read_header, write_layer
-from .index import MAX_CAPTURES_TO_WIN, layer_size
-from .retrograde import WIN_FLAG, initialise, propagate, schedule
-from .values import CODE_DTYPE, LOSS_NOW, MAX_CODE
 
 SIDES = (False, True)  # sheep to move, tigers to move
 

@@ -8,10 +8,9 @@ import resource
 import time
 
 from samuel.errors import CommandError
+from samuel.games.tigers.tablebase.values import describe
 from samuel.options import non_negative_int, positive_int
 from samuel.progress import progress_bar
-
-from .values import describe
 
 DEFAULT_DIRECTORY = "tablebase"
 START = "start"  # the position every game starts from, as the other commands take it
@@ -82,7 +81,8 @@ def command_build(args: argparse.Namespace) -> None:
 
 
 def command_verify(args: argparse.Namespace) -> None:
-    from .files import TablebaseError
+    from samuel.games.tigers.tablebase.files import TablebaseError
+
     from .verify import verify
 
     started = time.perf_counter()
@@ -105,7 +105,7 @@ def command_verify(args: argparse.Namespace) -> None:
 
 
 def command_probe(args: argparse.Namespace) -> None:
-    from .probe import format_move_values, load_tablebase
+    from samuel.games.tigers.tablebase.probe import format_move_values, load_tablebase
 
     table = load_tablebase(args.dir)
     rules = table.rules
@@ -138,7 +138,8 @@ def command_probe(args: argparse.Namespace) -> None:
 
 
 def command_score(args: argparse.Namespace) -> None:
-    from .probe import load_tablebase
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+
     from .score import score_player
 
     table = load_tablebase(args.dir)

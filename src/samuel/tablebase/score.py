@@ -17,12 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from samuel.games import kernels as game_kernels
+from samuel.games.tigers.tablebase.probe import Tablebase
 from samuel.match.openings import random_moves
 from samuel.match.play import play_game
 from samuel.match.stats import Z95
 from samuel.players import SearchPlayer, make_player
-
-from .probe import Tablebase
 
 SCORE_STREAM = 0x7AB1E  # keeps this module's random numbers apart from the players' and openings'
 

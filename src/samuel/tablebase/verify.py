@@ -21,15 +21,21 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from samuel.bits import lowest_bit
 from samuel.games.tigers.board import FULL, JUMP_COUNT, JUMP_LAND, JUMP_OVER, NEIGHBOURS
-from samuel.games.tigers.kernels import lowest_point
+from samuel.games.tigers.tablebase.counts import layer_counts
+from samuel.games.tigers.tablebase.files import (
+    TablebaseError,
+    checksum_ok,
+    find_captures_to_win,
+    layer_path,
+    open_codes,
+    read_header,
+)
+from samuel.games.tigers.tablebase.index import MAX_CAPTURES_TO_WIN, decode_index, position_index
+from samuel.games.tigers.tablebase.retrograde import CHUNKS
+from samuel.games.tigers.tablebase.values import DRAW, LOSS_NOW
 from samuel.jit import kernel, parallel_kernel
-
-from .counts import layer_counts
-from .files import TablebaseError, checksum_ok, layer_path, open_codes, read_header
-from .index import MAX_CAPTURES_TO_WIN, decode_index, position_index
-from .retrograde import CHUNKS
-from .values import DRAW, LOSS_NOW
 
 REPORTED = 8  # wrong positions named per layer
 
@@ -51,11 +57,11 @@ def expected_code(index, captured, captures_to_win, tiger_to_move, other_side, n
     children = 0
     rest = empty
     while rest:
-        p = lowest_point(rest)
+        p = lowest_bit(rest)
         rest &= rest - 1
         came = NEIGHBOURS[p] & movers
         while came:
-            m = lowest_point(came)  # the piece on m steps to p
+            m = lowest_bit(came)  # the piece on m steps to p
             came &= came - 1
             moved = (1 << p) | (1 << m)
             child = other_side[
@@ -146,17 +152,6 @@ class VerifyReport:
     @property
     def ok(self) -> bool:
         return not (self.bad_checksums or self.bad_counts or self.wrong_positions)
-
-
-def find_captures_to_win(directory: str | os.PathLike) -> int:
-    """The rules the tablebase in ``directory`` was built for (from its layer-0 sheep file)."""
-    path = layer_path(directory, 0, False)
-    if not path.exists():
-        raise TablebaseError(
-            f"no tablebase in {directory}: {path.name} is missing "
-            "(build one with `samuel tablebase build`)"
-        )
-    return read_header(path).captures_to_win
 
 
 def verify(

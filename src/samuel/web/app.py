@@ -143,8 +143,8 @@ def create_app(
     tablebase = None
     tablebase_path = Path(tablebase_dir) if tablebase_dir is not None else None
     if tablebase_dir is not None:
-        from samuel.tablebase.files import TablebaseError
-        from samuel.tablebase.probe import load_tablebase
+        from samuel.games.tigers.tablebase.files import TablebaseError
+        from samuel.games.tigers.tablebase.probe import load_tablebase
 
         try:
             tablebase = load_tablebase(tablebase_dir)

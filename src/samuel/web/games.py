@@ -76,7 +76,7 @@ def describe_search(result: SearchResult, position: Position, spec: str) -> sche
 
 
 def describe_outcome(outcome: Outcome) -> schemas.Outcome:
-    winner = None if outcome.result == 0 else SIDES[0] if outcome.result > 0 else SIDES[1]
+    winner = None if outcome.winner is None else SIDES[outcome.winner]
     reason = outcome.termination.value
     message = f"A draw: {reason}." if winner is None else f"The {winner} win: {reason}."
     return schemas.Outcome(winner=winner, result=outcome.result, reason=reason, message=message)
@@ -98,7 +98,7 @@ class GameSession:
     seed: int
     searches: list[schemas.Search | None] = field(default_factory=list)  # one per move
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    tablebase: object | None = None  # a samuel.tablebase.probe.Tablebase, for the true value
+    tablebase: object | None = None  # a games.tigers.tablebase.probe.Tablebase: the true value
     client: str = ""  # the remote address that created it
 
     @property

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from samuel.bits import popcount
 from samuel.jit import kernel
 
 from .board import (
@@ -58,15 +59,6 @@ NOT_OVER = 2
 QUIET_PLY_LIMIT = 80
 
 OPPOSITE_DIRECTION = np.array(OPPOSITE, dtype=np.int64)
-
-
-@kernel
-def popcount(x: int) -> int:
-    """Set bits of a non-negative 64-bit integer (SWAR; numba has no popcount intrinsic)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) & 0xFFFFFFFFFFFFFFFF) >> 56
 
 
 @kernel

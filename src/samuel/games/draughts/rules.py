@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from samuel.games import kernels as game_kernels
-from samuel.games.base import IllegalMoveError, NotationError, Outcome
+from samuel.games.base import IllegalMoveError, NotationError, Outcome, RecordFormat
 
 from . import classic, kernels
 from .board import (
@@ -348,8 +348,8 @@ class Position:
         if result == kernels.NOT_OVER:
             return None
         if result == kernels.DRAW:
-            return Outcome(Termination.FORTY_MOVE_RULE, 0)  # type: ignore[arg-type]
-        return Outcome(Termination.NO_LEGAL_MOVE, int(result))  # type: ignore[arg-type]
+            return Outcome(termination=Termination.FORTY_MOVE_RULE, winner=None)
+        return Outcome.from_result(Termination.NO_LEGAL_MOVE, int(result))
 
     def transformed(self, symmetry: int) -> Position:
         """Symmetry 0 is the identity; 1 turns the board half round and swaps the colours (and the
@@ -566,6 +566,20 @@ class EnglishDraughts:
     # are for programs built for them.
     max_perft_depth = 20
     symmetry_count = SYMMETRY_COUNT
+    terminations = Termination
+    # PDN, which other draughts programs read: GameType 21 is English draughts; the FEN tag (with
+    # SetUp "1") only for a start other than the initial position. Results are written 1-0, 0-1
+    # and 1/2-1/2, the first player's (Black's) score first, as PGN writes its first player's
+    # (White's): the tokens DRAUGHTS.md names, which PDN readers for English draughts take (PDN
+    # 3.0's 2-0, 0-2 and 1-1 score international draughts, 2 points a win, and are read too).
+    record_format = RecordFormat(
+        game_tag="GameType",
+        game_value="21",
+        start_tag="FEN",
+        start_always=False,
+        setup_tag=True,
+        result_aliases={"2-0": 1, "0-2": -1, "1-1": 0},
+    )
 
     def __repr__(self) -> str:
         return "EnglishDraughts()"

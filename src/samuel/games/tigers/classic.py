@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from samuel.bits import lowest_bit, popcount
 from samuel.errors import SamuelError
 from samuel.files import FileError, read_text, write_atomically
 from samuel.jit import kernel
@@ -28,7 +29,6 @@ from .board import (
     STEP_COUNT,
     STEPS,
 )
-from .kernels import lowest_point, popcount
 
 FEATURES = (
     "captured",
@@ -72,7 +72,7 @@ def classic_features(
     capturable = 0  # the set of sheep some tiger could jump now
     rest = tigers
     while rest:
-        p = lowest_point(rest)
+        p = lowest_bit(rest)
         rest &= rest - 1
         moves = 0
         for k in range(STEP_COUNT[p]):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from samuel.bits import lowest_bit, popcount
 from samuel.jit import kernel
 
 from .board import (
@@ -55,21 +56,6 @@ def move_captured(move: int) -> int:
 
 
 @kernel
-def popcount(x: int) -> int:
-    """Set bits of a non-negative 64-bit integer (SWAR; numba has no popcount intrinsic)."""
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) & 0xFFFFFFFFFFFFFFFF) >> 56
-
-
-@kernel
-def lowest_point(mask: int) -> int:
-    """Index of the lowest set bit of a non-zero mask (at most 25 bits)."""
-    return popcount((mask & -mask) - 1)
-
-
-@kernel
 def captured_sheep(sheep: int, hand: int) -> int:
     return SHEEP - hand - popcount(sheep)
 
@@ -95,7 +81,7 @@ def generate_moves(
     if tiger_to_move:
         rest = tigers
         while rest:
-            p = lowest_point(rest)
+            p = lowest_bit(rest)
             rest &= rest - 1
             for k in range(STEP_COUNT[p]):
                 q = STEPS[p, k]
@@ -111,14 +97,14 @@ def generate_moves(
     elif hand > 0:
         rest = empty
         while rest:
-            q = lowest_point(rest)
+            q = lowest_bit(rest)
             rest &= rest - 1
             moves[n] = NO_POINT | (q << POINT_BITS) | (NO_POINT << (2 * POINT_BITS))
             n += 1
     else:
         rest = sheep
         while rest:
-            p = lowest_point(rest)
+            p = lowest_bit(rest)
             rest &= rest - 1
             for k in range(STEP_COUNT[p]):
                 q = STEPS[p, k]
@@ -140,7 +126,7 @@ def count_moves(
         n = 0
         rest = tigers
         while rest:
-            p = lowest_point(rest)
+            p = lowest_bit(rest)
             rest &= rest - 1
             for k in range(STEP_COUNT[p]):
                 n += (empty >> STEPS[p, k]) & 1
@@ -152,7 +138,7 @@ def count_moves(
     n = 0
     rest = sheep
     while rest:
-        p = lowest_point(rest)
+        p = lowest_bit(rest)
         rest &= rest - 1
         for k in range(STEP_COUNT[p]):
             n += (empty >> STEPS[p, k]) & 1
@@ -187,7 +173,7 @@ def transform_mask(mask: int, symmetry: int) -> int:
     image = 0
     rest = mask
     while rest:
-        p = lowest_point(rest)
+        p = lowest_bit(rest)
         rest &= rest - 1
         image |= 1 << SYMMETRIES[symmetry, p]
     return image

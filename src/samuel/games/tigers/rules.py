@@ -15,13 +15,14 @@ The rules are ``shared/RULES.md``. :class:`Position` is immutable and hashable a
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from samuel.games import kernels as game_kernels
-from samuel.games.base import IllegalMoveError, NotationError, Outcome, Termination
+from samuel.games.base import IllegalMoveError, NotationError, Outcome, RecordFormat
 
 from . import classic, kernels
 from .board import (
@@ -38,7 +39,18 @@ from .board import (
 )
 
 Point = int  # 0..24, x + 5*y
+TIGERS_SIDE, SHEEP_SIDE = 0, 1  # the sides as side_to_move and Outcome.winner number them
 FILES = "abcde"
+
+
+class Termination(enum.Enum):
+    """How a position by itself ends a game of Tigers & Sheep. Repetition and the ply cap depend
+    on the game's history: :class:`samuel.games.base.Termination`. The texts are those of game
+    records' Termination tags, so they never change."""
+
+    FIVE_CAPTURED = "enough sheep captured"  # named for the standard game; variants need fewer
+    TIGERS_BLOCKED = "the tigers have no legal move"
+    SHEEP_BLOCKED = "the sheep have no legal move"
 
 
 def point_name(p: Point) -> str:
@@ -244,7 +256,7 @@ class Position:
     def decided_outcome(self) -> Outcome | None:
         """The outcome if this position ends the game by itself (captures or no move)."""
         if self.captured >= self.captures_to_win:
-            return Outcome(Termination.FIVE_CAPTURED, kernels.TIGERS_WIN)
+            return Outcome(termination=Termination.FIVE_CAPTURED, winner=TIGERS_SIDE)
         if (
             kernels.count_moves(
                 self.tigers,
@@ -256,8 +268,8 @@ class Position:
             == 0
         ):
             if self.tiger_to_move:
-                return Outcome(Termination.TIGERS_BLOCKED, kernels.SHEEP_WIN)
-            return Outcome(Termination.SHEEP_BLOCKED, kernels.TIGERS_WIN)
+                return Outcome(termination=Termination.TIGERS_BLOCKED, winner=SHEEP_SIDE)
+            return Outcome(termination=Termination.SHEEP_BLOCKED, winner=TIGERS_SIDE)
         return None
 
     def transformed(self, symmetry: int) -> Position:
@@ -408,6 +420,8 @@ class TigersAndSheep:
     max_perft_depth = 15
     symmetry_count = 8
     key_words = 4  # the key is the whole position (a variant's rule is in the game's number)
+    terminations = Termination
+    record_format = RecordFormat(game_tag="Game", game_value=title, start_tag="Start")
 
     def __init__(self, captures_to_win: int = CAPTURES_TO_WIN) -> None:
         self.kernel_id = game_kernels.tigers_and_sheep(captures_to_win)  # checks the range
@@ -495,6 +509,7 @@ __all__ = [
     "Move",
     "Point",
     "Position",
+    "Termination",
     "draw_board",
     "format_position",
     "parse_point",

@@ -1,7 +1,7 @@
 """The tablebase on disk: one file per layer (captured count, side to move), with a checksum.
 
 A layer file is a 128-byte header and then one code per position (one byte, uint8; codes in
-:mod:`samuel.tablebase.values`), in index order (:mod:`samuel.tablebase.index`). The header, all
+:mod:`.values`), in index order (:mod:`.index`). The header, all
 integers little-endian:
 
 =======  ====  ==============================================================
@@ -189,3 +189,14 @@ def checksum_ok(path: str | os.PathLike) -> bool:
             file, dtype=CODE_DTYPE, mode="r", offset=HEADER_SIZE, shape=(header.counts.positions,)
         )
         return _checksum(head, mapped.view(np.ndarray)) == header.checksum
+
+
+def find_captures_to_win(directory: str | os.PathLike) -> int:
+    """The rules the tablebase in ``directory`` was built for (from its layer-0 sheep file)."""
+    path = layer_path(directory, 0, False)
+    if not path.exists():
+        raise TablebaseError(
+            f"no tablebase in {directory}: {path.name} is missing "
+            "(build one with `samuel tablebase build`)"
+        )
+    return read_header(path).captures_to_win

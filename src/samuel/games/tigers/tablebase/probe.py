@@ -3,7 +3,7 @@
 :func:`load_tablebase` maps a directory's layer files into memory (cheap: nothing is read until a
 position is looked up, and a directory is mapped once per process). The search gets the mapped
 layers as a tuple, ``layers[2 * captured + tiger_to_move]``, and reads them with
-:func:`samuel.tablebase.index.stored_code` (through :func:`samuel.games.kernels.tablebase_result`).
+:func:`.index.stored_code` (through :func:`samuel.games.kernels.tablebase_result`).
 
 For example, with the standard table built in ``tablebase/``::
 
@@ -21,10 +21,9 @@ import numpy as np
 
 from samuel.games.tigers.rules import Move, Position, TigersAndSheep
 
-from .files import TablebaseError, layer_path, open_codes, read_header
+from .files import TablebaseError, find_captures_to_win, layer_path, open_codes, read_header
 from .index import stored_code
 from .values import LOSS_NOW, describe, outcome_of
-from .verify import find_captures_to_win
 
 DEFAULT_DIRECTORY = "tablebase"
 

@@ -23,8 +23,8 @@ from math import comb
 
 import numpy as np
 
+from samuel.bits import lowest_bit, popcount
 from samuel.games.tigers.board import FULL, POINTS, SHEEP, TIGERS
-from samuel.games.tigers.kernels import lowest_point, popcount
 from samuel.jit import kernel
 
 FREE_POINTS = POINTS - TIGERS  # 21: the points the tigers leave, where sheep and empties are
@@ -54,7 +54,7 @@ def rank_tigers(tigers: int) -> int:
     i = 1
     rest = tigers
     while rest:
-        p = lowest_point(rest)
+        p = lowest_bit(rest)
         rest &= rest - 1
         rank += BINOMIAL[p, i]
         i += 1
@@ -68,7 +68,7 @@ def rank_empty(empty: int, tigers: int) -> int:
     i = 1
     rest = empty
     while rest:
-        p = lowest_point(rest)
+        p = lowest_bit(rest)
         rest &= rest - 1
         rank += BINOMIAL[p - popcount(tigers & ((1 << p) - 1)), i]
         i += 1
@@ -101,11 +101,11 @@ def spread(slots: int, tigers: int) -> int:
     points = 0
     rest = slots
     while rest:
-        q = lowest_point(rest)
+        q = lowest_bit(rest)
         rest &= rest - 1
         others = tigers
         while others:
-            t = lowest_point(others)
+            t = lowest_bit(others)
             others &= others - 1
             if t <= q:
                 q += 1

@@ -30,8 +30,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from samuel.bits import lowest_bit, popcount
 from samuel.games.tigers.board import FULL, JUMP_COUNT, JUMP_LAND, JUMP_OVER, NEIGHBOURS
-from samuel.games.tigers.kernels import lowest_point, popcount
 from samuel.jit import kernel, parallel_kernel
 
 from .index import decode_index, position_index
@@ -56,7 +56,7 @@ def _initialise_position(
     moves = 0
     rest = empty
     while rest:
-        p = lowest_point(rest)
+        p = lowest_bit(rest)
         rest &= rest - 1
         moves += popcount(NEIGHBOURS[p] & (tigers if tiger_to_move else sheep))
     captures = 0
@@ -66,7 +66,7 @@ def _initialise_position(
     if tiger_to_move:
         rest = empty
         while rest:
-            land = lowest_point(rest)
+            land = lowest_bit(rest)
             rest &= rest - 1
             for k in range(JUMP_COUNT[land]):
                 over = JUMP_OVER[land, k]
@@ -142,11 +142,11 @@ def propagate(level, empties, frontier, values, counts, external, into_tigers):
         movers = tigers if into_tigers else FULL & ~(tigers | empty)
         rest = empty
         while rest:
-            p = lowest_point(rest)  # the point the piece came from
+            p = lowest_bit(rest)  # the point the piece came from
             rest &= rest - 1
             came = NEIGHBOURS[p] & movers
             while came:
-                m = lowest_point(came)  # where it stands now
+                m = lowest_bit(came)  # where it stands now
                 came &= came - 1
                 moved = (1 << p) | (1 << m)
                 j = position_index(
