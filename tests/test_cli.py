@@ -13,7 +13,7 @@ import pytest
 from samuel import cli
 from samuel.files import file_error
 from samuel.games import get_game
-from samuel.games.record import read_records
+from samuel.games.record import read_records, replay
 
 
 def samuel(*args: str, stdin: str = "", cwd=None) -> subprocess.CompletedProcess:
@@ -430,10 +430,12 @@ def test_a_game_of_draughts_between_random_players_is_played_and_recorded(tmp_pa
     assert run.returncode == 0, run.stderr
     assert "Black to move" in run.stdout and "1. random played" in run.stdout
     assert "game over: " in run.stdout
-    text = path.read_text()  # as text: reading draughts records back awaits their terminations
-    for tag in ('[Game "English draughts"]', '[Black "random"]', '[White "random"]', "[Result "):
+    text = path.read_text()  # PDN, as other draughts programs read it
+    for tag in ('[GameType "21"]', '[Black "random"]', '[White "random"]', "[Result "):
         assert tag in text
     assert "1. " in text and '[Result "*"]' not in text  # played to the end
+    [record] = read_records(path)
+    assert replay(record).outcome is not None
 
 
 def test_a_human_plays_draughts_in_its_notation(tmp_path):

@@ -519,10 +519,10 @@ def test_a_game_ends_by_the_40_move_rule_or_repetition_whichever_comes_first() -
         assert game.outcome is None
         game.play_text(text)
     assert game.position.quiet_plies == 80
-    assert game.outcome == Outcome(Termination.FORTY_MOVE_RULE, 0)
+    assert game.outcome == Outcome(termination=Termination.FORTY_MOVE_RULE, winner=None)
     # Keys leave the count out, so positions met again with a higher count still repeat.
     game = Game(RULES, start=Position.parse("B:WK29:BK4:Q70"))
     for text in ("4-8", "29-25", "8-4", "25-29") * 2:
         game.play_text(text)
     assert game.position.quiet_plies == 78
-    assert game.outcome == Outcome(GameTermination.REPETITION, 0)
+    assert game.outcome == Outcome(termination=GameTermination.REPETITION, winner=None)

@@ -203,7 +203,7 @@ def test_a_draughts_match_between_random_players_reports_by_colour(tmp_path):
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "as black" in run.stdout and "as white" in run.stdout
-    assert records.read_text().count('[Game "English draughts"]') == 4
+    assert records.read_text().count('[GameType "21"]') == 4
 
 
 def test_a_draughts_tournament_runs(tmp_path):
