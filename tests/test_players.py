@@ -200,7 +200,7 @@ def test_players_play_draughts_and_refuse_evaluators_it_lacks(tmp_path):
     assert again.moves == game.moves  # the same seeds, the same game
     # Networks for draughts come later: asking for one is a spec error, not a score of 0.
     for spec in ("net", "hybrid", f"{tmp_path / 'some.bin'}:depth=2"):
-        with pytest.raises(PlayerSpecError, match="English draughts has no"):
+        with pytest.raises(PlayerSpecError, match="not English draughts"):
             make_player(spec, draughts)
     # A bad draughts weights file is a spec error too (its own WeightsError).
     bad = tmp_path / "bad.json"
