@@ -375,3 +375,8 @@ def test_draughts_a_capture_by_its_landing_squares_the_chooser_undo_and_flip(
     )
     assert '[GameType "21"]' in record and "2x11x18x27" in record
     assert page.get_attribute("#download", "download").endswith(".pdn")
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = page.locator("#board").bounding_box()
+    assert 300 < box["width"] <= 390  # the board fills a phone's width
+    screenshot(page, tmp_path / "web-draughts-phone.png")

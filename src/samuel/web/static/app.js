@@ -557,7 +557,7 @@ const DRAUGHTS = {
     if (game.legal_move_paths.some((move) => move.captured.length > 0)) {
       return `${you}: capture (captures are compulsory)`;
     }
-    return `${you}: move a piece diagonally forward`;
+    return `${you}: move a piece one square diagonally`;
   },
 };
 
