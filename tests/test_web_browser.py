@@ -366,6 +366,15 @@ def test_draughts_a_capture_by_its_landing_squares_the_chooser_undo_and_flip(
     wait_for_ply_after(page, 0)
     assert game_state(page)["moves"][0]["move"] == "2x11x18x27"
 
+    page.click("#undo")
+    page.wait_for_function("() => document.body.dataset.ply === '0'")
+    page.click('[data-point="1"]')
+    page.click('[data-point="19"]')  # a landing square skipped: 10 is the only way to 19
+    assert targets() == [26, 28]
+    page.click('[data-point="26"]')
+    wait_for_ply_after(page, 0)
+    assert game_state(page)["moves"][0]["move"] == "1x10x19x26"
+
     top = square_box(page, 1)["y"]
     page.click("#flip")
     assert square_box(page, 1)["y"] > top  # Black's side went to the bottom
@@ -373,7 +382,7 @@ def test_draughts_a_capture_by_its_landing_squares_the_chooser_undo_and_flip(
     record = page.evaluate(
         "async () => (await fetch(document.getElementById('download').href)).text()"
     )
-    assert '[GameType "21"]' in record and "2x11x18x27" in record
+    assert '[GameType "21"]' in record and "1. 1x10x19x26 " in record
     assert page.get_attribute("#download", "download").endswith(".pdn")
 
     page.set_viewport_size({"width": 390, "height": 844})

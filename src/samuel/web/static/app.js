@@ -328,16 +328,21 @@ function clickPoint(square) {
     const step = app.via.length + 1;
     const fitting = fittingMoves();
     const ending = fitting.filter((move) => move.target === square);
-    const passing = fitting.filter((move) => move.target !== square && move.path[step] === square);
+    // The moves that land on the square further on (usually next: a square may be skipped).
+    const landing = (move) => move.path.indexOf(square, step);
+    const passing = fitting.filter((move) => move.target !== square && landing(move) > 0);
     const fits = [...ending, ...passing];
     if (fits.length === 1) return sendMove(fits[0].move);
-    if (ending.length > 0 && fits.length > 1) {
-      app.choices = fits;
+    const ways = new Set(passing.map((move) => move.path.slice(1, landing(move) + 1).join()));
+    if (ending.length === 0 && ways.size === 1) { // they go on from here: click on
+      app.via = passing[0].path.slice(1, landing(passing[0]) + 1);
       return render();
     }
-    if (passing.length > 1) {
-      app.via.push(square);
-      return render();
+    if (fits.length > 1) {
+      app.choices = fits;
+      render();
+      el("chooser-moves").firstChild.focus(); // Tab and Enter pick one; Escape puts it down
+      return;
     }
   }
   const placement = moves.find((move) => move.origin === null && move.target === square);
@@ -801,6 +806,7 @@ async function start() {
     if (group && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
       clickPoint(group.dataset.point);
+      if (app.choices) return; // the chooser has the focus
       const again = el("board").querySelector(`[data-point="${group.dataset.point}"]`);
       if (again && again.getAttribute("tabindex")) again.focus();
     }
