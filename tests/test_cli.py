@@ -461,7 +461,7 @@ def test_a_human_plays_draughts_in_its_notation(tmp_path):
         (("selfplay",), "self-play data works for Tigers & Sheep only so far"),
         (("tune", "data.npz"), "tuning works for Tigers & Sheep only so far"),
         (("hillclimb",), "hill climbing works for Tigers & Sheep only so far"),
-        (("serve",), "the web app works for Tigers & Sheep only so far"),
+        (("serve", "--tablebase", "tb"), "--tablebase works for Tigers & Sheep"),
         (("play", "-B", "net", "-W", "random"), "'net' plays Tigers & Sheep only so far"),
         (("play", "-W", "hybrid"), "'hybrid' plays Tigers & Sheep only so far"),
         (("analyse", "start", "--player", "perfect"), "'perfect' plays Tigers & Sheep only"),

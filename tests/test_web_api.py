@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import warnings
 
 import httpx
@@ -815,3 +816,234 @@ def test_no_page_loads_scripts_from_elsewhere(client):
     assert client.get("/openapi.json").status_code == 200
     page = client.get("/").text + client.get("/static/app.js").text
     assert "cdn" not in page.lower() and "https://" not in page
+
+
+# ---------------------------------------------------------------- English draughts (--game)
+
+DRAUGHTS_START = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+CAPTURES = "B:W6,7,14,15,23,24:B1,2"  # 1x10x17, 1x10x19x26, 1x10x19x28, 2x9x18x27, 2x11x18x27
+BLACK_WINS = "B:W19:B15"  # 15x24 takes White's last piece
+
+
+@pytest.fixture(scope="module")
+def draughts():
+    with TestClient(make_app(game="draughts")) as client:
+        yield client
+
+
+def new_draughts(client, black="human", white="classic:depth=2", **more) -> dict:
+    answer = client.post("/api/games", json={"players": {"black": black, "white": white}, **more})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def test_draughts_the_page_and_the_game_are_named(draughts, client):
+    assert "<title>Samuel · English draughts</title>" in draughts.get("/").text
+    assert 'data-game="draughts"' in draughts.get("/").text
+    assert "<title>Samuel · Tigers &amp; Sheep</title>" in client.get("/").text
+    info = draughts.get("/api/game").json()
+    assert (info["name"], info["title"], info["drawing"]) == (
+        "draughts",
+        "English draughts",
+        "draughts",
+    )
+    assert info["sides"] == ["black", "white"] and info["first_to_move"] == "black"
+    assert info["squares"] == [str(square) for square in range(1, 33)]
+    assert info["start"] == DRAUGHTS_START and info["view"] == "Black's view"
+    assert info["default_players"] == {"black": "human", "white": "classic:depth=4"}
+    assert info["record_suffix"] == ".pdn"
+    tigers = client.get("/api/game").json()
+    assert tigers["sides"] == ["tigers", "sheep"] and tigers["first_to_move"] == "sheep"
+    assert "English draughts" in draughts.get("/openapi.json").json()["info"]["summary"]
+
+
+def test_draughts_players_are_what_make_player_makes_for_draughts(tmp_path):
+    save_parameters(random_parameters(1), tmp_path / "gen-001.bin")  # a Tigers & Sheep network
+    with TestClient(make_app(game="draughts", weights_dir=tmp_path)) as client:
+        answer = client.get("/api/players").json()
+        specs = [player["spec"] for player in answer["players"]]
+        assert {"classic:depth=2", "classic:depth=4", "classic:depth=6", "random"} <= set(specs)
+        assert not [p for p in answer["players"] if p["group"] == "Network"]
+        assert answer["default"] == "classic:depth=4" and answer["strongest"] in specs
+        refused(client.post("/api/games", json={"players": {"white": "net"}}), 400, "net")
+
+
+def test_draughts_a_new_game_describes_the_board_in_the_games_words(draughts):
+    game = new_draughts(draughts)
+    assert game["game"] == "draughts"
+    assert game["position"] == game["start"] == DRAUGHTS_START
+    assert game["side_to_move"] == "black" and game["ply"] == 0 and game["last_move"] is None
+    assert game["board"][0] == {"square": "1", "piece": "man", "side": "black"}
+    assert game["board"][-1] == {"square": "32", "piece": "man", "side": "white"}
+    assert [p["square"] for p in game["board"]] == [str(s) for s in [*range(1, 13), *range(21, 33)]]
+    assert game["legal_moves"] == ["9-13", "10-14", "11-15", "12-16", "9-14", "10-15", "11-16"]
+    assert game["legal_move_paths"][2] == {
+        "move": "11-15",
+        "origin": "11",
+        "target": "15",
+        "path": ["11", "15"],
+        "captured": [],
+    }
+    assert [game[field] for field in ("tigers", "sheep", "sheep_in_hand", "captured")] == [None] * 4
+    assert game["players"] == {"black": "human", "white": "classic:depth=2"}
+    default = draughts.post("/api/games", json={}).json()
+    assert default["players"] == {"black": "human", "white": "classic:depth=4"}
+    only_white = draughts.post("/api/games", json={"players": {"white": "random"}}).json()
+    assert only_white["players"] == {"black": "human", "white": "random"}
+
+
+def test_draughts_moves_in_pdn_with_a_multi_jump_and_its_short_form(draughts):
+    game = new_draughts(draughts, start=CAPTURES)
+    paths = {path["move"]: path for path in game["legal_move_paths"]}
+    assert sorted(paths) == ["1x10x17", "1x10x19x26", "1x10x19x28", "2x11x18x27", "2x9x18x27"]
+    assert paths["1x10x19x28"] == {
+        "move": "1x10x19x28",
+        "origin": "1",
+        "target": "28",
+        "path": ["1", "10", "19", "28"],
+        "captured": ["6", "15", "24"],
+    }
+    game = draughts.post(f"/api/games/{game['id']}/moves", json={"move": "1x10x19x28"}).json()
+    assert game["moves"] == [{"ply": 1, "side": "black", "move": "1x10x19x28", "search": None}]
+    assert game["last_move"]["captured"] == ["6", "15", "24"]
+    assert game["position"] == "W:W7,14,23:B2,28" and game["side_to_move"] == "white"
+    again = new_draughts(draughts, start=CAPTURES)
+    played = draughts.post(f"/api/games/{again['id']}/moves", json={"move": "1x28"}).json()
+    assert played["moves"][0]["move"] == "1x10x19x28"  # the short form, when one capture fits
+
+
+@pytest.mark.parametrize(
+    ("start", "move", "status", "phrase"),
+    [
+        ("start", "c3", 400, "is not a move"),
+        ("start", "11-16-20", 400, "is not a move"),
+        ("start", "11-20", 400, "not diagonal neighbours"),
+        ("start", "33-29", 400, "33"),
+        ("start", "22-18", 409, "Black has no piece on 22"),
+        ("B:W30:B14", "14-10", 409, "a man moves forward only"),
+        ("start", "7-11", 409, "11 is occupied"),
+        (CAPTURES, "1-5", 409, "captures are compulsory"),
+        (CAPTURES, "1x10", 409, "the captures from 1 are"),
+        (CAPTURES, "2x27", 400, "ambiguous"),
+        (CAPTURES, "1x32", 409, "no capture goes from 1 to 32"),
+    ],
+)
+def test_draughts_a_bad_move_is_refused_and_changes_nothing(draughts, start, move, status, phrase):
+    game = new_draughts(draughts, start=start)
+    refused(draughts.post(f"/api/games/{game['id']}/moves", json={"move": move}), status, phrase)
+    assert draughts.get(f"/api/games/{game['id']}").json() == game
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "phrase"),
+    [
+        ({"players": {"tigers": "human"}}, 422, "'tigers' is no side of English draughts"),
+        ({"players": {"black": 3}}, 422, "players.black"),
+        ({"players": {"white": "perfect"}}, 400, "'perfect' plays Tigers & Sheep only"),
+        ({"players": {"white": "wizard"}}, 400, "unknown player"),
+        ({"start": "T3T/5/5/5/T3T S 20"}, 400, "is not a position"),
+        ({"start": "B:W1:B2,3"}, 400, "a white man on 1"),
+        ({"start": "B:W21:B21"}, 400, "square 21 is used twice"),
+    ],
+)
+def test_draughts_a_bad_new_game_is_refused_with_the_reason(draughts, body, status, phrase):
+    refused(draughts.post("/api/games", json=body), status, phrase)
+
+
+def test_draughts_engine_moves_and_scores_are_from_blacks_view(draughts):
+    game = new_draughts(draughts, white="classic:depth=3")
+    draughts.post(f"/api/games/{game['id']}/moves", json={"move": "11-15"})
+    game = draughts.post(f"/api/games/{game['id']}/engine-move").json()
+    played = game["moves"][-1]
+    search = played["search"]
+    assert played["side"] == "white" and game["side_to_move"] == "black" and game["ply"] == 2
+    assert search["player"] == "classic:depth=3" and search["depth"] == 3
+    assert search["move"] == played["move"] == search["principal_variation"][0]
+    assert all(re.fullmatch(r"\d+([-x]\d+)+", move) for move in search["principal_variation"])
+    assert search["score_text"] == f"{search['score']:+.3f} (Black's view)"
+    refused(draughts.post(f"/api/games/{game['id']}/engine-move"), 409, "Black is played by")
+
+
+def test_draughts_a_forced_result_and_the_end_of_the_game_in_words(draughts):
+    game = new_draughts(draughts, black="classic:depth=3", start=BLACK_WINS)
+    game = draughts.post(f"/api/games/{game['id']}/engine-move").json()
+    search = game["moves"][-1]["search"]
+    assert search["score_text"] == "Black wins in 1 ply" and search["score"] > 500
+    assert (search["forced_winner"], search["forced_plies"]) == ("black", 1)
+    assert game["legal_moves"] == [] and game["legal_move_paths"] == []
+    assert game["outcome"] == {
+        "winner": "black",
+        "result": 1,
+        "reason": "the side to move has no legal move",
+        "message": "Black wins: White has no legal move.",
+    }
+    refused(draughts.post(f"/api/games/{game['id']}/moves", json={"move": "24-19"}), 409, "over")
+    white = new_draughts(draughts, white="random", start="W:W19:B15")
+    white = draughts.post(f"/api/games/{white['id']}/engine-move").json()
+    assert white["outcome"]["message"] == "White wins: Black has no legal move."
+    assert white["outcome"]["result"] == -1
+
+
+def test_draughts_analysis_in_pdn(draughts):
+    answer = draughts.post("/api/analyse", json={"depth": 4})
+    assert answer.status_code == 200, answer.text
+    analysis = answer.json()
+    assert analysis["position"] == DRAUGHTS_START and analysis["depth"] == 4
+    assert analysis["move"] in ["9-13", "10-14", "11-15", "12-16", "9-14", "10-15", "11-16"]
+    assert analysis["score_text"].endswith("(Black's view)")
+    forced = draughts.post("/api/analyse", json={"position": BLACK_WINS, "depth": 2}).json()
+    assert (forced["move"], forced["score_text"]) == ("15x24", "Black wins in 1 ply")
+    game = new_draughts(draughts, start=CAPTURES)
+    mine = draughts.post("/api/analyse", json={"game_id": game["id"], "depth": 3}).json()
+    assert mine["position"] == CAPTURES and "x" in mine["move"]
+    refused(draughts.post("/api/analyse", json={"position": "T3T/5/5/5/T3T S 20"}), 400, "not a")
+
+
+def test_draughts_undo(draughts):
+    game = new_draughts(draughts, white="random")
+    draughts.post(f"/api/games/{game['id']}/moves", json={"move": "11-15"})
+    game = draughts.post(f"/api/games/{game['id']}/engine-move").json()
+    assert game["ply"] == 2
+    back = draughts.post(f"/api/games/{game['id']}/undo", json={"plies": 2}).json()
+    assert back["ply"] == 0 and back["position"] == DRAUGHTS_START and back["moves"] == []
+    refused(draughts.post(f"/api/games/{game['id']}/undo"), 409, "no moves")
+
+
+def test_draughts_the_record_is_pdn_and_reads_back(draughts):
+    game = new_draughts(draughts, black="human", white="random", start=BLACK_WINS)
+    draughts.post(f"/api/games/{game['id']}/moves", json={"move": "15x24"})
+    answer = draughts.get(f"/api/games/{game['id']}/record")
+    assert answer.status_code == 200
+    assert answer.headers["content-disposition"].endswith(f'filename="samuel-{game["id"]}.pdn"')
+    assert '[GameType "21"]' in answer.text and f'[FEN "{BLACK_WINS}"]' in answer.text
+    [record] = parse_records(answer.text)
+    assert record.rules.name == "draughts"
+    assert [str(m) for m in record.moves] == ["15x24"] and record.result == 1
+    assert record.players == ("human", "random")
+    game = new_draughts(draughts, white="random")
+    for move in ("11-15", "23-19", "8-11"):
+        draughts.post(f"/api/games/{game['id']}/moves", json={"move": move})
+    [record] = parse_records(draughts.get(f"/api/games/{game['id']}/record").text)
+    assert [str(m) for m in record.moves] == ["11-15", "23-19", "8-11"] and record.result is None
+    assert record.start == record.rules.initial_position()
+
+
+def test_draughts_serves_no_tablebase_and_other_games_not_at_all(tmp_path):
+    from samuel.errors import UnsupportedGameError
+
+    with pytest.raises(UnsupportedGameError, match="--tablebase works for Tigers & Sheep only"):
+        make_app(game="draughts", tablebase_dir=tmp_path)
+    with pytest.raises(ValueError, match="unknown game 'chess'"):
+        make_app(game="chess")
+
+
+def test_samuel_serve_game_draughts_serves_draughts(monkeypatch, capsys):
+    import uvicorn
+
+    from samuel import cli
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(app=app, **options))
+    assert cli.main(["serve", "--game", "draughts", "--port", "8123"]) in (0, None)
+    assert served["port"] == 8123 and served["app"].state.game.name == "draughts"
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out

@@ -50,14 +50,14 @@ except ImportError as error:  # pragma: no cover - the test extra installs both
     _need(False, f"the browser tests need playwright and uvicorn ({error})")
 
 
-@pytest.fixture(scope="module")
-def server_url():
+def serve(game: str):
+    """`samuel serve --game GAME`'s app on a free localhost port, in a thread: yields its URL."""
     from samuel.web.app import allowed_hosts_for, create_app
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    app = create_app(allowed_hosts=allowed_hosts_for("127.0.0.1"))  # as `samuel serve` does
+    app = create_app(allowed_hosts=allowed_hosts_for("127.0.0.1"), game=game)  # as `serve` does
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -71,6 +71,16 @@ def server_url():
 
 
 @pytest.fixture(scope="module")
+def server_url():
+    yield from serve("tigers")
+
+
+@pytest.fixture(scope="module")
+def draughts_url():
+    yield from serve("draughts")
+
+
+@pytest.fixture(scope="module")
 def browser():
     _need(CHROMIUM.exists(), f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
     with sync_playwright() as playwright:
@@ -79,19 +89,30 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser, server_url):
+def open_page(browser, url: str):
+    """A fresh browser page at ``url``, once it has its game; yields it, then checks that the
+    page raised no error."""
     context = browser.new_context(viewport={"width": 1280, "height": 860})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.set_default_timeout(WAIT_MS)
-    page.goto(server_url)
+    page.goto(url)
     page.wait_for_selector("#opponent option", state="attached")
     page.wait_for_function("() => localStorage.getItem('samuel.game') !== null")
     yield page
     context.close()
     assert not errors, f"the page raised: {errors}"
+
+
+@pytest.fixture
+def page(browser, server_url):
+    yield from open_page(browser, server_url)
+
+
+@pytest.fixture
+def draughts_page(browser, draughts_url):
+    yield from open_page(browser, draughts_url)
 
 
 def screenshot(page: Page, path: Path) -> None:
@@ -214,3 +235,157 @@ def test_the_page_works_with_the_host_check_on(browser, server_url: str):
     connection.request("GET", "/api/players", headers={"Host": f"evil.example:{port}"})
     answer = connection.getresponse()
     assert (answer.status, answer.read()) == (400, b"Invalid host header")
+
+
+# ---------------------------------------------------------------- English draughts
+
+
+def wait_for_ply_after(page: Page, ply: int) -> None:
+    page.wait_for_function(
+        "(ply) => Number(document.body.dataset.ply) > ply && "
+        "['your-turn', 'over'].includes(document.body.dataset.status)",
+        arg=ply,
+    )
+
+
+def play_one_draughts_move(page: Page) -> None:
+    """Pick up the first piece that can move and click its first target (a capture's next
+    landing square or its last) until a move is played, picking the first move the chooser
+    offers if it asks; then wait for the engine's reply."""
+    ply = int(page.get_attribute("body", "data-ply"))
+    page.locator(".point.movable").first.click()
+    expect(page.locator(".point.selected")).to_have_count(1)
+    for _ in range(12):  # at most a landing square a jump
+        page.locator(".point.target").first.click()
+        if page.locator("#chooser").is_visible():
+            page.locator("#chooser .choice").first.click()
+        if int(page.get_attribute("body", "data-ply")) > ply or page.get_attribute(
+            "body", "data-status"
+        ) in ("sending", "thinking", "waiting", "over"):
+            break
+    wait_for_ply_after(page, ply)
+
+
+def square_box(page: Page, square: int) -> dict:
+    return page.locator(f'[data-point="{square}"]').bounding_box()
+
+
+def test_draughts_a_whole_game_by_clicking_against_the_engine(draughts_page: Page, tmp_path):
+    page = draughts_page
+    assert page.title() == "Samuel · English draughts"
+    assert page.inner_text("h1") == "Samuel English draughts"
+    labels = page.locator(".segmented span").all_inner_texts()
+    assert labels == ["Black", "White", "Both", "Watch"]  # Black moves first
+    start_game(page, "black", "classic:depth=2", strength="depth=1")
+    assert page.locator(".point").count() == 32
+    assert page.locator(".draughts-piece.black.man").count() == 12
+    assert page.locator(".draughts-piece.white.man").count() == 12
+    numbers = page.locator(".square-number").all_text_contents()
+    assert sorted(map(int, numbers)) == list(range(1, 33))
+    # PDN's numbering from White's side: 1 on the top row (b8), 32 on the bottom (g1), 29 at a1.
+    one, four, twenty_nine = square_box(page, 1), square_box(page, 4), square_box(page, 29)
+    assert one["y"] < twenty_nine["y"] and twenty_nine["x"] < one["x"] < four["x"]
+    movable = sorted(
+        int(s)
+        for s in page.locator(".point.movable").evaluate_all(
+            "nodes => nodes.map(node => node.dataset.point)"
+        )
+    )
+    assert movable == [9, 10, 11, 12]
+    page.click('[data-point="11"]')
+    targets = page.locator(".point.target").evaluate_all(
+        "nodes => nodes.map(node => node.dataset.point)"
+    )
+    assert sorted(map(int, targets)) == [15, 16]
+    page.click('[data-point="15"]')
+    wait_for_ply_after(page, 0)
+    assert page.locator("#moves .ply").all_inner_texts()[0] == "11-15"
+    assert page.inner_text("#engine-depth") == "1"
+    assert "Black's view" in page.inner_text("#engine-score")
+    screenshot(page, tmp_path / "web-draughts-opening.png")
+    for _ in range(MOST_CLICKS):
+        if page.get_attribute("body", "data-status") == "over":
+            break
+        play_one_draughts_move(page)
+    state = game_state(page)
+    assert state["game"] == "draughts" and state["outcome"] is not None, "the game did not end"
+    status = page.inner_text("#status")
+    assert status == f"Game over. {state['outcome']['message']}"
+    assert re.fullmatch(r"Game over\. ((Black|White) wins|A draw): .+\.", status)
+    assert state["players"] == {"black": "human", "white": "classic:depth=1"}
+    plies = page.locator("#moves .ply").all_inner_texts()
+    assert plies == [played["move"] for played in state["moves"]]
+    assert len(plies) == state["ply"] > 2
+    assert any("x" in move for move in plies)  # captures were clicked (and played)
+    screenshot(page, tmp_path / "web-draughts-game-over.png")
+    assert (tmp_path / "web-draughts-game-over.png").stat().st_size > 10_000
+
+
+def test_draughts_a_capture_by_its_landing_squares_the_chooser_undo_and_flip(
+    draughts_page: Page, tmp_path
+):
+    page = draughts_page
+    start_game(page, "black", "random")
+    page.fill("#position", "B:W6,7,14,15,23,24:B1,2")  # 1x10x17, 1x10x19x26, 1x10x19x28, ...
+    page.click("#setup-form button")
+    page.wait_for_function(
+        "() => document.getElementById('current-position')"
+        ".textContent.startsWith('B:W6,7,14,15,23,24:B1,2')"
+    )
+    wait_for_turn(page)
+    assert "captures are compulsory" in page.inner_text("#status")
+
+    def targets() -> list[int]:
+        squares = page.locator(".point.jump-target").evaluate_all(
+            "nodes => nodes.map(node => node.dataset.point)"
+        )
+        return sorted(map(int, squares))
+
+    page.click('[data-point="1"]')
+    assert targets() == [10, 17, 26, 28]  # the next landing square and where each capture ends
+    page.click('[data-point="10"]')  # three captures go on from 10
+    assert targets() == [17, 19, 26, 28]
+    assert "go on jumping" in page.inner_text("#status")
+    page.click('[data-point="19"]')
+    assert targets() == [26, 28]
+    page.click('[data-point="28"]')  # one capture fits: it is played
+    wait_for_ply_after(page, 0)
+    state = game_state(page)
+    assert state["moves"][0]["move"] == "1x10x19x28" and state["ply"] == 2  # random replied
+    assert page.locator(".captured-mark").count() == len(state["last_move"]["captured"])
+
+    page.click("#undo")  # your capture and the reply
+    page.wait_for_function("() => document.body.dataset.ply === '0'")
+    page.click('[data-point="2"]')
+    page.click('[data-point="27"]')  # two captures go from 2 to 27: the chooser asks
+    expect(page.locator("#chooser")).to_be_visible()
+    choices = page.locator("#chooser .choice").all_inner_texts()
+    assert choices == ["2x9x18x27", "2x11x18x27"]
+    screenshot(page, tmp_path / "web-draughts-chooser.png")
+    page.locator("#chooser .choice", has_text="2x11x18x27").click()
+    wait_for_ply_after(page, 0)
+    assert game_state(page)["moves"][0]["move"] == "2x11x18x27"
+
+    page.click("#undo")
+    page.wait_for_function("() => document.body.dataset.ply === '0'")
+    page.click('[data-point="1"]')
+    page.click('[data-point="19"]')  # a landing square skipped: 10 is the only way to 19
+    assert targets() == [26, 28]
+    page.click('[data-point="26"]')
+    wait_for_ply_after(page, 0)
+    assert game_state(page)["moves"][0]["move"] == "1x10x19x26"
+
+    top = square_box(page, 1)["y"]
+    page.click("#flip")
+    assert square_box(page, 1)["y"] > top  # Black's side went to the bottom
+    page.click("#flip")
+    record = page.evaluate(
+        "async () => (await fetch(document.getElementById('download').href)).text()"
+    )
+    assert '[GameType "21"]' in record and "1. 1x10x19x26 " in record
+    assert page.get_attribute("#download", "download").endswith(".pdn")
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = page.locator("#board").bounding_box()
+    assert 300 < box["width"] <= 390  # the board fills a phone's width
+    screenshot(page, tmp_path / "web-draughts-phone.png")

@@ -11,9 +11,11 @@ import argparse
 
 def command_serve(args: argparse.Namespace) -> None:
     """``samuel serve``: run the web server until interrupted."""
-    from samuel.web.app import check_game
+    from samuel.web.app import check_game, check_tablebase_game
 
-    check_game(args.game)  # before FastAPI is looked for: the answer does not depend on it
+    check_game(args.game)  # before FastAPI is looked for: the answers do not depend on it
+    if args.tablebase is not None:
+        check_tablebase_game(args.game)
     try:
         import fastapi  # noqa: F401
         import uvicorn

@@ -1,4 +1,5 @@
-"""The web server: one page (``static/``) and a JSON API to play and analyse Tigers & Sheep.
+"""The web server: one page (``static/``) and a JSON API to play and analyse one game, Tigers &
+Sheep or English draughts (``samuel serve --game``), in that game's words.
 
 :func:`create_app` builds the FastAPI application; ``samuel serve`` runs it with uvicorn. The
 API is described by its OpenAPI schema (``/openapi.json``; no ``/docs`` page, which would load
@@ -11,7 +12,7 @@ Answers to bad requests say what is wrong, as ``{"detail": "..."}``:
 - 409: the game's state does not allow it: an illegal move, a finished game, nothing to undo, a
   human's turn for the engine, or the engine is thinking for that game;
 - 422: the request body does not fit the schema (a missing field, a number out of range, a
-  string too long, not JSON);
+  string too long, not JSON, a side the game does not have);
 - 400 ``Invalid host header``: the request's ``Host`` is not one the server answers to (a web
   page elsewhere reaching it by DNS rebinding);
 - 413: the body is over :data:`~samuel.web.limits.MAX_BODY_BYTES`;
@@ -24,6 +25,7 @@ files in a thread of its own, and is quick, so searches never hold up other requ
 
 from __future__ import annotations
 
+import html
 import os
 import socket
 from collections.abc import Sequence
@@ -34,25 +36,27 @@ import anyio
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from samuel.games.base import IllegalMoveError, NotationError
 from samuel.games.game import Game
-from samuel.games.tigers.rules import RULES
 from samuel.options import DEFAULT_GAME, require_tigers
 from samuel.players import DEFAULT_DEPTH, PlayerSpec, PlayerSpecError
 from samuel.web import schemas
+from samuel.web.boards import WebGame, web_game
 from samuel.web.games import (
     GameBusy,
     GameNotFound,
     GameStore,
     PlayerPool,
     RequestRefused,
+    UnknownSide,
     analyse,
     check_player,
+    check_sides,
     choose_engine_move,
     copy_game,
     parse_start,
@@ -76,6 +80,7 @@ STATUS = {
     IllegalMoveError: 409,
     RequestRefused: 409,
     GameBusy: 409,
+    UnknownSide: 422,
 }
 ERRORS = {
     400: {"model": schemas.Problem, "description": "a malformed move, position or player spec"},
@@ -86,17 +91,35 @@ ERRORS = {
 }
 
 
-def check_game(game: str) -> None:
-    """Refuse a game the server cannot offer: one game per server, and so far the page draws the
-    Tigers & Sheep board only (its JSON API, too, speaks of tigers and sheep)."""
-    require_tigers(game, "the web app", "its page draws only the Tigers & Sheep board")
+def check_game(game: str) -> WebGame:
+    """The server's game, one per server: a registered game whose board the page draws (Tigers
+    & Sheep, English draughts). Raises ValueError for an unknown game and
+    :class:`~samuel.errors.UnsupportedGameError` for one the page cannot draw."""
+    return web_game(game)
 
 
-def warm_up() -> None:
+def check_tablebase_game(game: str) -> None:
+    """Refuse a tablebase for a game it does not solve (it solves Tigers & Sheep endings)."""
+    require_tigers(game, "--tablebase", "the tablebase solves Tigers & Sheep endings")
+
+
+def warm_up(web: WebGame) -> None:
     """Compile (or load from numba's cache) the search before the first visitor waits for it."""
     from samuel.players import make_player
 
-    make_player("classic:depth=2", RULES).search(Game(RULES))
+    try:
+        player = make_player("classic:depth=2", web.rules)
+    except PlayerSpecError:  # pragma: no cover - a game with no classic evaluation yet
+        return
+    player.search(Game(web.rules))
+
+
+def render_page(web: WebGame) -> str:
+    """The page, naming the game in its title and heading (before any script runs)."""
+    title = html.escape(web.rules.title)
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+    page = page.replace("{{title}}", title).replace("{{game}}", html.escape(web.name))
+    return page.replace("{{position_example}}", html.escape(web.position_example))
 
 
 def allowed_hosts_for(bind: str, extra: Sequence[str] = ()) -> list[str]:
@@ -130,11 +153,14 @@ def create_app(
     search is refused with 503); ``max_games`` bounds the games kept, ``max_games_per_client``
     those one remote address created; ``tablebase_dir`` (a built tablebase,
     docs/tablebase.md) adds each game's perfect-play value once the hand is empty, and is the
-    only tablebase specs may name. ``allowed_hosts`` are the ``Host`` names answered (see
-    :func:`allowed_hosts_for`); any other gets a 400. ``game`` is the one game the server
-    plays, a registry name: only ``tigers`` so far (any other raises
+    only tablebase specs may name (Tigers & Sheep only). ``allowed_hosts`` are the ``Host``
+    names answered (see :func:`allowed_hosts_for`); any other gets a 400. ``game`` is the one
+    game the server plays, a registry name: ``tigers`` or ``draughts`` (another raises
     :class:`~samuel.errors.UnsupportedGameError`)."""
-    check_game(game)
+    web = check_game(game)
+    rules = web.rules
+    if tablebase_dir is not None:
+        check_tablebase_game(game)
     weights = Path(weights_dir) if weights_dir is not None else None
     if weights is not None and not weights.is_dir():
         raise ValueError(f"the weights dir {weights} is not a directory")
@@ -150,12 +176,12 @@ def create_app(
             tablebase = load_tablebase(tablebase_dir)
         except TablebaseError as error:
             raise ValueError(str(error)) from None
-    store = GameStore(max_games, tablebase=tablebase, per_client=max_games_per_client)
+    store = GameStore(max_games, tablebase=tablebase, per_client=max_games_per_client, web=web)
     pool = PlayerPool(weights, size=2 * threads, tablebase_dir=tablebase_path)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await anyio.to_thread.run_sync(warm_up)
+        await anyio.to_thread.run_sync(warm_up, web)
         yield
 
     async def reading_files(function, *args):
@@ -165,10 +191,12 @@ def create_app(
 
     app = FastAPI(
         title="Samuel",
-        summary="Play and analyse Tigers & Sheep (Bagh-Chal) against Samuel's engines.",
+        summary=f"Play and analyse {rules.title} against Samuel's engines.",
         description=(
-            "Scores are from the tigers' point of view, in units of one captured sheep; a "
-            "forced result is said in words ('tigers win in 3 plies'). Errors answer "
+            f"This server plays {rules.title} (GET /api/game names its sides, squares and "
+            f"notation). Scores are from the {rules.view_phrase.removesuffix(' view')} point of "
+            f"view, in {web.score_unit}; a forced result is said in words "
+            f"('{rules.win_phrases[0]} in 3 plies'). Errors answer "
             '`{"detail": "what is wrong"}` (400 malformed input, 404 unknown game, 409 not '
             "allowed now, 413 a body too large, 422 a body that does not fit the schema, "
             "503 the search queue is full)."
@@ -181,6 +209,8 @@ def create_app(
     app.state.store = store
     app.state.searches = searches
     app.state.weights_dir = weights
+    app.state.game = web
+    page_html = render_page(web)
     # Added last, so it runs first: a request for another host is refused before its body is read.
     app.add_middleware(BodyLimit)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False)
@@ -190,17 +220,25 @@ def create_app(
     app.add_exception_handler(RequestValidationError, _invalid_request)
 
     @app.get("/", include_in_schema=False)
-    async def page() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def page() -> HTMLResponse:
+        return HTMLResponse(page_html)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    info = web.info()
+
+    @app.get("/api/game", response_model=schemas.GameInfo, tags=["game"])
+    async def game_info() -> Response:
+        """The game this server plays: its title, sides, squares, notation, and how its scores
+        are said."""
+        return _json(info)
+
     @app.get("/api/players", response_model=schemas.PlayerList, tags=["players"])
     async def list_players() -> schemas.PlayerList:
-        """The players the page offers: classic levels, random, and the networks this server
-        can load (the shipped one and each `*.bin` in its weights dir). Any other spec that
-        `samuel match` takes works too."""
-        return await reading_files(offered_players, weights)
+        """The players the page offers for the server's game: classic levels, random, and the
+        networks this server can load for it (the shipped one and each `*.bin` in its weights
+        dir). Any other spec that `samuel match` takes works too."""
+        return await reading_files(offered_players, weights, rules)
 
     @app.post(
         "/api/games",
@@ -213,10 +251,10 @@ def create_app(
         """Start a game. Nothing moves yet: ask `engine-move` when an engine is to move. A
         client (a remote address) that already has `max_games_per_client` games loses the one
         it left alone longest."""
-        start = parse_start(request.start)
-        specs = {"tigers": request.players.tigers, "sheep": request.players.sheep}
+        specs = check_sides(request.players, web)
+        start = parse_start(request.start, rules)
         for spec in specs.values():
-            await reading_files(check_player, spec, weights, tablebase_path)
+            await reading_files(check_player, spec, weights, tablebase_path, rules)
         client = http.client.host if http.client else ""
         session = store.create(specs, start, request.ply_cap, request.seed, client=client)
         return _json(session.state(), status_code=201)
@@ -244,8 +282,10 @@ def create_app(
         tags=["games"],
     )
     async def make_move(game_id: str, request: schemas.MoveRequest) -> Response:
-        """Play a move in notation: `c3` (place), `a1-b2` (step), `a1xc3` (jump). A malformed
-        move is a 400, an illegal one a 409; either way the game is unchanged."""
+        """Play a move in the game's notation: Tigers & Sheep `c3` (place), `a1-b2` (step),
+        `a1xc3` (jump); draughts `11-15` (step), `15x24x31` (capture; `15x31` when only one
+        capture goes from 15 to 31). A malformed move is a 400, an illegal one a 409; either
+        way the game is unchanged."""
         session = store.get(game_id)
         session.play(request.move)
         return _json(session.state())
@@ -265,7 +305,8 @@ def create_app(
         session = store.get(game_id)
         if session.thinking:
             raise GameBusy(
-                f"the engine is already thinking for the {session.side_to_move}; wait for its move"
+                f"the engine is already thinking for {session.who(session.side_to_move)}; "
+                "wait for its move"
             )
         spec = session.engine_spec(request.player if request else None)  # checked in the thread
         async with session.lock:  # held until the move is played: the game cannot change
@@ -296,11 +337,12 @@ def create_app(
         tags=["games"],
     )
     async def game_record(game_id: str) -> PlainTextResponse:
-        """The game so far as a record (text; the format is docs/records.md), to download."""
+        """The game so far as a record (text; the format is docs/records.md: PDN for
+        draughts), to download."""
         session = store.get(game_id)
+        name = f"samuel-{game_id}{web.record_suffix}"
         return PlainTextResponse(
-            session.record(),
-            headers={"Content-Disposition": f'attachment; filename="samuel-{game_id}.txt"'},
+            session.record(), headers={"Content-Disposition": f'attachment; filename="{name}"'}
         )
 
     @app.post(
@@ -316,7 +358,7 @@ def create_app(
         if request.game_id is not None:
             game = copy_game(store.get(request.game_id).game)
         else:
-            game = Game(RULES, start=parse_start(request.position or "start"))
+            game = Game(rules, start=parse_start(request.position or "start", rules))
         depth = request.depth or (None if request.time else DEFAULT_ANALYSIS_DEPTH)
         quick = is_quick(request.player, depth, request.time)
         analysis = await searches.run(

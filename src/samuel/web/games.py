@@ -18,16 +18,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from samuel.games.base import Outcome
+from samuel.games.base import GameRules, Outcome
 from samuel.games.game import Game
 from samuel.games.record import format_record, record_from_game
-from samuel.games.tigers.rules import RULES, Move, Position, point_name
+from samuel.games.tigers.rules import RULES as TIGERS
 from samuel.players import HumanPlayer, Player, PlayerSpec, PlayerSpecError, SearchPlayer, quoted
 from samuel.search.alphabeta import SearchResult
 from samuel.web import schemas
+from samuel.web.boards import WEB_GAMES, WebGame
 from samuel.web.specs import player_for
 
-SIDES = RULES.sides  # ("tigers", "sheep"): index 0 is the first player, whose view scores take
+TIGERS_WEB = WEB_GAMES[TIGERS.name]
 
 
 class GameNotFound(LookupError):
@@ -43,27 +44,56 @@ class RequestRefused(ValueError):
     turn for the engine, ...)."""
 
 
-def check_player(spec: str, weights_dir: Path | None, tablebase_dir: Path | None = None) -> None:
-    """Raise :class:`PlayerSpecError` unless ``spec`` names a player this server can make (it
-    reads the spec's files: call it in a worker thread)."""
-    player_for(spec, weights_dir, tablebase_dir)
+class UnknownSide(ValueError):
+    """Players named by a side the server's game does not have (a 422, as a body that does not
+    fit the schema: the schema is the same for every game, the sides are not)."""
 
 
-def describe_search(result: SearchResult, position: Position, spec: str) -> schemas.Search:
-    """A search's result for people and pages: the tigers' view, as ``samuel analyse`` says it."""
-    side = RULES.side_to_move(position)  # 0: the tigers, whose view scores take
-    tigers_view = result.score if side == 0 else -result.score
+def check_player(
+    spec: str,
+    weights_dir: Path | None,
+    tablebase_dir: Path | None = None,
+    rules: GameRules = TIGERS,
+) -> None:
+    """Raise :class:`PlayerSpecError` unless ``spec`` names a player this server can make for
+    ``rules``' game (it reads the spec's files: call it in a worker thread)."""
+    player_for(spec, weights_dir, tablebase_dir, rules=rules)
+
+
+def check_sides(players: dict[str, str], web: WebGame) -> dict[str, str]:
+    """Each side's player: ``players``, by the game's side names, and the game's default for
+    a side left out. Raises :class:`UnknownSide` for a name that is no side of the game."""
+    sides = web.rules.sides
+    unknown = [side for side in players if side not in sides]
+    if unknown:
+        raise UnknownSide(
+            f"players: {quoted(unknown[0])} is no side of {web.rules.title}; "
+            f"its sides are {' and '.join(sides)}"
+        )
+    defaults = dict(zip(sides, web.default_players, strict=True))
+    return {side: players.get(side, defaults[side]) for side in sides}
+
+
+def describe_search(
+    result: SearchResult, position, spec: str, rules: GameRules = TIGERS
+) -> schemas.Search:
+    """A search's result for people and pages: the first player's view (the tigers', Black's),
+    in the game's words, as ``samuel analyse`` says it."""
+    side = rules.side_to_move(position)  # 0: the first player, whose view scores take
+    first_view = result.score if side == 0 else -result.score
     plies = result.forced_plies
     winner = None
     if plies is not None:
-        winner = SIDES[0] if tigers_view > 0 else SIDES[1]
-        text = f"{winner} win in {plies} {'ply' if plies == 1 else 'plies'}"
+        won = 0 if first_view > 0 else 1
+        winner = rules.sides[won]
+        text = f"{rules.win_phrases[won]} in {plies} {'ply' if plies == 1 else 'plies'}"
     else:
-        text = f"{tigers_view:+.3f} ({SIDES[0]}' view)"
+        text = f"{first_view:+.3f} ({rules.view_phrase})"
+    notation = rules.format_move
     return schemas.Search(
         player=spec,
-        move=str(Move.from_code(result.best_move)),
-        score=round(tigers_view, 6),
+        move=notation(rules.move_from_code(result.best_move)),
+        score=round(first_view, 6),
         score_text=text,
         forced_winner=winner,
         forced_plies=plies,
@@ -71,21 +101,26 @@ def describe_search(result: SearchResult, position: Position, spec: str) -> sche
         nodes=result.nodes,
         seconds=round(result.seconds, 6),
         nodes_per_second=round(result.nodes_per_second, 1),
-        principal_variation=[str(Move.from_code(m)) for m in result.principal_variation],
+        principal_variation=[notation(rules.move_from_code(m)) for m in result.principal_variation],
     )
 
 
-def describe_outcome(outcome: Outcome) -> schemas.Outcome:
-    winner = None if outcome.winner is None else SIDES[outcome.winner]
-    reason = outcome.termination.value
-    message = f"A draw: {reason}." if winner is None else f"The {winner} win: {reason}."
-    return schemas.Outcome(winner=winner, result=outcome.result, reason=reason, message=message)
+def describe_outcome(outcome: Outcome, web: WebGame = TIGERS_WEB) -> schemas.Outcome:
+    """A finished game's end as data and in a sentence, in the game's words."""
+    winner = None if outcome.winner is None else web.rules.sides[outcome.winner]
+    return schemas.Outcome(
+        winner=winner,
+        result=outcome.result,
+        reason=outcome.termination.value,
+        message=web.outcome_message(outcome),
+    )
 
 
-def parse_start(text: str) -> Position:
-    """``'start'`` or a position string; raises :class:`NotationError` saying what is wrong."""
+def parse_start(text: str, rules: GameRules = TIGERS):
+    """``'start'`` or a position string in ``rules``' notation; raises :class:`NotationError`
+    saying what is wrong."""
     text = text.strip()
-    return RULES.initial_position() if text == "start" else RULES.parse_position(text)
+    return rules.initial_position() if text == "start" else rules.parse_position(text)
 
 
 @dataclass
@@ -100,6 +135,7 @@ class GameSession:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     tablebase: object | None = None  # a games.tigers.tablebase.probe.Tablebase: the true value
     client: str = ""  # the remote address that created it
+    web: WebGame = TIGERS_WEB  # the game as the page shows it
 
     @property
     def thinking(self) -> bool:
@@ -107,18 +143,24 @@ class GameSession:
 
     @property
     def side_to_move(self) -> str:
-        return SIDES[RULES.side_to_move(self.game.position)]
+        return self.web.rules.sides[self.game.rules.side_to_move(self.game.position)]
+
+    def who(self, side: str) -> str:
+        """A side as a sentence names it: "the tigers", "Black"."""
+        return self.web.side_phrases[self.web.rules.sides.index(side)]
 
     def seed_for(self, side: str) -> int:
         """Each side's engine gets its own seed, as in ``samuel play``."""
-        return self.seed + SIDES.index(side)
+        return self.seed + self.web.rules.sides.index(side)
 
     def play(self, text: str) -> None:
         """Play a move given in notation; raises and changes nothing if it is malformed or not
         legal now."""
         if self.thinking:
-            raise GameBusy(f"the engine is thinking for the {self.side_to_move}; wait for its move")
-        move = RULES.parse_move(text)
+            raise GameBusy(
+                f"the engine is thinking for {self.who(self.side_to_move)}; wait for its move"
+            )
+        move = self.web.parse_move(self.game.position, text)
         self.game.play(move)
         self.searches.append(None)
 
@@ -140,34 +182,40 @@ class GameSession:
             )
         spec = override if override is not None else self.players[self.side_to_move]
         if override is None and PlayerSpec.parse(spec).name == "human":
+            who = self.who(self.side_to_move)
+            verb = "are" if self.web.plural_sides else "is"
             raise RequestRefused(
-                f"the {self.side_to_move} are played by a human in this game; "
-                "give 'player' to ask an engine to move for them"
+                f"{who} {verb} played by a human in this game; give 'player' to ask an engine "
+                f"to move for {'them' if self.web.plural_sides else who}"
             )
         return spec
 
     def state(self) -> schemas.GameState:
-        game, position = self.game, self.game.position
+        game, position, web = self.game, self.game.position, self.web
+        rules, sides = game.rules, web.rules.sides
         moves = []
         for i, (move, search) in enumerate(zip(game.moves, self.searches, strict=True)):
-            side = SIDES[RULES.side_to_move(game.positions[i])]
-            moves.append(schemas.PlayedMove(ply=i + 1, side=side, move=str(move), search=search))
+            side = sides[rules.side_to_move(game.positions[i])]
+            notation = rules.format_move(move)
+            moves.append(schemas.PlayedMove(ply=i + 1, side=side, move=notation, search=search))
+        legal = [web.move_path(move) for move in game.legal_moves()]
         return schemas.GameState(
             id=self.id,
-            position=str(position),
-            start=str(game.start),
+            game=web.name,
+            position=rules.format_position(position),
+            start=rules.format_position(game.start),
             side_to_move=self.side_to_move,
-            tigers=[point_name(p) for p in range(25) if (position.tigers >> p) & 1],
-            sheep=[point_name(p) for p in range(25) if (position.sheep >> p) & 1],
-            sheep_in_hand=position.sheep_in_hand,
-            captured=position.captured,
+            board=web.board(position),
+            **web.tigers_fields(position),
             ply=game.ply,
             moves=moves,
-            legal_moves=[str(m) for m in game.legal_moves()],
-            players=schemas.Players(**self.players),
+            legal_moves=[path.move for path in legal],
+            legal_move_paths=legal,
+            last_move=web.move_path(game.moves[-1]) if game.moves else None,
+            players=dict(self.players),
             ply_cap=game.ply_cap,
             seed=self.seed,
-            outcome=None if game.outcome is None else describe_outcome(game.outcome),
+            outcome=None if game.outcome is None else describe_outcome(game.outcome, web),
             thinking=self.thinking,
             record=f"/api/games/{self.id}/record",
             true_value=self.true_value(),
@@ -181,10 +229,10 @@ class GameSession:
         if not self.tablebase.covers(position):
             return None
         outcome, plies = self.tablebase.value(position)  # the side to move's view
-        result = outcome if RULES.side_to_move(position) == 0 else -outcome
+        result = outcome if self.game.rules.side_to_move(position) == 0 else -outcome
         if result == 0:
             return schemas.TrueValue(result=0, plies=0, text="a draw with perfect play")
-        winner = SIDES[0] if result > 0 else SIDES[1]
+        winner = self.web.rules.sides[0] if result > 0 else self.web.rules.sides[1]
         unit = "ply" if plies == 1 else "plies"
         return schemas.TrueValue(result=result, plies=plies, text=f"{winner} win in {plies} {unit}")
 
@@ -214,17 +262,29 @@ class PlayerPool:
 
     @contextmanager
     def lend(
-        self, spec: str, seed: int, depth: int | None = None, seconds: float | None = None
+        self,
+        spec: str,
+        seed: int,
+        depth: int | None = None,
+        seconds: float | None = None,
+        rules: GameRules = TIGERS,
     ) -> Iterator[Player]:
-        """A player for ``spec`` with ``seed``, for the duration of the ``with`` block."""
-        key = (spec, depth, seconds)
+        """A player of ``rules``' game for ``spec`` with ``seed``, for the duration of the
+        ``with`` block."""
+        key = (rules.name, spec, depth, seconds)
         with self._lock:
             idle = self._idle.get(key)
             player = idle.pop() if idle else None
             self._count -= player is not None
         if player is None:
             player = player_for(
-                spec, self.weights_dir, self.tablebase_dir, seed, depth=depth, seconds=seconds
+                spec,
+                self.weights_dir,
+                self.tablebase_dir,
+                seed,
+                depth=depth,
+                seconds=seconds,
+                rules=rules,
             )
         spec_seed = PlayerSpec.parse(spec).get("seed") is not None  # the spec's own seed wins
         if hasattr(player, "seed") and not spec_seed:
@@ -240,11 +300,11 @@ class PlayerPool:
 
 def choose_engine_move(
     game: Game, spec: str, seed: int, pool: PlayerPool
-) -> tuple[Move, schemas.Search | None]:
+) -> tuple[object, schemas.Search | None]:
     """The engine's move in ``game`` and its search (None for a player that does not search,
     or that played a random move). Runs in a worker thread: it reads the game, never changes
     it."""
-    with pool.lend(spec, seed) as player:
+    with pool.lend(spec, seed, rules=game.rules) as player:
         if isinstance(player, HumanPlayer):
             raise PlayerSpecError(
                 f"{quoted(spec)} is a person, not an engine: it cannot be asked to move"
@@ -253,7 +313,11 @@ def choose_engine_move(
             player.last = None
         move = player.choose_move(game)
         last = getattr(player, "last", None)
-    search = describe_search(last, game.position, spec) if isinstance(last, SearchResult) else None
+    search = (
+        describe_search(last, game.position, spec, game.rules)
+        if isinstance(last, SearchResult)
+        else None
+    )
     return move, search
 
 
@@ -272,14 +336,15 @@ def analyse(
         raise RequestRefused(
             f"the game is already over in this position: {game.outcome.termination.value}"
         )
-    with pool.lend(spec, seed, depth=depth, seconds=seconds) as player:
+    with pool.lend(spec, seed, depth=depth, seconds=seconds, rules=game.rules) as player:
         if not isinstance(player, SearchPlayer):
             raise PlayerSpecError(
                 f"{quoted(spec)} does not search; analysing needs a searching player"
             )
         result = player.search(game)
-    search = describe_search(result, game.position, spec)
-    return schemas.Analysis(position=str(game.position), **search.model_dump())
+    search = describe_search(result, game.position, spec, game.rules)
+    position = game.rules.format_position(game.position)
+    return schemas.Analysis(position=position, **search.model_dump())
 
 
 def copy_game(game: Game) -> Game:
@@ -297,9 +362,16 @@ class GameStore:
     game left alone longest, so no client can push everyone else's games out by creating new
     ones (at most ``per_client`` of theirs go, the oldest)."""
 
-    def __init__(self, capacity: int = 1000, tablebase=None, per_client: int = 100) -> None:
+    def __init__(
+        self,
+        capacity: int = 1000,
+        tablebase=None,
+        per_client: int = 100,
+        web: WebGame = TIGERS_WEB,
+    ) -> None:
         if capacity < 1 or per_client < 1:
             raise ValueError(f"the store must hold a game, not {capacity} ({per_client} a client)")
+        self.web = web  # the one game this store's games are of
         self.capacity = capacity
         self.per_client = per_client
         self.tablebase = tablebase  # shown as each game's true value once the hand is empty
@@ -311,7 +383,7 @@ class GameStore:
     def create(
         self,
         players: dict[str, str],
-        start: Position,
+        start,
         ply_cap: int | None,
         seed: int | None,
         client: str = "",
@@ -324,11 +396,12 @@ class GameStore:
             game_id = secrets.token_urlsafe(9)
         session = GameSession(
             id=game_id,
-            game=Game(RULES, start=start, ply_cap=ply_cap),
+            game=Game(self.web.rules, start=start, ply_cap=ply_cap),
             players=dict(players),
             seed=secrets.randbelow(2**31) if seed is None else seed,
             tablebase=self.tablebase,
             client=client,
+            web=self.web,
         )
         own = [key for key, game in self._games.items() if game.client == client]
         for game_id_to_drop in own[: max(0, len(own) + 1 - self.per_client)]:
@@ -369,8 +442,10 @@ __all__ = [
     "GameStore",
     "PlayerPool",
     "RequestRefused",
+    "UnknownSide",
     "analyse",
     "check_player",
+    "check_sides",
     "choose_engine_move",
     "copy_game",
     "describe_outcome",

@@ -1,16 +1,18 @@
-"""The players the page offers: classic levels, random, and the networks that
-:func:`samuel.players.make_player` can load (the shipped one, and each ``*.bin`` in the weights
-dir).
+"""The players the page offers for the server's game: classic levels, random, and the networks
+that :func:`samuel.players.make_player` can load for that game (the shipped one, and each
+``*.bin`` in the weights dir).
 
-A candidate is offered only if ``make_player`` accepts its spec, so the list always holds just
-what this version of Samuel can play: network players appear as soon as ``make_player`` knows
-them, with no change here.
+A candidate is offered only if ``make_player`` accepts its spec for the game, so the list always
+holds just what this version of Samuel can play: network players (for draughts too) appear as
+soon as ``make_player`` knows them, with no change here.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from samuel.games.base import GameRules
+from samuel.games.tigers.rules import RULES as TIGERS
 from samuel.players import PlayerSpec, PlayerSpecError
 from samuel.web import schemas
 from samuel.web.specs import player_for
@@ -42,19 +44,19 @@ WEIGHTS_FILE_SPECS = (
 WEIGHTS_PATTERN = "*.bin"
 
 
-def _accepted(spec: str, weights_dir: Path | None) -> bool:
+def _accepted(spec: str, weights_dir: Path | None, rules: GameRules) -> bool:
     try:
-        player_for(spec, weights_dir)
+        player_for(spec, weights_dir, rules=rules)
     except PlayerSpecError:
         return False
     return True
 
 
-def offered_players(weights_dir: Path | None) -> schemas.PlayerList:
-    """Every player the page can offer now, in the order it lists them."""
+def offered_players(weights_dir: Path | None, rules: GameRules = TIGERS) -> schemas.PlayerList:
+    """Every player the page can offer now for ``rules``' game, in the order it lists them."""
     networks: list[schemas.PlayerLevel] = []
     for spec, label in SHIPPED_NETWORKS:
-        if _accepted(spec, weights_dir):
+        if _accepted(spec, weights_dir, rules):
             networks.append(
                 schemas.PlayerLevel(spec=spec, label=label, group="Network", engine=spec)
             )
@@ -67,7 +69,7 @@ def offered_players(weights_dir: Path | None) -> schemas.PlayerList:
             named = PlayerSpec(name, ((option, str(path)),)) if name else PlayerSpec(str(path))
             spec = str(named)  # quoted where the path holds a separator
             label = label_template.format(name=path.name)
-            if label not in labels_taken and _accepted(spec, weights_dir):
+            if label not in labels_taken and _accepted(spec, weights_dir, rules):
                 labels_taken.add(label)
                 networks.append(
                     schemas.PlayerLevel(spec=spec, label=label, group="Network", engine=spec)
@@ -76,10 +78,12 @@ def offered_players(weights_dir: Path | None) -> schemas.PlayerList:
         schemas.PlayerLevel(spec=spec, label=label, group="Classic", engine="classic")
         for spec, label in CLASSIC_LEVELS
     ]
+    if not _accepted("classic", weights_dir, rules):  # a game with no classic evaluation yet
+        classic = []
     other = [schemas.PlayerLevel(spec="random", label="Random moves", group="Other", engine=None)]
     shipped = [level for level in networks if level.spec in dict(SHIPPED_NETWORKS)]
     return schemas.PlayerList(
         players=[*classic, *networks, *other],
-        default=DEFAULT,
-        strongest=shipped[0].spec if shipped else STRONGEST_CLASSIC,
+        default=DEFAULT if classic else "random",
+        strongest=shipped[0].spec if shipped else STRONGEST_CLASSIC if classic else "random",
     )

@@ -1,45 +1,54 @@
 """What the web API reads and writes: the JSON bodies, as pydantic models.
 
-Their descriptions become the server's OpenAPI schema (``/openapi.json``).
-Every score is from the tigers' point of view, in units of one captured sheep, as everywhere in
-Samuel; a forced result is also said in words ("tigers win in 3 plies").
+Their descriptions become the server's OpenAPI schema (``/openapi.json``). One server plays one
+game (``samuel serve --game``); sides, squares, pieces and moves are named in that game's words
+(``GET /api/game`` lists them). Every score is from the first player's point of view (the
+tigers', Black's), in the game's units (one captured sheep, one man), as everywhere in Samuel; a
+forced result is also said in words ("tigers win in 3 plies", "Black wins in 5 plies").
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated
 
 from pydantic import BaseModel, Field, model_validator
 
-Side = Literal["tigers", "sheep"]
+Side = str  # a side by the game's name for it: "tigers", "sheep"; "black", "white"
 
 MAX_PLY_CAP = 10_000  # a longer game is surely a mistake; repetition ends real games sooner
 MAX_SEARCH_SECONDS = 10.0  # no search for the web runs longer; a spec asking more is refused
 MAX_SEARCH_DEPTH = 12  # deeper takes seconds to minutes (docs/search.md); the page offers 1-8
-# Longest strings read. A position string is at most 34 characters ("SSSSS/.../SSSSS T 20"); a
-# move 5 ("a1xc3"); a spec is a name and a few options, but a path in it may be long.
-MAX_POSITION_CHARS = 80
-MAX_MOVE_CHARS = 16
+# Longest strings read. A Tigers & Sheep position string is at most 34 characters
+# ("SSSSS/.../SSSSS T 20"), a draughts FEN at most 109 (24 pieces, all kings on two-digit squares,
+# and a 40-move count); a move 5 ("a1xc3"), or in draughts 38 (a capture of 12 jumps, each "x12");
+# a spec is a name and a few options, but a path in it may be long.
+MAX_POSITION_CHARS = 128
+MAX_MOVE_CHARS = 40
 MAX_SPEC_CHARS = 300
 MAX_ID_CHARS = 64  # game ids are 12 characters
 
 
-class Players(BaseModel):
-    """A player spec for each side: ``human`` for a person, or an engine (``GET /api/players``
-    lists the offered levels; any spec ``samuel match`` takes works)."""
-
-    tigers: str = Field("classic:depth=4", max_length=MAX_SPEC_CHARS, examples=["classic:depth=4"])
-    sheep: str = Field("human", max_length=MAX_SPEC_CHARS, examples=["human"])
+Spec = Annotated[str, Field(max_length=MAX_SPEC_CHARS)]
+# A player spec for each side, by the game's side names: ``human`` for a person, or an engine
+# (``GET /api/players`` lists the offered levels; any spec ``samuel match`` takes works).
+Players = dict[Side, Spec]
 
 
 class NewGame(BaseModel):
     """``POST /api/games``: who plays, and from where."""
 
-    players: Players = Field(default_factory=Players)
+    players: Players = Field(
+        default_factory=dict,
+        description="a player spec by side, e.g. {'tigers': 'classic:depth=4', 'sheep': 'human'} "
+        "or {'black': 'human', 'white': 'classic:depth=4'}; a side left out gets the game's "
+        "default (GET /api/game)",
+        examples=[{"tigers": "classic:depth=4", "sheep": "human"}],
+    )
     start: str = Field(
         "start",
         max_length=MAX_POSITION_CHARS,
-        description="a position string such as 'T3T/5/2S2/5/T3T T 19', or 'start'",
+        description="a position string in the game's notation, such as 'T3T/5/2S2/5/T3T T 19' "
+        "or 'W:W18,K30:B10,14', or 'start'",
         examples=["start"],
     )
     ply_cap: int | None = Field(
@@ -58,7 +67,9 @@ class MoveRequest(BaseModel):
 
     move: str = Field(
         max_length=MAX_MOVE_CHARS,
-        description="a placement 'c3', a step 'a1-b2' or a jump 'a1xc3'",
+        description="Tigers & Sheep: a placement 'c3', a step 'a1-b2' or a jump 'a1xc3'; "
+        "draughts (PDN): a step '11-15', a capture '15x24x31' (or '15x31' when only one "
+        "capture goes from 15 to 31)",
         examples=["c3"],
     )
 
@@ -116,15 +127,17 @@ class AnalyseRequest(BaseModel):
 
 
 class Search(BaseModel):
-    """What an engine's search found, from the tigers' point of view."""
+    """What an engine's search found, from the first player's point of view."""
 
     player: str = Field(description="the spec of the player that searched")
     move: str = Field(description="the move it chose (the first of the principal variation)")
     score: float = Field(
-        description="tigers' view in captured sheep; a forced result is ±(1000 − plies)"
+        description="the first player's view (the tigers', Black's) in the game's units "
+        "(captured sheep, men); a forced result is ±(1000 − plies)"
     )
     score_text: str = Field(
-        description="the score in words: '+0.350 (tigers' view)' or 'tigers win in 3 plies'"
+        description="the score in words: '+0.350 (tigers' view)', 'tigers win in 3 plies', "
+        "'-1.030 (Black's view)', 'White wins in 7 plies'"
     )
     forced_winner: Side | None = Field(None, description="who wins by force, if anyone")
     forced_plies: int | None = Field(None, description="plies to the forced end, if any")
@@ -145,9 +158,13 @@ class Outcome(BaseModel):
     """How a finished game ended."""
 
     winner: Side | None = Field(description="null for a draw")
-    result: int = Field(description="+1 the tigers won, -1 the sheep won, 0 a draw")
+    result: int = Field(
+        description="+1 the first player (the tigers, Black) won, -1 the second, 0 a draw"
+    )
     reason: str = Field(examples=["enough sheep captured", "threefold repetition"])
-    message: str = Field(examples=["The tigers win: enough sheep captured."])
+    message: str = Field(
+        examples=["The tigers win: enough sheep captured.", "White wins: Black has no legal move."]
+    )
 
 
 class PlayedMove(BaseModel):
@@ -167,21 +184,50 @@ class TrueValue(BaseModel):
     text: str = Field(examples=["tigers win in 13 plies", "a draw with perfect play"])
 
 
+class Piece(BaseModel):
+    """A piece on the board, in the game's words."""
+
+    square: str = Field(description="its square: 'a1'-'e5', or draughts' '1'-'32'")
+    piece: str = Field(description="'tiger' or 'sheep'; 'man' or 'king'", examples=["man"])
+    side: Side = Field(description="whose it is", examples=["black"])
+
+
+class MovePath(BaseModel):
+    """A move and the squares it concerns, so a page can let a person click it."""
+
+    move: str = Field(description="in the game's notation", examples=["15x24x31"])
+    origin: str | None = Field(description="the square it starts from; null for a placement")
+    target: str = Field(description="the square it ends on")
+    path: list[str] = Field(
+        description="the origin (if any) and every square it lands on, in order",
+        examples=[["15", "24", "31"]],
+    )
+    captured: list[str] = Field(description="the squares of the pieces it takes, in order")
+
+
 class GameState(BaseModel):
     """Everything the page needs to draw a game and let a person move."""
 
     id: str
+    game: str = Field(description="the game's registry name: 'tigers' or 'draughts'")
     position: str = Field(description="the current position string")
     start: str = Field(description="the start position string")
-    side_to_move: Side
-    tigers: list[str] = Field(description="points with a tiger, e.g. ['a1', 'e1', ...]")
-    sheep: list[str] = Field(description="points with a sheep")
-    sheep_in_hand: int
-    captured: int
+    side_to_move: Side = Field(description="by the game's side names")
+    board: list[Piece] = Field(description="every piece on the board, by square")
+    tigers: list[str] | None = Field(
+        None, description="Tigers & Sheep: points with a tiger, e.g. ['a1', 'e1', ...]"
+    )
+    sheep: list[str] | None = Field(None, description="Tigers & Sheep: points with a sheep")
+    sheep_in_hand: int | None = Field(None, description="Tigers & Sheep only")
+    captured: int | None = Field(None, description="Tigers & Sheep: sheep captured")
     ply: int = Field(description="moves played so far")
     moves: list[PlayedMove]
-    legal_moves: list[str] = Field(description="empty once the game is over")
-    players: Players
+    legal_moves: list[str] = Field(description="in notation; empty once the game is over")
+    legal_move_paths: list[MovePath] = Field(
+        description="the legal moves (in the same order) with their squares"
+    )
+    last_move: MovePath | None = Field(description="the move that led here, null at the start")
+    players: Players = Field(description="a player spec by side")
     ply_cap: int | None
     seed: int
     outcome: Outcome | None = Field(description="null while the game goes on")
@@ -212,6 +258,29 @@ class PlayerList(BaseModel):
     players: list[PlayerLevel]
     default: str = Field(description="the spec the page picks first")
     strongest: str = Field(description="the strongest level offered")
+
+
+class GameInfo(BaseModel):
+    """``GET /api/game``: the game this server plays, in the words its pages use."""
+
+    name: str = Field(examples=["draughts"])
+    title: str = Field(examples=["English draughts"])
+    drawing: str = Field(description="which board the page draws: 'tigers' or 'draughts'")
+    sides: list[Side] = Field(
+        description="the first player (whose view scores take), then the second"
+    )
+    side_phrases: list[str] = Field(description="each side as a sentence names it")
+    first_to_move: Side = Field(description="who moves first from the start")
+    squares: list[str] = Field(description="every square's name, in the game's order")
+    start: str = Field(description="the start position string")
+    default_players: Players
+    move_help: str
+    position_example: str
+    position_help: str
+    view: str = Field(description="whose view scores take, in words", examples=["Black's view"])
+    score_unit: str = Field(description="what a score of 1 is worth", examples=["men"])
+    evaluation_scale: float = Field(description="a score that is a clear advantage")
+    record_suffix: str = Field(description="the record file's suffix", examples=[".pdn"])
 
 
 class Problem(BaseModel):

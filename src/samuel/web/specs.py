@@ -17,7 +17,8 @@ import os
 import stat
 from pathlib import Path
 
-from samuel.games.tigers.rules import RULES
+from samuel.games.base import GameRules
+from samuel.games.tigers.rules import RULES as TIGERS
 from samuel.nn.network import PARAMS
 from samuel.nn.weights import HEADER
 from samuel.players import Player, PlayerSpec, PlayerSpecError, SearchPlayer, make_player, quoted
@@ -97,19 +98,21 @@ def player_for(
     seed: int = 0,
     depth: int | None = None,
     seconds: float | None = None,
+    rules: GameRules = TIGERS,
 ) -> Player:
-    """The player ``spec`` names, as :func:`samuel.players.make_player` builds it (``depth``,
-    ``seconds`` and ``seed`` are defaults the spec's options override), after :func:`confine`
-    has checked its files. A spec asking for a depth above :data:`MAX_SEARCH_DEPTH` or a time
-    above :data:`MAX_SEARCH_SECONDS` is refused; any other search stops at
-    :data:`MAX_SEARCH_SECONDS`. ``perfect`` plays from the server's tablebase unless it names
-    its own. Reads files: call it in a worker thread. Raises :class:`PlayerSpecError` saying
-    what is wrong.
+    """The player ``spec`` names for ``rules``' game, as :func:`samuel.players.make_player`
+    builds it (``depth``, ``seconds`` and ``seed`` are defaults the spec's options override),
+    after :func:`confine` has checked its files. A spec asking for a depth above
+    :data:`MAX_SEARCH_DEPTH` or a time above :data:`MAX_SEARCH_SECONDS` is refused; any other
+    search stops at :data:`MAX_SEARCH_SECONDS`. ``perfect`` plays from the server's tablebase
+    unless it names its own. Reads files: call it in a worker thread. Raises
+    :class:`PlayerSpecError` saying what is wrong.
     """
     parsed = PlayerSpec.parse(spec)
     confine(parsed, weights_dir, tablebase_dir)
     tablebase = None
-    if parsed.name == "perfect" and parsed.get("tablebase") is None:
+    # (For another game make_player says that perfect plays Tigers & Sheep only.)
+    if parsed.name == "perfect" and parsed.get("tablebase") is None and rules is TIGERS:
         if tablebase_dir is None:
             raise PlayerSpecError(
                 "perfect plays from a tablebase, and this server has none "
@@ -118,7 +121,7 @@ def player_for(
         tablebase = str(tablebase_dir)
     try:
         player = make_player(
-            parsed, RULES, depth=depth, seconds=seconds, seed=seed, tablebase=tablebase
+            parsed, rules, depth=depth, seconds=seconds, seed=seed, tablebase=tablebase
         )
     except PlayerSpecError:
         raise

@@ -1,22 +1,24 @@
-// Samuel's page: draws the board, lets a person move by clicking, and asks the server's engine
-// to move. Everything the game knows comes from the JSON API (docs/web.md); this file only
-// draws it and sends what was clicked.
+// Samuel's page: draws the board of the game the server plays (GET /api/game), lets a person
+// move by clicking, and asks the server's engine to move. Everything the game knows comes from
+// the JSON API (docs/web.md): the pieces on their squares, and each legal move with its path;
+// this file only draws them and sends what was clicked. Each game has a drawing (DRAWINGS).
 "use strict";
 
-const FILES = "abcde";
-const SIZE = 5;
-const MARGIN = 70; // board coordinates: the SVG's viewBox is 560 x 560
-const STEP = 105;
 const CUSTOM = "__custom";
 const SVG = "http://www.w3.org/2000/svg";
+const VIEW = 560; // board coordinates: the SVG's viewBox is 560 x 560
 const WATCH_DELAY_MS = 350; // between engine moves when nobody plays, so they can be followed
 const MESSAGE_MS = 8000;
 
 const app = {
+  info: null, // GET /api/game: the game, its sides and words
+  drawing: null, // DRAWINGS[info.drawing]
   game: null,
   players: [],
   flipped: false,
-  selected: null, // the point of the piece picked up, e.g. "a1"
+  selected: null, // the square of the piece picked up, e.g. "a1" or "11"
+  via: [], // the landing squares clicked since, for a capture of several jumps
+  choices: null, // the moves the chooser offers, when a click fits several
   thinking: false,
   sending: false, // a person's move is on its way to the server
   generation: 0, // bumped by every new game, so late answers for an old game are ignored
@@ -24,6 +26,7 @@ const app = {
 };
 
 const el = (id) => document.getElementById(id);
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // ---------------------------------------------------------------- the API
 
@@ -57,10 +60,21 @@ async function api(method, path, body) {
 
 // ---------------------------------------------------------------- settings
 
+// The sides in the order a game is played: the one to move first from the start, then the other.
+function sidesInTurn() {
+  const { sides, first_to_move: first } = app.info;
+  return [first, ...sides.filter((side) => side !== first)];
+}
+
+function sideName(side) {
+  return capitalised(app.info.side_phrases[app.info.sides.indexOf(side)].replace(/^the /, ""));
+}
+
 function humanSides() {
   const you = document.querySelector('input[name="you"]:checked').value;
-  return { sheep: ["sheep", "both"], tigers: ["tigers", "both"], both: ["sheep", "tigers"],
-    none: [] }[you];
+  if (you === "both") return [...app.info.sides];
+  if (you === "none") return [];
+  return [you];
 }
 
 function isHuman(side) {
@@ -77,6 +91,10 @@ function opponentSpec() {
   return level.engine + (level.engine.includes(":") ? "," : ":") + strength;
 }
 
+function settingsKey() {
+  return `samuel.settings.${app.info.name}`;
+}
+
 function saveSettings() {
   const settings = {
     you: document.querySelector('input[name="you"]:checked').value,
@@ -86,7 +104,7 @@ function saveSettings() {
     flipped: app.flipped,
   };
   try {
-    localStorage.setItem("samuel.settings", JSON.stringify(settings));
+    localStorage.setItem(settingsKey(), JSON.stringify(settings));
   } catch (error) {
     // private browsing: settings are simply not kept
   }
@@ -94,10 +112,30 @@ function saveSettings() {
 
 function loadSettings() {
   try {
-    return JSON.parse(localStorage.getItem("samuel.settings") || "{}") || {};
+    return JSON.parse(localStorage.getItem(settingsKey()) || "{}") || {};
   } catch (error) {
     return {};
   }
+}
+
+// The "You play" choices: each side (the first to move first), both, or neither.
+function fillSides(settings) {
+  const group = el("you");
+  group.replaceChildren();
+  const choices = [...sidesInTurn().map((side) => [side, sideName(side)]),
+    ["both", "Both"], ["none", "Watch"]];
+  for (const [value, label] of choices) {
+    const option = document.createElement("label");
+    const input = document.createElement("input");
+    Object.assign(input, { type: "radio", name: "you", value });
+    const text = document.createElement("span");
+    text.textContent = label;
+    option.append(input, text);
+    group.append(option);
+  }
+  const wanted = choices.some(([value]) => value === settings.you) ? settings.you
+    : sidesInTurn()[0];
+  document.querySelector(`input[name="you"][value="${wanted}"]`).checked = true;
 }
 
 function fillOpponents(list, settings) {
@@ -132,15 +170,25 @@ function showSpecField() {
   el("strength").disabled = !custom && !(level && level.engine);
 }
 
+// The words that depend on the game, from GET /api/game.
+function describeGame() {
+  const info = app.info;
+  document.body.dataset.game = info.name;
+  document.title = `Samuel · ${info.title}`;
+  el("game-title").textContent = info.title;
+  el("evaluation").title = `The engine's evaluation, ${info.view}`;
+  el("position").placeholder = info.position_example;
+  el("position-help").textContent = `${info.position_help} Setting up starts a new game.`;
+  el("board").setAttribute("aria-label", app.drawing.label);
+}
+
 // ---------------------------------------------------------------- games
 
 async function newGame(start) {
   const sides = humanSides();
   const opponent = opponentSpec();
-  const players = {
-    tigers: sides.includes("tigers") ? "human" : opponent,
-    sheep: sides.includes("sheep") ? "human" : opponent,
-  };
+  const players = {};
+  for (const side of app.info.sides) players[side] = sides.includes(side) ? "human" : opponent;
   const body = { players, start: start || "start" };
   const generation = ++app.generation;
   try {
@@ -170,16 +218,24 @@ async function resumeGame() {
   }
   if (!id) return false;
   try {
-    setGame(await api("GET", `/api/games/${encodeURIComponent(id)}`));
+    const game = await api("GET", `/api/games/${encodeURIComponent(id)}`);
+    if (game.game !== app.info.name) return false;
+    setGame(game);
     return true;
   } catch (error) {
     return false; // the server forgot it (restarted, say): start afresh
   }
 }
 
+function putDown() {
+  app.selected = null;
+  app.via = [];
+  app.choices = null;
+}
+
 function setGame(game) {
   app.game = game;
-  app.selected = null;
+  putDown();
   render();
   maybeEngineMove();
 }
@@ -188,7 +244,7 @@ async function maybeEngineMove() {
   const game = app.game;
   if (!game || game.outcome || app.thinking || isHuman(game.side_to_move)) return;
   const generation = app.generation;
-  const watching = !isHuman("sheep") && !isHuman("tigers");
+  const watching = app.info.sides.every((side) => !isHuman(side));
   if (watching && game.ply > 0) await new Promise((done) => setTimeout(done, WATCH_DELAY_MS));
   if (generation !== app.generation || app.game !== game) return;
   app.thinking = true;
@@ -209,7 +265,7 @@ async function maybeEngineMove() {
 async function sendMove(text) {
   const game = app.game;
   const generation = app.generation;
-  app.selected = null;
+  putDown();
   app.sending = true;
   render();
   try {
@@ -236,7 +292,7 @@ async function undo() {
     const next = await api("POST", `/api/games/${game.id}/undo`, { plies });
     hideMessage();
     app.game = next;
-    app.selected = null;
+    putDown();
     render();
   } catch (error) {
     showMessage(error.message);
@@ -244,52 +300,70 @@ async function undo() {
 }
 
 // ---------------------------------------------------------------- moves by clicking
-
-function parseMove(text) {
-  const match = /^([a-e][1-5])(?:([-x])([a-e][1-5]))?$/.exec(text);
-  if (!match) return null;
-  if (!match[2]) return { text, origin: null, target: match[1], jump: false };
-  return { text, origin: match[1], target: match[3], jump: match[2] === "x" };
-}
+//
+// A move is clicked as its origin, then its target; a capture of several jumps also by its
+// landing squares in turn. As soon as the squares clicked fit one legal move it is played; when
+// they fit several that end there (or one ends there and another goes on), a chooser lists them.
 
 function legalMoves() {
   const game = app.game;
   if (!game || game.outcome || app.thinking || app.sending || !isHuman(game.side_to_move)) {
     return [];
   }
-  return game.legal_moves.map(parseMove).filter(Boolean);
+  return game.legal_move_paths;
 }
 
-function clickPoint(point) {
+// The moves that start on the piece picked up and pass the landing squares clicked so far.
+function fittingMoves() {
+  if (app.selected === null) return [];
+  return legalMoves().filter((move) => move.origin === app.selected
+    && app.via.every((square, i) => move.path[i + 1] === square));
+}
+
+function clickPoint(square) {
   const moves = legalMoves();
-  if (moves.length === 0) return;
-  if (app.selected) {
-    const move = moves.find((m) => m.origin === app.selected && m.target === point);
-    if (move) return sendMove(move.text);
+  app.choices = null;
+  if (moves.length === 0) return render();
+  if (app.selected !== null) {
+    const step = app.via.length + 1;
+    const fitting = fittingMoves();
+    const ending = fitting.filter((move) => move.target === square);
+    // The moves that land on the square further on (usually next: a square may be skipped).
+    const landing = (move) => move.path.indexOf(square, step);
+    const passing = fitting.filter((move) => move.target !== square && landing(move) > 0);
+    const fits = [...ending, ...passing];
+    if (fits.length === 1) return sendMove(fits[0].move);
+    const ways = new Set(passing.map((move) => move.path.slice(1, landing(move) + 1).join()));
+    if (ending.length === 0 && ways.size === 1) { // they go on from here: click on
+      app.via = passing[0].path.slice(1, landing(passing[0]) + 1);
+      return render();
+    }
+    if (fits.length > 1) {
+      app.choices = fits;
+      render();
+      el("chooser-moves").firstChild.focus(); // Tab and Enter pick one; Escape puts it down
+      return;
+    }
   }
-  const placement = moves.find((m) => m.origin === null && m.target === point);
-  if (placement) return sendMove(placement.text);
-  if (moves.some((m) => m.origin === point)) {
-    app.selected = app.selected === point ? null : point;
+  const placement = moves.find((move) => move.origin === null && move.target === square);
+  if (placement) return sendMove(placement.move);
+  if (moves.some((move) => move.origin === square)) {
+    const again = app.selected === square && app.via.length === 0;
+    putDown();
+    if (!again) app.selected = square;
   } else {
-    app.selected = null;
-    const own = app.game.side_to_move === "tigers" ? app.game.tigers : app.game.sheep;
-    if (own.includes(point)) {
-      showMessage(`That ${app.game.side_to_move === "tigers" ? "tiger" : "sheep"} cannot move.`);
+    putDown();
+    const piece = app.game.board.find((p) => p.square === square);
+    if (piece && piece.side === app.game.side_to_move) {
+      const captures = moves.some((move) => move.captured.length > 0);
+      const why = captures && app.info.name === "draughts" ? ": a capture is compulsory" : "";
+      showMessage(`That ${piece.piece} cannot move${why}.`);
     }
   }
   render();
 }
 
 // ---------------------------------------------------------------- drawing
-
-function coordinates(point) {
-  const x = FILES.indexOf(point[0]);
-  const y = Number(point[1]) - 1;
-  const sx = app.flipped ? SIZE - 1 - x : x;
-  const sy = app.flipped ? y : SIZE - 1 - y;
-  return [MARGIN + STEP * sx, MARGIN + STEP * sy];
-}
 
 function make(tag, attributes, parent) {
   const node = document.createElementNS(SVG, tag);
@@ -298,34 +372,85 @@ function make(tag, attributes, parent) {
   return node;
 }
 
-function drawLines(svg) {
-  const lines = make("g", { class: "lines" }, svg);
-  const pointName = (x, y) => FILES[x] + (y + 1);
-  const join = (a, b) => {
-    const [x1, y1] = coordinates(a);
-    const [x2, y2] = coordinates(b);
-    make("line", { x1, y1, x2, y2 }, lines);
-  };
-  for (let i = 0; i < SIZE; i++) {
-    join(pointName(0, i), pointName(SIZE - 1, i));
-    join(pointName(i, 0), pointName(i, SIZE - 1));
-  }
-  join("a1", "e5");
-  join("a5", "e1");
-  join("a3", "c5");
-  join("c5", "e3");
-  join("e3", "c1");
-  join("c1", "a3");
-  const labels = make("g", { class: "labels" }, svg);
-  for (let i = 0; i < SIZE; i++) {
-    const [fx] = coordinates(pointName(i, 0));
-    const file = make("text", { x: fx, y: 548, "text-anchor": "middle" }, labels);
-    file.textContent = FILES[i];
-    const [, ry] = coordinates(pointName(0, i));
-    const rank = make("text", { x: 16, y: ry + 6, "text-anchor": "middle" }, labels);
-    rank.textContent = String(i + 1);
-  }
-}
+// Tigers & Sheep: 25 points joined by lines, a1 at the bottom left.
+const TIGERS = {
+  label: "The board: 25 points joined by lines",
+  files: "abcde",
+  size: 5,
+  margin: 70,
+  step: 105,
+  pointRadius: 50,
+
+  coordinates(point) {
+    const x = this.files.indexOf(point[0]);
+    const y = Number(point[1]) - 1;
+    const sx = app.flipped ? this.size - 1 - x : x;
+    const sy = app.flipped ? y : this.size - 1 - y;
+    return [this.margin + this.step * sx, this.margin + this.step * sy];
+  },
+
+  background(svg) {
+    make("rect", { x: 0, y: 0, width: VIEW, height: VIEW, rx: 18, class: "board-bg" }, svg);
+    const lines = make("g", { class: "lines" }, svg);
+    const pointName = (x, y) => this.files[x] + (y + 1);
+    const join = (a, b) => {
+      const [x1, y1] = this.coordinates(a);
+      const [x2, y2] = this.coordinates(b);
+      make("line", { x1, y1, x2, y2 }, lines);
+    };
+    for (let i = 0; i < this.size; i++) {
+      join(pointName(0, i), pointName(this.size - 1, i));
+      join(pointName(i, 0), pointName(i, this.size - 1));
+    }
+    join("a1", "e5");
+    join("a5", "e1");
+    join("a3", "c5");
+    join("c5", "e3");
+    join("e3", "c1");
+    join("c1", "a3");
+    const labels = make("g", { class: "labels" }, svg);
+    for (let i = 0; i < this.size; i++) {
+      const [fx] = this.coordinates(pointName(i, 0));
+      const file = make("text", { x: fx, y: 548, "text-anchor": "middle" }, labels);
+      file.textContent = this.files[i];
+      const [, ry] = this.coordinates(pointName(0, i));
+      const rank = make("text", { x: 16, y: ry + 6, "text-anchor": "middle" }, labels);
+      rank.textContent = String(i + 1);
+    }
+  },
+
+  square(group, point) {
+    const [cx, cy] = this.coordinates(point);
+    make("circle", { cx, cy, r: this.pointRadius, class: "hit" }, group);
+    make("circle", { cx, cy, r: 6, class: "dot" }, group);
+  },
+
+  lastMark(group, cx, cy) {
+    make("circle", { cx, cy, r: 42, class: "last-ring" }, group);
+  },
+
+  piece(group, piece, x, y) {
+    if (piece.piece === "tiger") drawTiger(group, x, y);
+    else drawSheep(group, x, y);
+  },
+
+  tallies(game) {
+    return [
+      { label: "Sheep in hand", count: String(game.sheep_in_hand),
+        icons: Array(game.sheep_in_hand).fill("sheep") },
+      { label: "Captured", count: `${game.captured} of 5`,
+        icons: Array(game.captured).fill("sheep taken") },
+    ];
+  },
+
+  turnHint(game, you) {
+    if (game.side_to_move === "sheep" && game.sheep_in_hand > 0) {
+      return `${you}: place a sheep on an empty point`;
+    }
+    if (game.side_to_move === "sheep") return `${you}: move a sheep along a line`;
+    return `${you}: move a tiger, or jump a sheep to capture it`;
+  },
+};
 
 function drawTiger(group, x, y) {
   const piece = make("g", { class: "piece tiger", transform: `translate(${x} ${y})` }, group);
@@ -355,72 +480,182 @@ function drawSheep(group, x, y) {
   make("circle", { r: 2.6, cx: 4.5, cy: -1, class: "sheep-eye" }, piece);
 }
 
-function lastMove() {
-  const game = app.game;
-  return game && game.moves.length ? parseMove(game.moves[game.moves.length - 1].move) : null;
-}
+// English draughts: 8 x 8 squares, the 32 dark ones numbered 1-32 as in PDN (shared/DRAUGHTS.md):
+// seen from White's side, 1-4 on the top row (b8, d8, f8, h8), 29-32 on the bottom (a1 ... g1).
+// Black starts on 1-12 at the top and moves down; Flip turns the board round.
+const DRAUGHTS = {
+  label: "The board: 8 by 8 squares, the dark ones numbered 1 to 32",
+  margin: 24,
+  cell: 64,
+  pointRadius: 32,
+
+  cellOf(square) {
+    const i = Number(square) - 1;
+    const row = Math.floor(i / 4);
+    const column = 2 * (i % 4) + (row % 2 === 0 ? 1 : 0);
+    return app.flipped ? [7 - row, 7 - column] : [row, column];
+  },
+
+  coordinates(square) {
+    const [row, column] = this.cellOf(square);
+    return [this.margin + this.cell * (column + 0.5), this.margin + this.cell * (row + 0.5)];
+  },
+
+  background(svg) {
+    make("rect", { x: 0, y: 0, width: VIEW, height: VIEW, rx: 14, class: "board-frame" }, svg);
+    const size = 8 * this.cell;
+    make("rect", { x: this.margin, y: this.margin, width: size, height: size,
+      class: "light-square" }, svg);
+    const labels = make("g", { class: "draughts-labels" }, svg);
+    const files = "abcdefgh";
+    for (let k = 0; k < 8; k++) {
+      const file = app.flipped ? files[7 - k] : files[k];
+      const rank = app.flipped ? k + 1 : 8 - k;
+      const centre = this.margin + this.cell * (k + 0.5);
+      make("text", { x: centre, y: VIEW - 7, "text-anchor": "middle" }, labels).textContent = file;
+      make("text", { x: 12, y: centre + 5, "text-anchor": "middle" }, labels).textContent =
+        String(rank);
+    }
+  },
+
+  square(group, square) {
+    const [cx, cy] = this.coordinates(square);
+    const half = this.cell / 2;
+    make("rect", { x: cx - half, y: cy - half, width: this.cell, height: this.cell,
+      class: "hit dark-square" }, group);
+    make("text", { x: cx - half + 3, y: cy - half + 12, class: "square-number" }, group)
+      .textContent = square;
+  },
+
+  lastMark(group, cx, cy) {
+    const half = this.cell / 2;
+    make("rect", { x: cx - half, y: cy - half, width: this.cell, height: this.cell,
+      class: "last-square" }, group);
+  },
+
+  piece(group, piece, x, y) {
+    const node = make("g", { class: `piece draughts-piece ${piece.side} ${piece.piece}`,
+      transform: `translate(${x} ${y})` }, group);
+    make("circle", { r: 23, class: "disc" }, node);
+    make("circle", { r: 16, class: "groove" }, node);
+    if (piece.piece === "king") {
+      make("path", { d: "M -11 6 L -13 -7 L -5.5 -1 L 0 -10 L 5.5 -1 L 13 -7 L 11 6 Z",
+        class: "crown" }, node);
+    }
+  },
+
+  tallies(game) {
+    return app.info.sides.map((side) => {
+      const pieces = game.board.filter((p) => p.side === side);
+      const kings = pieces.filter((p) => p.piece === "king").length;
+      const men = pieces.length - kings;
+      return {
+        label: sideName(side),
+        count: `${men} ${men === 1 ? "man" : "men"}, ${kings} ${kings === 1 ? "king" : "kings"}`,
+        icons: pieces.map((p) => `disc ${side} ${p.piece}`),
+      };
+    });
+  },
+
+  turnHint(game, you) {
+    if (app.via.length > 0) return `${you}: go on jumping, click the next landing square`;
+    if (game.legal_move_paths.some((move) => move.captured.length > 0)) {
+      return `${you}: capture (captures are compulsory)`;
+    }
+    return `${you}: move a piece one square diagonally`;
+  },
+};
+
+const DRAWINGS = { tigers: TIGERS, draughts: DRAUGHTS };
 
 function drawBoard() {
   const svg = el("board");
   svg.replaceChildren();
-  make("rect", { x: 0, y: 0, width: 560, height: 560, rx: 18, class: "board-bg" }, svg);
-  drawLines(svg);
+  const drawing = app.drawing;
+  if (!drawing) return;
+  drawing.background(svg);
   const game = app.game;
   if (!game) return;
   const moves = legalMoves();
-  const targets = new Map();
+  const step = app.via.length + 1;
+  // The squares a click may go to now: a placement, or for the piece picked up each fitting
+  // move's next landing square and its last.
+  const targets = new Map(); // square -> whether the move there captures
   for (const move of moves) {
-    if (move.origin === null || move.origin === app.selected) targets.set(move.target, move);
+    if (move.origin === null && app.selected === null) targets.set(move.target, false);
+  }
+  for (const move of fittingMoves()) {
+    const capture = move.captured.length > 0;
+    targets.set(move.path[step], capture);
+    targets.set(move.target, capture);
   }
   const movable = new Set(moves.filter((m) => m.origin !== null).map((m) => m.origin));
-  const last = lastMove();
-  const captured = last && last.jump ? midpoint(last.origin, last.target) : null;
+  const last = game.last_move;
+  const lastSquares = new Set(last ? last.path : []);
+  const taken = new Set(last ? last.captured : []);
+  const pieces = new Map(game.board.map((piece) => [piece.square, piece]));
   const points = make("g", { class: "points" }, svg);
-  for (let y = 0; y < SIZE; y++) {
-    for (let x = 0; x < SIZE; x++) {
-      const point = FILES[x] + (y + 1);
-      const [cx, cy] = coordinates(point);
-      const classes = ["point"];
-      if (targets.has(point)) classes.push("target");
-      if (targets.has(point) && targets.get(point).jump) classes.push("jump-target");
-      if (movable.has(point)) classes.push("movable");
-      if (point === app.selected) classes.push("selected");
-      if (last && (point === last.target || point === last.origin)) classes.push("last");
-      const group = make("g", { class: classes.join(" "), "data-point": point }, points);
-      if (targets.has(point) || movable.has(point)) {
-        group.setAttribute("tabindex", "0");
-        group.setAttribute("role", "button");
-        const verb = targets.has(point) ? "move to" : "pick up the piece on";
-        group.setAttribute("aria-label", `${verb} ${point}`);
-      }
-      make("circle", { cx, cy, r: 50, class: "hit" }, group);
-      make("circle", { cx, cy, r: 6, class: "dot" }, group);
-      if (classes.includes("last")) make("circle", { cx, cy, r: 42, class: "last-ring" }, group);
-      if (game.tigers.includes(point)) drawTiger(group, cx, cy);
-      else if (game.sheep.includes(point)) drawSheep(group, cx, cy);
-      if (point === app.selected) make("circle", { cx, cy, r: 41, class: "selected-ring" }, group);
-      if (targets.has(point)) make("circle", { cx, cy, r: 15, class: "target-dot" }, group);
-      if (point === captured) {
-        make("path", { d: `M ${cx - 12} ${cy - 12} l 24 24 m 0 -24 l -24 24`,
-          class: "captured-mark" }, group);
-      }
+  for (const square of app.info.squares) {
+    const [cx, cy] = drawing.coordinates(square);
+    const classes = ["point"];
+    if (targets.has(square)) classes.push("target");
+    if (targets.get(square)) classes.push("jump-target");
+    if (movable.has(square)) classes.push("movable");
+    if (square === app.selected) classes.push("selected");
+    if (app.via.includes(square)) classes.push("via");
+    if (lastSquares.has(square)) classes.push("last");
+    const group = make("g", { class: classes.join(" "), "data-point": square }, points);
+    if (targets.has(square) || movable.has(square)) {
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "button");
+      const verb = targets.has(square) ? "move to" : "pick up the piece on";
+      group.setAttribute("aria-label", `${verb} ${square}`);
+    }
+    drawing.square(group, square);
+    if (lastSquares.has(square)) drawing.lastMark(group, cx, cy);
+    const piece = pieces.get(square);
+    if (piece) drawing.piece(group, piece, cx, cy);
+    if (square === app.selected || app.via.includes(square)) {
+      make("circle", { cx, cy, r: drawing.pointRadius - 9, class: "selected-ring" }, group);
+    }
+    if (targets.has(square)) make("circle", { cx, cy, r: 15, class: "target-dot" }, group);
+    if (taken.has(square)) {
+      make("path", { d: `M ${cx - 12} ${cy - 12} l 24 24 m 0 -24 l -24 24`,
+        class: "captured-mark" }, group);
     }
   }
 }
 
-function midpoint(a, b) {
-  const x = (FILES.indexOf(a[0]) + FILES.indexOf(b[0])) / 2;
-  const y = (Number(a[1]) + Number(b[1])) / 2;
-  return FILES[x] + y;
+// When the squares clicked fit several moves, a small list of them to pick from.
+function drawChooser() {
+  const chooser = el("chooser");
+  const list = el("chooser-moves");
+  list.replaceChildren();
+  chooser.hidden = !app.choices;
+  if (!app.choices) return;
+  for (const move of app.choices) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "choice";
+    button.textContent = move.move;
+    button.addEventListener("click", () => sendMove(move.move));
+    list.append(button);
+  }
 }
 
-function icons(container, count, kind) {
-  container.replaceChildren();
-  for (let i = 0; i < count; i++) {
-    const icon = document.createElement("span");
-    icon.className = `icon ${kind}`;
-    container.append(icon);
-  }
+function drawTallies() {
+  const tallies = app.drawing.tallies(app.game);
+  tallies.forEach((tally, index) => {
+    el(`tally-${index}-label`).textContent = tally.label;
+    el(`tally-${index}-count`).textContent = tally.count;
+    const container = el(`tally-${index}-icons`);
+    container.replaceChildren();
+    for (const kind of tally.icons) {
+      const icon = document.createElement("span");
+      icon.className = `icon ${kind}`;
+      container.append(icon);
+    }
+  });
 }
 
 function lastSearch() {
@@ -434,7 +669,7 @@ function lastSearch() {
 
 function drawEngine() {
   const search = lastSearch();
-  const bar = el("bar-tigers");
+  const bar = el("bar-first");
   el("evaluation").classList.toggle("empty", !search);
   if (!search) {
     bar.style.width = "50%";
@@ -444,10 +679,10 @@ function drawEngine() {
     }
     return;
   }
-  // The tigers' share of the bar: a forced result fills it; a sheep captured is worth a lot.
+  // The first player's share of the bar: a forced result fills it or empties it.
   let share;
-  if (search.forced_winner) share = search.forced_winner === "tigers" ? 1 : 0;
-  else share = 0.5 + 0.5 * Math.tanh(search.score / 2.5);
+  if (search.forced_winner) share = search.forced_winner === app.info.sides[0] ? 1 : 0;
+  else share = 0.5 + 0.5 * Math.tanh(search.score / app.info.evaluation_scale);
   bar.style.width = `${(100 * share).toFixed(1)}%`;
   el("score-text").textContent = search.score_text;
   el("engine-score").textContent = search.score_text;
@@ -466,17 +701,19 @@ function drawTrueValue() {
   el("true-value").textContent = value ? value.text : "–";
 }
 
+// Numbered as in the record: a number for each move of the first to move and the reply.
 function drawMoves() {
   const game = app.game;
+  const first = app.info.first_to_move;
   const list = el("moves");
   list.replaceChildren();
   el("moves-empty").hidden = game.moves.length > 0;
   let item = null;
   game.moves.forEach((played, index) => {
-    if (item === null || played.side === "sheep") {
+    if (item === null || played.side === first) {
       item = document.createElement("li");
       list.append(item);
-      if (played.side === "tigers") {
+      if (played.side !== first) {
         const gap = document.createElement("span");
         gap.className = "gap";
         gap.textContent = "…";
@@ -490,7 +727,7 @@ function drawMoves() {
     if (played.search) ply.title = `${played.search.player}: ${played.search.score_text}`;
     if (index === game.moves.length - 1) ply.classList.add("current");
     item.append(ply);
-    if (played.side === "tigers") item = null;
+    if (played.side !== first) item = null;
   });
   list.scrollTop = list.scrollHeight; // the latest move in view, without scrolling the page
 }
@@ -500,16 +737,13 @@ function statusText() {
   if (!game) return ["loading", "Loading…"];
   if (game.outcome) return ["over", `Game over. ${game.outcome.message}`];
   const side = game.side_to_move;
-  const name = side === "tigers" ? "Tigers" : "Sheep";
+  const name = sideName(side);
   if (app.thinking) return ["thinking", `${name}: ${game.players[side]} is thinking…`];
   if (app.sending) return ["sending", `${name}: sending your move…`];
   if (!isHuman(side)) return ["waiting", `${name} to move`];
-  const you = isHuman("sheep") && isHuman("tigers") ? name : "Your move";
-  if (side === "sheep" && game.sheep_in_hand > 0) {
-    return ["your-turn", `${you}: place a sheep on an empty point`];
-  }
-  if (side === "sheep") return ["your-turn", `${you}: move a sheep along a line`];
-  return ["your-turn", `${you}: move a tiger, or jump a sheep to capture it`];
+  const you = app.info.sides.every(isHuman) ? name : "Your move";
+  if (app.choices) return ["your-turn", `${you}: pick one of these moves`];
+  return ["your-turn", app.drawing.turnHint(game, you)];
 }
 
 function render() {
@@ -521,18 +755,16 @@ function render() {
   el("status").className = `status ${status}` + (game && game.outcome
     ? ` ${game.outcome.winner || "draw"}` : "");
   drawBoard();
+  drawChooser();
   if (!game) return;
-  el("in-hand").textContent = String(game.sheep_in_hand);
-  el("captured").textContent = `${game.captured} of 5`;
-  icons(el("in-hand-icons"), game.sheep_in_hand, "sheep");
-  icons(el("captured-icons"), game.captured, "sheep taken");
+  drawTallies();
   drawEngine();
   drawTrueValue();
   drawMoves();
   el("undo").disabled = app.thinking || game.ply === 0
     || !game.moves.some((played) => isHuman(played.side));
   el("download").href = game.record;
-  el("download").setAttribute("download", `samuel-${game.id}.txt`);
+  el("download").setAttribute("download", `samuel-${game.id}${app.info.record_suffix}`);
   el("current-position").textContent = game.position;
 }
 
@@ -554,11 +786,16 @@ function hideMessage() {
 // ---------------------------------------------------------------- start
 
 async function start() {
-  const settings = loadSettings();
-  if (settings.you) {
-    const radio = document.querySelector(`input[name="you"][value="${settings.you}"]`);
-    if (radio) radio.checked = true;
+  try {
+    app.info = await api("GET", "/api/game");
+  } catch (error) {
+    showMessage(error.message);
+    return;
   }
+  app.drawing = DRAWINGS[app.info.drawing];
+  describeGame();
+  const settings = loadSettings();
+  fillSides(settings);
   app.flipped = Boolean(settings.flipped);
   el("board").addEventListener("click", (event) => {
     const group = event.target.closest(".point");
@@ -569,9 +806,14 @@ async function start() {
     if (group && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
       clickPoint(group.dataset.point);
+      if (app.choices) return; // the chooser has the focus
       const again = el("board").querySelector(`[data-point="${group.dataset.point}"]`);
       if (again && again.getAttribute("tabindex")) again.focus();
     }
+  });
+  el("chooser-cancel").addEventListener("click", () => {
+    putDown();
+    render();
   });
   el("message").addEventListener("click", hideMessage);
   el("new-game").addEventListener("click", () => newGame());
@@ -585,13 +827,16 @@ async function start() {
     showSpecField();
     saveSettings();
   });
-  for (const control of [el("spec"), el("strength"), ...document.querySelectorAll('input[name="you"]')]) {
+  el("you").addEventListener("change", saveSettings);
+  for (const control of [el("spec"), el("strength")]) {
     control.addEventListener("change", saveSettings);
   }
   el("setup-form").addEventListener("submit", async (event) => {
     event.preventDefault();
     const text = el("position").value.trim();
-    if (!text) return showMessage("Type a position string first, such as T3T/5/5/5/T3T S 20.");
+    if (!text) {
+      return showMessage(`Type a position string first, such as ${app.info.position_example}.`);
+    }
     if (await newGame(text)) {
       el("position").value = "";
       el("position").blur();
@@ -600,8 +845,8 @@ async function start() {
     }
   });
   document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && app.selected) {
-      app.selected = null;
+    if (event.key === "Escape" && (app.selected !== null || app.choices)) {
+      putDown();
       render();
     }
   });
