@@ -749,7 +749,7 @@ def fuzz_labelled_positions_files(folder: str) -> None:
         print(f"trying: {file!r}", file=sys.stderr, flush=True)
         path.write_bytes(file.content)
         try:
-            data = load_positions(path)
+            data = load_positions(path, "tigers")
         except SamuelError:
             return
         assert_states_are_positions(data.states)  # what the kernels below take unchecked
