@@ -32,7 +32,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20, help="iterations timed (best taken)")
     args = parser.parse_args()
     if args.data:
-        data = load_positions(args.data)
+        data = load_positions(args.data, "tigers")  # the figures are Tigers & Sheep's
     else:
         data = make_positions(SelfPlayDataConfig(games=300, player="classic:depth=2"))
     rows = np.resize(np.arange(len(data)), args.positions)

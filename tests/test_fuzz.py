@@ -579,6 +579,9 @@ def odd_state(draw, states: np.ndarray) -> tuple[np.ndarray, str]:
             st.integers(-(2**63), 2**63 - 1),
         )
     )
+    if states.dtype.kind in "iu":  # states already of a damaged integer type: what it holds
+        limits = np.iinfo(states.dtype)
+        value = min(max(value, int(limits.min)), int(limits.max))
     states[row, column] = value
     return states, f"states[{row}, {column}] = {value}"
 
@@ -749,7 +752,7 @@ def fuzz_labelled_positions_files(folder: str) -> None:
         print(f"trying: {file!r}", file=sys.stderr, flush=True)
         path.write_bytes(file.content)
         try:
-            data = load_positions(path)
+            data = load_positions(path, "tigers")
         except SamuelError:
             return
         assert_states_are_positions(data.states)  # what the kernels below take unchecked

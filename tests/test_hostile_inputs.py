@@ -9,6 +9,7 @@ timeout, so that a regression fails the test instead of hanging or killing the t
 
 from __future__ import annotations
 
+import json
 import os
 import struct
 import subprocess
@@ -34,6 +35,7 @@ SPARSE_BYTES = 8 * 10**9  # more than any kind of file may be; sparse, so it tak
 LOADERS = {
     "weights": ("samuel.nn.weights", "load_parameters", "weights file"),
     "classic": ("samuel.games.tigers.classic", "load_weights", "classic weights file"),
+    "draughts classic": ("samuel.games.draughts.classic", "load_weights", "classic weights file"),
     "positions": ("samuel.tune.dataset", "load_positions", "labelled positions file"),
     "layer": ("samuel.games.tigers.tablebase.files", "open_codes", "tablebase layer"),
     "records": ("samuel.games.record", "read_records", "records file"),
@@ -371,6 +373,32 @@ def test_unknown_names_are_counted_not_quoted_unless_they_look_like_features(tmp
     path = tmp_path / "w.json"
     path.write_text(str(entries).replace("'", '"').join(['{"weights": ', "}"]))
     with pytest.raises(WeightsError, match=r"unknown \['captures'\] and 1 other name") as error:
+        load_weights(path)
+    assert "bin/bash" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("value", "phrase"),
+    [
+        ("NaN", "men is not a finite number"),
+        ("1" + "0" * 400, "men is not a finite number"),
+        ("1" + "0" * 5000, "not JSON that this program reads"),
+        ('"secret"', "men is not a finite number"),
+        ("400", "could score 4.*beyond the 500"),  # finite, but past what the search can tell
+    ],
+)
+def test_bad_draughts_classic_weights_are_named_without_quoting_them(tmp_path, value, phrase):
+    from samuel.games.draughts.classic import FEATURES as DRAUGHTS_FEATURES
+    from samuel.games.draughts.classic import WeightsError, load_weights
+
+    entries = {name: 0.01 for name in DRAUGHTS_FEATURES}
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"weights": entries}).replace('"men": 0.01', f'"men": {value}'))
+    with pytest.raises(WeightsError, match=phrase) as error:
+        load_weights(path)
+    assert "secret" not in str(error.value) and len(str(error.value)) < 300
+    path.write_text(json.dumps({"weights": entries | {"root:x:0:0:/bin/bash": 2}}))
+    with pytest.raises(WeightsError, match="unknown none and 1 other name") as error:
         load_weights(path)
     assert "bin/bash" not in str(error.value)
 

@@ -315,3 +315,17 @@ def tablebase_result(game: int, state: np.ndarray, tablebase) -> tuple[bool, int
     if base == DRAUGHTS:
         return False, 0, 0
     raise ValueError("unknown game number")
+
+
+@kernel
+def classic_features(game: int, state: np.ndarray, out: np.ndarray) -> None:
+    """Write the classic evaluation's features of a position into ``out`` (the game's
+    ``FEATURE_COUNT`` entries, as its ``classic.FEATURES`` names them): what tuning fits the
+    classic weights on. The classic score is their dot product with the weights."""
+    base = game & GAME_MASK
+    if base == TIGERS_AND_SHEEP:
+        tigers_classic.classic_features(state[0], state[1], state[2], state[3], out)
+    elif base == DRAUGHTS:
+        draughts_classic.classic_features(state[0], state[1], state[2], state[3], out)
+    else:
+        raise ValueError("unknown game number")

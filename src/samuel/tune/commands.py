@@ -11,20 +11,22 @@ from __future__ import annotations
 import argparse
 import os
 
-from samuel.options import add_game_argument, even_games, number, require_tigers, sprt
+from samuel.options import add_game_argument, even_games, number, sprt
 from samuel.progress import progress_bar
+from samuel.tune.games import TUNABLE, UNIT
+
+UNITS = {game: (unit,) for game, unit in UNIT.items()}
 
 
 def _features(text: str) -> tuple[str, ...]:
-    from samuel.games.tigers.classic import FEATURES
+    """A comma-separated list of feature names; which names are features depends on --game,
+    so the command's config checks them."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
 
-    names = tuple(name.strip() for name in text.split(",") if name.strip())
-    unknown = [name for name in names if name not in FEATURES]
-    if unknown:
-        raise argparse.ArgumentTypeError(
-            f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(FEATURES)}"
-        )
-    return names
+
+def _per_game(defaults: dict[str, tuple[str, ...]]) -> str:
+    """A default that depends on the game, as help text: ``tigers: a,b; draughts: c``."""
+    return "; ".join(f"{game}: {','.join(names)}" for game, names in defaults.items())
 
 
 def _workers(parser: argparse.ArgumentParser, what: str) -> None:
@@ -34,10 +36,6 @@ def _workers(parser: argparse.ArgumentParser, what: str) -> None:
         help=f"{what} (every core); the results do not depend on it",
     )
     add_game_argument(parser)  # every tuning command has --workers, and takes --game with it
-
-
-# The tuner's features, data sets and weights files are Tigers & Sheep's so far.
-WHY_TIGERS_ONLY = "the tuner knows no other game's classic features yet"
 
 
 # samuel selfplay
@@ -94,9 +92,10 @@ def command_selfplay(args: argparse.Namespace) -> None:
 
     from samuel.tune.config import SelfPlayDataConfig
     from samuel.tune.dataset import make_positions, save_positions
+    from samuel.tune.games import tuning_game
 
-    require_tigers(args.game, "self-play data", WHY_TIGERS_ONLY)
     config = SelfPlayDataConfig(
+        game=args.game,
         games=args.games,
         out=args.out,
         player=args.player,
@@ -115,9 +114,11 @@ def command_selfplay(args: argparse.Namespace) -> None:
     first = np.r_[True, np.diff(data.games) != 0]
     results = data.results[first]
     print(f"{config.games} games, {len(data):,} positions written to {config.out}")
+    first_side, second_side = tuning_game(config.game).sides
     print(
-        f"results: tigers won {(results > 0).sum()}, sheep won {(results < 0).sum()}, "
-        f"drawn {(results == 0).sum()}; {data.random_moves.mean():.1%} of the moves random"
+        f"results: {first_side} won {(results > 0).sum()}, {second_side} won "
+        f"{(results < 0).sum()}, drawn {(results == 0).sum()}; "
+        f"{data.random_moves.mean():.1%} of the moves random"
     )
 
 
@@ -128,7 +129,9 @@ def add_tune_arguments(parser: argparse.ArgumentParser) -> None:
     from samuel.tune.config import TuneConfig
 
     d = TuneConfig()
-    parser.add_argument("data", help="labelled positions, a .npz file from samuel selfplay")
+    parser.add_argument(
+        "data", help="labelled positions of the game, a .npz file from samuel selfplay"
+    )
     parser.add_argument(
         "--out",
         default=d.out,
@@ -162,9 +165,10 @@ def add_tune_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fixed",
         type=_features,
-        default=d.fixed,
+        default=None,  # the game's unit
         metavar="F1,F2",
-        help=f"features whose weights stay as they start ({','.join(d.fixed)})",
+        help="features whose weights stay as they start, the game's unit among them "
+        f"({_per_game(UNITS)})",
     )
     parser.add_argument(
         "--seed", type=number(int, 0), default=d.seed, help=f"picks the held-out games ({d.seed})"
@@ -176,8 +180,8 @@ def command_tune(args: argparse.Namespace) -> None:
     from samuel.tune.config import TuneConfig
     from samuel.tune.gradient import tune
 
-    require_tigers(args.game, "tuning", WHY_TIGERS_ONLY)
     config = TuneConfig(
+        game=args.game,
         data=args.data,
         out=args.out,
         start=args.start,
@@ -244,9 +248,9 @@ def add_hillclimb_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--features",
         type=_features,
-        default=d.features,
+        default=None,  # the game's
         metavar="F1,F2",
-        help=f"the weights that may change ({','.join(d.features)})",
+        help=f"the weights that may change, never the unit ({_per_game(TUNABLE)})",
     )
     parser.add_argument(
         "--opening-plies",
@@ -286,8 +290,8 @@ def command_hillclimb(args: argparse.Namespace) -> None:
     from samuel.tune.config import HillClimbConfig
     from samuel.tune.hillclimb import hill_climb
 
-    require_tigers(args.game, "hill climbing", WHY_TIGERS_ONLY)
     config = HillClimbConfig(
+        game=args.game,
         rounds=args.rounds,
         games=args.games,
         out_dir=args.out_dir,

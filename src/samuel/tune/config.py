@@ -14,18 +14,19 @@ from typing import TYPE_CHECKING
 
 from samuel.errors import CommandError
 
+from .games import TUNABLE as _TUNABLE
+
 if TYPE_CHECKING:
     from samuel.match.sprt import Sprt
 
 
-def _check_features(names: tuple[str, ...]) -> None:
-    from samuel.games.tigers.classic import FEATURES
+DEFAULT_GAME = "tigers"
 
-    unknown = [name for name in names if name not in FEATURES]
-    if unknown:
-        raise CommandError(
-            f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(FEATURES)}"
-        )
+
+def _game_default(config, name: str, value) -> None:
+    """Fill in a field left at None with the game's default (the config is frozen, and its saved
+    form should say what was used)."""
+    object.__setattr__(config, name, value)
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,12 @@ class SelfPlayDataConfig:
     ply_cap: int = 200  # a game this long is a draw
     seed: int = 0  # the run's seed: game g's seed comes from (seed, g)
     workers: int | None = None  # threads (every core); the file does not depend on it
+    game: str = DEFAULT_GAME  # the game played (a registry name: tigers, draughts)
 
     def __post_init__(self) -> None:
+        from .games import check_game
+
+        check_game(self.game)
         checks = [
             (self.games >= 1, "games must be at least 1"),
             (self.random_plies >= 0, "random plies must not be negative"),
@@ -66,11 +71,18 @@ class TuneConfig:
     iterations: int = 2000  # full-batch steps
     learning_rate: float = 0.002  # Adam: about this much per weight and step
     optimizer: str = "adam"  # adam or gd
-    fixed: tuple[str, ...] = ("captured",)  # features whose weights stay as they start
+    # Features whose weights stay as they start; None: the game's unit (captured, men) only.
+    fixed: tuple[str, ...] | None = None
     seed: int = 0  # picks the held-out games
     workers: int | None = None  # threads (every core); the result does not depend on it
+    game: str = DEFAULT_GAME  # the game of the data set and the weights
 
     def __post_init__(self) -> None:
+        from .games import tuning_game
+
+        game = tuning_game(self.game)
+        if self.fixed is None:
+            _game_default(self, "fixed", (game.unit,))
         checks = [
             (0.0 < self.validation < 1.0, "validation must be between 0 and 1"),
             (self.iterations >= 0, "iterations must not be negative"),
@@ -85,27 +97,16 @@ class TuneConfig:
         for ok, message in checks:
             if not ok:
                 raise CommandError(message)
-        _check_features(self.fixed)
-        if "captured" not in self.fixed:
+        game.check_features(self.fixed)
+        if game.unit not in self.fixed:
             raise CommandError(
-                "captured is the unit (one sheep) and must stay fixed: with K "
+                f"{game.unit} is the unit (one {game.unit_name}) and must stay fixed: with K "
                 "fixed it pins the scale of the weights"
             )
 
 
-# The weights a round may change. captured is the unit. sheep_in_hand and tiger_to_move are
-# left out by default: at a fixed depth every leaf of a search has the same side to move and,
-# in the placement phase, the same sheep in hand, so they add the same to every leaf and a match
-# can hardly tell their values apart.
-TUNABLE = (
-    "tiger_mobility",
-    "trapped_tigers",
-    "capturable_sheep",
-    "capture_now",
-    "double_threat",
-    "sheep_on_edge",
-    "tigers_on_junctions",
-)
+# Tigers & Sheep's weights a round may change by default (each game's: samuel.tune.games).
+TUNABLE = _TUNABLE["tigers"]
 
 
 @dataclass(frozen=True)
@@ -120,16 +121,22 @@ class HillClimbConfig:
     step: float = 0.3  # a change is about this share of the weight (at least STEP_FLOOR)
     accept: float = 0.55  # the score a challenger needs (without an SPRT)
     sprt: Sprt | None = None  # accept a challenger when this test accepts H1
-    features: tuple[str, ...] = TUNABLE  # the weights that may change
+    features: tuple[str, ...] | None = None  # the weights that may change (None: the game's)
     opening_plies: int = 4  # random opening plies in the rounds' matches
     final_games: int = 400  # games in the final match, fixed before it is played
     final_opening_plies: int = 5  # random opening plies in the final match (not the rounds')
     ply_cap: int = 200  # a game this long is a draw
     seed: int = 0  # the run's seed: every round's and the final match's seeds come from it
     workers: int = 1  # match worker processes; the results do not depend on it
+    game: str = DEFAULT_GAME  # the game the matches are played on
 
     def __post_init__(self) -> None:
-        _check_features(self.features)
+        from .games import tuning_game
+
+        game = tuning_game(self.game)
+        if self.features is None:
+            _game_default(self, "features", game.tunable)
+        game.check_features(self.features)
         checks = [
             (self.rounds >= 0, "rounds must not be negative"),
             (
@@ -145,8 +152,9 @@ class HillClimbConfig:
             (0.0 < self.accept <= 1.0, "accept must be more than 0 and at most 1"),
             (len(self.features) >= 1, "at least one feature must be tunable"),
             (
-                "captured" not in self.features,
-                "captured is the unit (one sheep) and stays at 1: leave it out of the features",
+                game.unit not in self.features,
+                f"{game.unit} is the unit (one {game.unit_name}) and stays at 1: leave it out "
+                "of the features",
             ),
             (
                 0 <= self.opening_plies <= 40 and 0 <= self.final_opening_plies <= 40,
@@ -156,6 +164,14 @@ class HillClimbConfig:
                 self.final_opening_plies != self.opening_plies,
                 "the final match's openings must differ in length from the rounds' (that is what "
                 "keeps them apart: see docs/tuning.md)",
+            ),
+            (
+                # At draughts only the side to move keeps openings of different lengths apart
+                # (nothing else counts the plies played): the lengths must differ in parity.
+                self.game != "draughts" or (self.final_opening_plies - self.opening_plies) % 2 == 1,
+                "at draughts the final match's openings must be an odd number of plies longer "
+                "or shorter than the rounds' (then the side to move differs, so no opening "
+                "position repeats: see docs/tuning.md)",
             ),
             (
                 self.ply_cap > max(self.opening_plies, self.final_opening_plies),

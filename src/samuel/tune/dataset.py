@@ -9,20 +9,25 @@ was played:
 =================  ========  ==============================================================
 array              dtype     meaning
 =================  ========  ==============================================================
-``states``         int64     the kernels' position: tigers mask, sheep mask, in hand, tiger
-                             to move (``Position.decode`` turns a row back into a position)
-``results``        int8      the game's result, tigers' view: 1, 0 (a draw), -1
+``states``         int64     the kernels' position (``Position.decode`` turns a row back into
+                             a position): for Tigers & Sheep 4 words, tigers mask, sheep mask,
+                             in hand, tiger to move; for draughts 5, black mask, white mask,
+                             kings mask, black to move, quiet plies (the 40-move count)
+``results``        int8      the game's result, the first player's view (tigers, Black): 1, 0
+                             (a draw), -1
 ``games``          int32     the game's number in the file (0 .. games - 1)
 ``plies``          int16     the ply of the position in its game (0 is the start)
 ``random_moves``   bool      the move played there was random (opening plies or epsilon)
-``scores``         float32   the search's score there, clamped to -1..1, tigers' view
-``config``         str       the :class:`SelfPlayDataConfig` that made the file, as JSON
+``scores``         float32   the search's score there, clamped to -1..1, the first player's view
+``config``         str       the :class:`SelfPlayDataConfig` that made the file, as JSON; its
+                             ``game`` names the game (a file without one is Tigers & Sheep's)
 =================  ========  ==============================================================
 
 Every tuner and trainer reads it with :func:`load_positions`, which trusts nothing in the file:
 the rows go into compiled kernels, which do no bounds checks, so every array is checked for its
-dtype, shape and values (bitboards on the board's 25 points, counts in range, results and scores
-in range) before it is used, and a bad one is named with its first bad row.
+dtype, shape and values (the game's own checks of a position, counts in range, results and
+scores in range) before it is used, and a bad one is named with its first bad row. A file of
+another game than the one asked for is refused.
 """
 
 from __future__ import annotations
@@ -45,16 +50,19 @@ import numpy as np
 from samuel.errors import CommandError, SamuelError
 from samuel.files import FileError, open_regular, write_atomically
 from samuel.games import kernels as games
+from samuel.games.draughts.kernels import QUIET_PLY_LIMIT
+from samuel.games.draughts.rules import position_problem as draughts_position_problem
 from samuel.games.tigers.board import FULL, SHEEP, TIGERS
-from samuel.games.tigers.rules import RULES, Position
 from samuel.seeds import derive_seed
 from samuel.train.selfplay import play_selfplay
 
-from .config import SelfPlayDataConfig
+from .config import DEFAULT_GAME, SelfPlayDataConfig
+from .games import UNIT, tuning_game
 
 DATA_STREAM = 0xDA7A  # keeps these games' seeds apart from training's and matches'
 CHUNK = 50  # games per compiled call, so that progress can be shown
-STATE_WORDS = games.GAMES[games.TIGERS_AND_SHEEP].state_words  # a row of ``states``: 4 words
+# A row of Tigers & Sheep's ``states``: 4 words (each game's: TuningGame.state_words).
+STATE_WORDS = games.GAMES[games.TIGERS_AND_SHEEP].state_words
 ARRAYS = {
     "states": np.int64,
     "results": np.int8,
@@ -69,7 +77,8 @@ ARRAYS = {
 # 100 bytes a position), so 50 million (about 800,000 games, 80 times the documented run) is
 # about 5 GB: larger than any run needs, small enough to be refused before it fills memory.
 MAX_POSITIONS = 50_000_000
-ROW_BYTES = sum(np.dtype(dtype).itemsize for dtype in ARRAYS.values()) + 3 * 8  # states: 4 x i8
+# A row's bytes in the game with the widest states (draughts: 5 words of 8 bytes).
+ROW_BYTES = sum(np.dtype(dtype).itemsize for dtype in ARRAYS.values()) + (games.STATE_SIZE - 1) * 8
 MAX_CONFIG_BYTES = 1 << 20  # the config is a few hundred bytes of JSON
 # A compressed .npz is no bigger than its arrays stored plainly, plus the zip's headers.
 MAX_FILE_BYTES = MAX_POSITIONS * ROW_BYTES + MAX_CONFIG_BYTES + (1 << 20)
@@ -110,6 +119,11 @@ class LabelledPositions:
     def __len__(self) -> int:
         return len(self.results)
 
+    @property
+    def game(self) -> str:
+        """The game's registry name, as the config records it (none: Tigers & Sheep)."""
+        return self.config.get("game", DEFAULT_GAME)
+
     def subset(self, mask: np.ndarray) -> LabelledPositions:
         """The rows where ``mask`` is true."""
         return LabelledPositions(*(getattr(self, name)[mask] for name in ARRAYS), self.config)
@@ -120,13 +134,13 @@ def data_game_seed(seed: int, game: int) -> int:
     return derive_seed(seed, game, DATA_STREAM)
 
 
-def selfplay_player(spec: str) -> tuple[int, np.ndarray, int]:
-    """The evaluator, parameters and depth of a searching player's spec (raises
+def selfplay_player(spec: str, game: str = DEFAULT_GAME) -> tuple[int, np.ndarray, int]:
+    """The evaluator, parameters and depth of a searching player's spec for ``game`` (raises
     :class:`samuel.players.PlayerSpecError` or :class:`ValueError` for one that cannot play
     reproducible self-play)."""
     from samuel.players import SearchPlayer, make_player
 
-    player = make_player(spec, RULES)
+    player = make_player(spec, tuning_game(game).rules)
     if not isinstance(player, SearchPlayer):
         raise CommandError(
             f"{spec!r} does not search; self-play needs a classic, network or hybrid player"
@@ -145,15 +159,16 @@ def make_positions(
     config: SelfPlayDataConfig, progress: Callable[[int], None] | None = None
 ) -> LabelledPositions:
     """Play the games and collect their positions; ``progress(games done)`` after each chunk."""
-    evaluator, params, depth = selfplay_player(config.player)
+    game = tuning_game(config.game)
+    evaluator, params, depth = selfplay_player(config.player, config.game)
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
-    root = Position.initial().encode()
+    root = np.asarray(game.rules.encode(game.rules.initial_position()), dtype=np.int64)
     seeds = np.array([data_game_seed(config.seed, g) for g in range(config.games)], dtype=np.int64)
     rows: dict[str, list[np.ndarray]] = {name: [] for name in ARRAYS}
     for start in range(0, config.games, CHUNK):
         part = play_selfplay(
-            games.TIGERS_AND_SHEEP,
+            game.kernel_id,
             evaluator,
             params,
             root,
@@ -174,7 +189,7 @@ def make_positions(
         if progress is not None:
             progress(min(config.games, start + CHUNK))
     arrays = {name: np.concatenate(rows[name]).astype(dtype) for name, dtype in ARRAYS.items()}
-    arrays["states"] = arrays["states"].reshape(-1, STATE_WORDS)
+    arrays["states"] = arrays["states"].reshape(-1, game.state_words)
     return LabelledPositions(**arrays, config=dataclasses.asdict(config))
 
 
@@ -191,22 +206,22 @@ def save_positions(data: LabelledPositions, path: str | os.PathLike) -> None:
     write_atomically(path, buffer.getvalue())
 
 
-def load_positions(path: str | os.PathLike) -> LabelledPositions:
-    """Read a data set; raise :class:`DatasetError` saying what is wrong with a bad one.
+def load_positions(path: str | os.PathLike, game: str | None = None) -> LabelledPositions:
+    """Read a data set of ``game`` (a registry name; None: of any game); raise
+    :class:`DatasetError` saying what is wrong with a bad one, or with one of another game.
 
     Only a regular file of at most ``MAX_FILE_BYTES`` is opened (a FIFO or a folder is refused at
-    once), every array's header is checked before its data is read (so a header claiming a huge
-    array allocates nothing), and the values are checked as :func:`check_positions` says. The
-    messages never quote the file's bytes.
+    once), the config is read first (it names the game, and so the states' width), every array's
+    header is checked before its data is read (so a header claiming a huge array allocates
+    nothing), and the values are checked as :func:`check_positions` says. The messages never
+    quote the file's bytes.
     """
     path = Path(path)
     try:
         with open_regular(path, "labelled positions file", MAX_FILE_BYTES) as file:
-            contents = _read_arrays(file, path)
+            contents = _read_arrays(file, path, game)
     except FileError as error:
         raise DatasetError(str(error)) from None
-    if not isinstance(contents["config"], dict):
-        raise DatasetError(f"{path}: config is not a JSON object")
     data = LabelledPositions(**contents)
     problem = check_positions(data)
     if problem is not None:
@@ -214,8 +229,9 @@ def load_positions(path: str | os.PathLike) -> LabelledPositions:
     return data
 
 
-def _read_arrays(file, path: Path) -> dict:
-    """The arrays of an ``.npz`` (with ``config`` decoded), their dtypes and shapes checked."""
+def _read_arrays(file, path: Path, game: str | None) -> dict:
+    """The arrays of an ``.npz`` (with ``config`` decoded and its game checked against ``game``),
+    their dtypes and shapes checked."""
     not_npz = f"{path} is not a labelled positions file (.npz from samuel selfplay)"
     try:
         archive = zipfile.ZipFile(file)
@@ -231,29 +247,51 @@ def _read_arrays(file, path: Path) -> dict:
             )
         contents: dict = {}
         rows = None
-        for name in ("results", *(name for name in ARRAYS if name != "results"), "config"):
+        words = STATE_WORDS
+        for name in ("config", "results", *(name for name in ARRAYS if name != "results")):
             member = members[f"{name}.npy"]
             try:
                 with archive.open(member) as stream:
-                    contents[name] = _read_array(stream, name, rows, path)
+                    contents[name] = _read_array(stream, name, rows, words, path)
             except DatasetError:
                 raise
             except DAMAGED:
                 raise DatasetError(
                     f"{path}: the array {name} is damaged (a truncated or corrupt file)"
                 ) from None
+            if name == "config":
+                contents[name] = _read_config(contents[name], path, game)
+                words = tuning_game(contents[name].get("game", DEFAULT_GAME)).state_words
             if name == "results":
                 rows = len(contents[name])
-    try:
-        contents["config"] = json.loads(str(contents["config"]))
-    except (ValueError, RecursionError):  # RecursionError: nested too deep to decode
-        raise DatasetError(f"{path}: config is not JSON") from None
     return contents
 
 
-def _read_array(stream, name: str, rows: int | None, path: Path) -> np.ndarray:
+def _read_config(text: np.ndarray, path: Path, game: str | None) -> dict:
+    """The config decoded from its JSON, naming a game the tuner knows (``game``, if given)."""
+    try:
+        config = json.loads(str(text))
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to decode
+        raise DatasetError(f"{path}: config is not JSON") from None
+    if not isinstance(config, dict):
+        raise DatasetError(f"{path}: config is not a JSON object")
+    recorded = config.get("game", DEFAULT_GAME)
+    if not isinstance(recorded, str) or recorded not in UNIT:
+        raise DatasetError(
+            f"{path}: config names no game this program tunes (the games are {', '.join(UNIT)})"
+        )
+    if game is not None and recorded != game:
+        theirs, ours = tuning_game(recorded), tuning_game(game)
+        raise DatasetError(
+            f"{path} holds positions of {theirs.title}, not {ours.title} (its game is "
+            f"--game {theirs.name})"
+        )
+    return config
+
+
+def _read_array(stream, name: str, rows: int | None, words: int, path: Path) -> np.ndarray:
     """One ``.npy`` member: its header checked against what ``name`` must be (``rows`` rows,
-    once known from ``results``) before exactly its data is read."""
+    once known from ``results``; states of ``words`` words) before exactly its data is read."""
     version = np.lib.format.read_magic(stream)
     if version == (1, 0):
         shape, fortran, dtype = np.lib.format.read_array_header_1_0(stream, NPY_HEADER_BYTES)
@@ -267,13 +305,13 @@ def _read_array(stream, name: str, rows: int | None, path: Path) -> np.ndarray:
     else:
         expected_dtype = np.dtype(ARRAYS[name])
         count = rows if rows is not None else (shape[0] if len(shape) == 1 else -1)
-        expected = (count, STATE_WORDS) if name == "states" else (count,)
+        expected = (count, words) if name == "states" else (count,)
         if dtype != expected_dtype or shape != expected:
             described = "x".join(str(size) for size in shape) or "a scalar"
+            rows_of = "one row" if name != "states" else f"rows of {words}"
             raise DatasetError(
                 f"{path}: {name} is {dtype} of shape ({described}), expected "
-                f"{expected_dtype} with {'one row' if name != 'states' else 'rows of 4'} per "
-                "position, as many as results has"
+                f"{expected_dtype} with {rows_of} per position, as many as results has"
             )
         if not 0 < count <= MAX_POSITIONS:
             raise DatasetError(
@@ -293,7 +331,9 @@ def check_positions(data: LabelledPositions) -> str | None:
     """What is wrong with the first bad row of ``data``, or None if every row is a possible
     position with a result, score and ply in range. Assumes the dtypes and shapes are right
     (:func:`load_positions` checks them)."""
-    problem = state_problem(data.states)
+    if data.game not in STATE_PROBLEMS:
+        return "config names no game this program tunes"
+    problem = STATE_PROBLEMS[data.game](data.states)
     if problem is not None:
         return problem
     checks = (
@@ -338,6 +378,49 @@ def state_problem(states: np.ndarray) -> str | None:
     row = int(np.argmax(bad))
     reason = next(reason for mask, reason in checks if mask[row])
     return f"states row {row} is not a position: {reason}"
+
+
+def draughts_state_problem(states: np.ndarray) -> str | None:
+    """What is wrong with the first row of ``states`` (kernel states, int64 rows of 5) that is
+    not a possible draughts position, or None: the words the kernels read as they are (side to
+    move 0 or 1, the 40-move count in range), then every check a draughts ``Position`` makes
+    (:func:`samuel.games.draughts.rules.position_problem`: masks on the 32 squares, disjoint,
+    kings among the pieces, at most 12 a side, no man on its crowning row)."""
+    black_to_move, quiet = states[:, 3], states[:, 4]
+    checks = (
+        (
+            (black_to_move != 0) & (black_to_move != 1),
+            "black to move (column 3) is not 0 or 1",
+        ),
+        (
+            (quiet < 0) | (quiet > QUIET_PLY_LIMIT),
+            f"the quiet plies (column 4) are not 0 to {QUIET_PLY_LIMIT}",
+        ),
+    )
+    first = len(states)
+    reason = None
+    for bad, why in checks:
+        if bad.any() and int(np.argmax(bad)) < first:
+            first, reason = int(np.argmax(bad)), why
+    # The position's own checks, row by row in Python (about 2 microseconds a row: a second for a
+    # run of a few thousand games), up to the first row found bad above.
+    rows = states[:first, [0, 1, 2, 4]].tolist()
+    for row, (black, white, kings, quiet_plies) in enumerate(rows):
+        problem = draughts_position_problem(black, white, kings, quiet_plies)
+        if problem:
+            first, reason = row, problem
+            break
+    if reason is None:
+        return None
+    return f"states row {first} is not a position: {reason}"
+
+
+# Each game's check of its states, by registry name.
+STATE_PROBLEMS: dict[str, Callable[[np.ndarray], str | None]] = {
+    "tigers": state_problem,
+    "draughts": draughts_state_problem,
+}
+assert set(STATE_PROBLEMS) == set(UNIT), "every game the tuner knows checks its states"
 
 
 SPLIT_STREAM = 0x5B17  # keeps the split's random numbers apart from everything else

@@ -1,19 +1,22 @@
 """Gradient tuning of the classic weights on labelled positions (the seed's Leorik devlog).
 
-The classic score is a dot product, ``eval = sum(weight[i] * feature[i])`` (tigers' view, in
-sheep), so once every position's features are computed the engine is no longer needed: tuning
-is fitting a vector of ``FEATURE_COUNT`` numbers. A position's features are stored **sparse**, as
+The classic score is a dot product, ``eval = sum(weight[i] * feature[i])`` (the first player's
+view, in the game's unit: sheep for Tigers & Sheep, men for draughts), so once every position's
+features are computed the engine is no longer needed: tuning is fitting a vector of one number
+per feature. The features are the game's own (its ``classic.FEATURES``, computed by its compiled
+``classic_features``: :mod:`samuel.tune.games`). A position's features are stored **sparse**, as
 (index, value) pairs of its non-zero features in two flat arrays, with ``starts[p]`` where
-position ``p``'s pairs begin (about 6 of the 10 features are non-zero in a typical position).
+position ``p``'s pairs begin (about 6 of Tigers & Sheep's 10 features are non-zero in a typical
+position).
 
-The prediction of the result is ``sigmoid(K * eval)``, the result mapped to ``0..1`` (a sheep
-win 0, a draw 0.5, a tiger win 1); the error is the mean squared difference.
+The prediction of the result is ``sigmoid(K * eval)``, the result mapped to ``0..1`` (a loss of
+the first player 0, a draw 0.5, a win 1); the error is the mean squared difference.
 
 1. ``K`` is fitted first, with the starting weights (a scan over a log grid, then golden-section
-   search): it says how many sheep of classic score make how sure a result.
-2. Then full-batch Adam (or plain gradient descent) on the weights, ``K`` fixed. ``captured``
-   stays at 1: it is the unit, and with ``K`` fixed it pins the scale (otherwise ``K`` and the
-   weights could trade a common factor).
+   search): it says how many units of classic score make how sure a result.
+2. Then full-batch Adam (or plain gradient descent) on the weights, ``K`` fixed. The unit
+   (``captured``, ``men``) stays at 1: with ``K`` fixed it pins the scale (otherwise ``K`` and
+   the weights could trade a common factor).
 
 The gradient, ``d/dw_i = mean(2 (p - y) p (1 - p) K x_i)``, is computed in parallel over chunks
 of ``CHUNK`` positions, each chunk by one thread into its own slot; the slots are then added in
@@ -32,17 +35,18 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from samuel.games.kernels import GAMES, TIGERS_AND_SHEEP
-from samuel.games.tigers.classic import FEATURE_COUNT, FEATURES, classic_features
+from samuel.games import kernels as games
+from samuel.games.tigers.classic import FEATURE_COUNT, FEATURES
 from samuel.jit import kernel, parallel_kernel
 
-from .config import TuneConfig
+from .config import DEFAULT_GAME, TuneConfig
+from .games import tuning_game
 
 CHUNK = 4096  # positions per parallel work item: big enough to amortise, small to balance
 ADAM_BETA1 = 0.9
 ADAM_BETA2 = 0.999
 ADAM_EPSILON = 1e-8
-SCALE_LOW, SCALE_HIGH = 1e-3, 1e2  # the range searched for K, per sheep
+SCALE_LOW, SCALE_HIGH = 1e-3, 1e2  # the range searched for K, per unit (a sheep, a man)
 SCALE_GRID = 61  # log-spaced points scanned before the golden-section search
 
 
@@ -53,8 +57,9 @@ class SparseFeatures:
     the weights at these offsets with no bounds checks."""
 
     starts: np.ndarray  # int64, positions + 1
-    index: np.ndarray  # uint8, the feature's number in FEATURES
+    index: np.ndarray  # uint8, the feature's number in the game's FEATURES
     value: np.ndarray  # float32
+    feature_count: int = FEATURE_COUNT  # the game's features (Tigers & Sheep's 10 unless told)
 
     def __post_init__(self) -> None:
         starts, index, value = self.starts, self.index, self.value
@@ -64,8 +69,10 @@ class SparseFeatures:
             raise ValueError("sparse features are three flat arrays, starts not empty")
         if starts[0] != 0 or starts[-1] != len(index) or len(index) != len(value):
             raise ValueError("sparse features: starts must run from 0 to the number of pairs")
-        if np.any(np.diff(starts) < 0) or np.any(index >= FEATURE_COUNT):
-            raise ValueError("sparse features: starts must not decrease; indices < FEATURE_COUNT")
+        if not 0 < self.feature_count <= 256:  # an index is a uint8
+            raise ValueError("sparse features: there are 1 to 256 features")
+        if np.any(np.diff(starts) < 0) or np.any(index >= self.feature_count):
+            raise ValueError("sparse features: starts must not decrease; indices < feature count")
 
     def __len__(self) -> int:
         return len(self.starts) - 1
@@ -76,41 +83,42 @@ class SparseFeatures:
         starts = np.zeros(len(counts) + 1, dtype=np.int64)
         np.cumsum(counts, out=starts[1:])
         keep = np.repeat(mask, np.diff(self.starts))
-        return SparseFeatures(starts, self.index[keep], self.value[keep])
+        return SparseFeatures(starts, self.index[keep], self.value[keep], self.feature_count)
 
 
 @parallel_kernel
-def _dense_features(states, out):
+def _dense_features(game, states, out):
     for p in numba.prange(states.shape[0]):
-        classic_features(states[p, 0], states[p, 1], states[p, 2], states[p, 3], out[p])
+        games.classic_features(game, states[p], out[p])
 
 
-def dense_features(states: np.ndarray) -> np.ndarray:
-    """The classic features of every position (rows of kernel states), float32. Raises
-    :class:`ValueError` for a row that is not a possible position (the kernel would read
+def dense_features(states: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
+    """The classic features of every position of ``game`` (rows of kernel states), float32.
+    Raises :class:`ValueError` for a row that is not a possible position (the kernel would read
     outside its tables)."""
-    from .dataset import state_problem
+    from .dataset import STATE_PROBLEMS
 
+    tuned = tuning_game(game)
     states = np.ascontiguousarray(states, dtype=np.int64)
-    words = GAMES[TIGERS_AND_SHEEP].state_words  # Tigers & Sheep positions: 4 words
+    words = tuned.state_words  # Tigers & Sheep's positions are 4 words, draughts' 5
     if states.ndim != 2 or states.shape[1] != words:
         raise ValueError(f"states are rows of {words} numbers, not shape {states.shape}")
-    problem = state_problem(states)
+    problem = STATE_PROBLEMS[game](states)
     if problem is not None:
         raise ValueError(problem)
-    out = np.zeros((len(states), FEATURE_COUNT), dtype=np.float32)
-    _dense_features(states, out)
+    out = np.zeros((len(states), len(tuned.features)), dtype=np.float32)
+    _dense_features(tuned.kernel_id, states, out)
     return out
 
 
-def sparse_features(states: np.ndarray) -> SparseFeatures:
-    """The classic features of every position, sparse."""
-    dense = dense_features(states)
+def sparse_features(states: np.ndarray, game: str = DEFAULT_GAME) -> SparseFeatures:
+    """The classic features of every position of ``game``, sparse."""
+    dense = dense_features(states, game)
     nonzero = dense != 0
     starts = np.zeros(len(dense) + 1, dtype=np.int64)
     np.cumsum(nonzero.sum(axis=1), out=starts[1:])
     index = np.nonzero(nonzero)[1].astype(np.uint8)  # row-major: each position's in order
-    return SparseFeatures(starts, index, dense[nonzero])
+    return SparseFeatures(starts, index, dense[nonzero], dense.shape[1])
 
 
 @kernel
@@ -132,10 +140,10 @@ def _evaluate_all(starts, index, value, weights, out):
         out[p] = _evaluate(starts, index, value, weights, p)
 
 
-def _checked_weights(weights: np.ndarray) -> np.ndarray:
+def _checked_weights(features: SparseFeatures, weights: np.ndarray) -> np.ndarray:
     weights = np.ascontiguousarray(weights, dtype=np.float64)
-    if weights.shape != (FEATURE_COUNT,):
-        raise ValueError(f"expected {FEATURE_COUNT} weights, not shape {weights.shape}")
+    if weights.shape != (features.feature_count,):
+        raise ValueError(f"expected {features.feature_count} weights, not shape {weights.shape}")
     return weights
 
 
@@ -149,7 +157,9 @@ def _checked_target(features: SparseFeatures, target: np.ndarray) -> np.ndarray:
 def evaluations(features: SparseFeatures, weights: np.ndarray) -> np.ndarray:
     """Every position's classic score from its sparse features (float64)."""
     out = np.empty(len(features), dtype=np.float64)
-    _evaluate_all(features.starts, features.index, features.value, _checked_weights(weights), out)
+    _evaluate_all(
+        features.starts, features.index, features.value, _checked_weights(features, weights), out
+    )
     return out
 
 
@@ -197,7 +207,7 @@ def _gradient(starts, index, value, target, weights, k, grad):
 
 
 def result_targets(results: np.ndarray) -> np.ndarray:
-    """Results (tigers' view: 1, 0, -1) as targets in 0..1 (1, 0.5, 0), float64."""
+    """Results (the first player's view: 1, 0, -1) as targets in 0..1 (1, 0.5, 0), float64."""
     return (np.asarray(results, dtype=np.float64) + 1.0) / 2.0
 
 
@@ -210,7 +220,7 @@ def mean_squared_error(
         features.index,
         features.value,
         _checked_target(features, target),
-        _checked_weights(weights),
+        _checked_weights(features, weights),
         float(k),
     )
     return total / len(target)
@@ -220,13 +230,13 @@ def error_gradient(
     features: SparseFeatures, target: np.ndarray, weights: np.ndarray, k: float
 ) -> tuple[float, np.ndarray]:
     """The mean squared error and its gradient with respect to the weights."""
-    grad = np.zeros(FEATURE_COUNT, dtype=np.float64)
+    grad = np.zeros(features.feature_count, dtype=np.float64)
     total = _gradient(
         features.starts,
         features.index,
         features.value,
         _checked_target(features, target),
-        _checked_weights(weights),
+        _checked_weights(features, weights),
         float(k),
         grad,
     )
@@ -258,14 +268,15 @@ def fit_scale(
     return float((low + high) / 2)
 
 
-def trainable_mask(fixed: tuple[str, ...]) -> np.ndarray:
-    """True for the features whose weights tuning may change."""
-    unknown = [name for name in fixed if name not in FEATURES]
+def trainable_mask(fixed: tuple[str, ...], features: tuple[str, ...] = FEATURES) -> np.ndarray:
+    """True for the ``features`` (a game's, Tigers & Sheep's unless told) whose weights tuning
+    may change: those not in ``fixed``."""
+    unknown = [name for name in fixed if name not in features]
     if unknown:
         raise ValueError(
-            f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(FEATURES)}"
+            f"unknown feature(s) {', '.join(unknown)}; the features are {', '.join(features)}"
         )
-    return np.array([name not in fixed for name in FEATURES])
+    return np.array([name not in fixed for name in features])
 
 
 def descend(
@@ -310,7 +321,7 @@ def descend(
 class TuneResult:
     weights: np.ndarray  # the tuned weights
     start: np.ndarray  # the weights tuning started from
-    k: float  # the sigmoid's scale, per sheep
+    k: float  # the sigmoid's scale, per unit (a sheep, a man)
     errors: dict[str, dict[str, float]]  # {"mean result"|"start"|"tuned": {"train", "validation"}}
     train_positions: int
     validation_positions: int
@@ -321,16 +332,16 @@ class TuneResult:
 def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     """Load the data, split it by game, fit ``K``, descend, and write the tuned weights."""
     from samuel.files import save_or_keep
-    from samuel.games.tigers.classic import load_weights, save_weights
 
     from .dataset import load_positions, split_by_game
 
+    game = tuning_game(config.game)
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
-    data = load_positions(config.data)
-    start = load_weights(config.start)
+    data = load_positions(config.data, config.game)
+    start = game.load_weights(config.start)
     held_out = split_by_game(data.games, config.validation, config.seed)
-    features = sparse_features(data.states)
+    features = sparse_features(data.states, config.game)
     target = result_targets(data.results)
     train, valid = features.subset(~held_out), features.subset(held_out)
     train_y, valid_y = target[~held_out], target[held_out]
@@ -343,7 +354,10 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         f"{valid_games} other games to validate on"
     )
     k = fit_scale(train, train_y, start)
-    log(f"sigmoid scale K = {k:.4f} per sheep (fitted on the training games, start weights)")
+    log(
+        f"sigmoid scale K = {k:.4f} per {game.unit_name} (fitted on the training games, start "
+        "weights)"
+    )
 
     def errors(weights: np.ndarray) -> dict[str, float]:
         return {
@@ -382,7 +396,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         k,
         config.iterations,
         config.learning_rate,
-        trainable_mask(config.fixed),
+        trainable_mask(config.fixed, game.features),
         config.optimizer,
         report,
     )
@@ -398,7 +412,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     save_or_keep(
         config.out,
         "tuned weights",
-        lambda path: save_weights(
+        lambda path: game.save_weights(
             weights,
             path,
             note=f"gradient-tuned by samuel tune on {config.data}",
@@ -414,7 +428,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
             },
         ),
     )
-    for name, before, after in zip(FEATURES, start, weights, strict=True):
+    for name, before, after in zip(game.features, start, weights, strict=True):
         log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
     log(f"tuned weights written to {config.out} (play them: classic:weights={config.out})")
     return result

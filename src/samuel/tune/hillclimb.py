@@ -1,8 +1,9 @@
 """Hill climbing, as Arthur Samuel did in 1959 (the seed's Modules 3 and 4).
 
 1. The champion starts as the starting weights (the hand-written ones unless told otherwise).
-2. Each round changes one weight of the champion at random: that is the challenger. ``captured``
-   is never changed: it is the unit (one sheep) everything else is measured in.
+2. Each round changes one weight of the champion at random: that is the challenger. The unit
+   (``captured`` for Tigers & Sheep, ``men`` for draughts) is never changed: everything else is
+   measured in it (one sheep, one man).
 3. The challenger plays the champion in a fair match (``samuel.match``: every opening twice, the
    sides swapped). It becomes the champion if it scores at least ``accept``, or, with an SPRT,
    if the test accepts H1.
@@ -15,7 +16,12 @@ the final match's ``final_opening_plies``, and the two must differ. In the place
 first 40 plies, and openings are at most 40) the sheep place one sheep per move, so after ``n``
 plies there are exactly ``20 - ceil(n / 2)`` sheep in hand and the side to move is fixed by
 ``n``'s parity: openings of different lengths can never reach the same position, whatever their
-seeds. (Their seeds differ too: rounds and the final match draw them from separate streams.)
+seeds. At draughts nothing counts the plies played but the side to move, so there the two lengths
+must differ in parity: then every opening position of the final match has the other side to
+move. (Their seeds differ too: rounds and the final match draw them from separate streams.)
+
+The matches are played on the config's game (``--game``), the challengers change that game's
+classic weights, and the weights files are that game's (:mod:`samuel.tune.games`).
 
 Every round is logged to standard output and appended to ``rounds.jsonl`` in the out dir; the
 champion is saved after every accepted round (``champion.json``), so a stopped run keeps its
@@ -34,29 +40,14 @@ from pathlib import Path
 import numpy as np
 
 from samuel.files import save_or_keep, write_atomically
-from samuel.games.tigers.classic import FEATURES, load_weights, save_weights
 from samuel.seeds import derive_seed
 
-from .config import HillClimbConfig
+from .config import DEFAULT_GAME, HillClimbConfig
+from .games import tuning_game
 
 ROUND_STREAM = 0x4C1B  # round r's match seed and mutation come from (seed, r, these)
 MUTATION_STREAM = 0x407A
 FINAL_STREAM = 0xF1A1  # the final match's seed comes from (seed, this)
-
-# The smallest change a mutation makes to each weight, in sheep per unit of the feature: about
-# a tenth of a sheep on a typical position (mobility counts about 20 moves, edge sheep about 10).
-STEP_FLOOR = {
-    "captured": 0.1,
-    "tiger_mobility": 0.005,
-    "trapped_tigers": 0.05,
-    "capturable_sheep": 0.05,
-    "capture_now": 0.1,
-    "double_threat": 0.1,
-    "sheep_on_edge": 0.01,
-    "tigers_on_junctions": 0.03,
-    "sheep_in_hand": 0.01,
-    "tiger_to_move": 0.1,
-}
 
 
 @dataclass(frozen=True)
@@ -96,19 +87,27 @@ def final_seed(seed: int) -> int:
 
 
 def mutate(
-    weights: np.ndarray, features: tuple[str, ...], step: float, seed: int, number: int
+    weights: np.ndarray,
+    features: tuple[str, ...],
+    step: float,
+    seed: int,
+    number: int,
+    game: str = DEFAULT_GAME,
 ) -> tuple[str, np.ndarray]:
-    """Round ``number``'s challenger: one of ``features`` changed by ``step`` times its size
-    (at least its STEP_FLOOR) times a random factor in 0.5..1.5, up or down, rounded to 4
-    decimals. Depends on (seed, number) only."""
+    """Round ``number``'s challenger: one of ``features`` (of ``game``'s classic evaluation)
+    changed by ``step`` times its size (at least the game's step floor for it,
+    :data:`samuel.tune.games.STEP_FLOOR`) times a random factor in 0.5..1.5, up or down,
+    rounded to 4 decimals. Depends on (seed, number) only."""
+    tuned = tuning_game(game)
     rng = np.random.default_rng([seed, number, MUTATION_STREAM])
     feature = features[int(rng.integers(len(features)))]
-    i = FEATURES.index(feature)
-    size = max(step * abs(weights[i]), STEP_FLOOR[feature]) * rng.uniform(0.5, 1.5)
+    i = tuned.features.index(feature)
+    floor = tuned.step_floor[feature]
+    size = max(step * abs(weights[i]), floor) * rng.uniform(0.5, 1.5)
     changed = weights.copy()
     changed[i] = round(float(weights[i] + (size if rng.random() < 0.5 else -size)), 4)
     if changed[i] == weights[i]:  # rounding undid it: step by the floor instead
-        changed[i] = round(float(weights[i] + STEP_FLOOR[feature]), 4)
+        changed[i] = round(float(weights[i] + floor), 4)
     return feature, changed
 
 
@@ -123,6 +122,8 @@ def hill_climb(
     ``hillclimb.json`` holds)."""
     from samuel.match.head_to_head import play_match
 
+    game = tuning_game(config.game)
+    load_weights, save_weights, features = game.load_weights, game.save_weights, game.features
     out_dir = Path(config.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     original = load_weights(config.start)
@@ -147,6 +148,7 @@ def hill_climb(
             sprt=sprt,
             workers=config.workers,
             progress=progress,
+            game=config.game,
         )
 
     log(
@@ -154,7 +156,9 @@ def hill_climb(
         f"accept {'by SPRT ' + str(config.sprt) if config.sprt else f'at {config.accept:.0%}'}"
     )
     for number in range(1, config.rounds + 1):
-        feature, challenger = mutate(champion, config.features, config.step, config.seed, number)
+        feature, challenger = mutate(
+            champion, config.features, config.step, config.seed, number, config.game
+        )
         save_weights(challenger, challenger_path, note=f"round {number}'s challenger")
         result = match(
             challenger_path,
@@ -168,7 +172,7 @@ def hill_climb(
             accepted = result.sprt.decision == "H1"
         else:
             accepted = result.score >= config.accept
-        i = FEATURES.index(feature)
+        i = features.index(feature)
         row = Round(
             number,
             feature,
@@ -243,14 +247,14 @@ def hill_climb(
             },
         ),
     )
-    for name, before, after in zip(FEATURES, original, champion, strict=True):
+    for name, before, after in zip(features, original, champion, strict=True):
         log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
     log(f"learned weights written to {learned_path} (play them: classic:weights={learned_path})")
     run = {
         "config": config.to_dict(),
         "rounds": [dataclasses.asdict(r) for r in rounds],
-        "original": dict(zip(FEATURES, original.tolist(), strict=True)),
-        "learned": dict(zip(FEATURES, champion.tolist(), strict=True)),
+        "original": dict(zip(features, original.tolist(), strict=True)),
+        "learned": dict(zip(features, champion.tolist(), strict=True)),
         "final": final_record,
     }
     write_atomically(out_dir / "hillclimb.json", (json.dumps(run, indent=1) + "\n").encode())

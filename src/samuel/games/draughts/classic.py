@@ -20,15 +20,17 @@ refuses weights that could score beyond it.
 
 from __future__ import annotations
 
-import json
-import math
 import os
 from pathlib import Path
 
 import numpy as np
 
-from samuel.errors import SamuelError
-from samuel.files import write_atomically
+from samuel.games.classic_file import (
+    MAX_WEIGHTS_FILE_BYTES,
+    WeightsError,
+    read_weights,
+    write_weights,
+)
 from samuel.jit import kernel
 
 from .board import BLACK_BACK_ROW, CENTRE, WHITE_BACK_ROW
@@ -75,55 +77,43 @@ def classic_evaluate(
     return score
 
 
-class WeightsError(SamuelError, ValueError):
-    """A classic weights file that cannot be used."""
-
-
 def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
     """Read a weights file (JSON object ``{"weights": {feature: value}}``) as a float64 array.
 
-    Every feature must be present with a finite number, and nothing else.
+    Every feature must be present with a finite number, and nothing else; the file is read as
+    every game's is (:mod:`samuel.games.classic_file`: a regular file of a bounded size, errors
+    that never quote it). Weights that could score beyond ``SCORE_LIMIT`` are refused too.
     """
-    path = Path(path) if path is not None else DEFAULT_WEIGHTS_FILE
-    try:
-        document = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise WeightsError(f"classic weights file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise WeightsError(f"classic weights file {path} is not valid JSON: {error}") from None
-    named = document.get("weights") if isinstance(document, dict) else None
-    if not isinstance(named, dict):
-        raise WeightsError(f'classic weights file {path} has no "weights" object')
-    missing = [name for name in FEATURES if name not in named]
-    unknown = [name for name in named if name not in FEATURES]
-    if missing or unknown:
-        raise WeightsError(
-            f"classic weights file {path}: missing {missing or 'none'}, unknown {unknown or 'none'}"
-            f"; the features are {', '.join(FEATURES)}"
-        )
-    values = []
-    for name in FEATURES:
-        value = named[name]
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not math.isfinite(value)
-        ):
-            raise WeightsError(f"classic weights file {path}: {name} = {value!r} is not a number")
-        values.append(float(value))
+    path = DEFAULT_WEIGHTS_FILE if path is None else path
+    values = read_weights(path, FEATURES)
     reach = sum(abs(w) * limit for w, limit in zip(values, FEATURE_LIMITS, strict=True))
-    if reach >= SCORE_LIMIT:
+    if not reach < SCORE_LIMIT:
         raise WeightsError(
             f"classic weights file {path}: these weights could score {reach:g}, beyond the "
             f"{SCORE_LIMIT:g} the search keeps for forced results; take one man as the unit "
             "(men = 1)"
         )
-    return np.array(values, dtype=np.float64)
+    return values
 
 
-def save_weights(weights: np.ndarray, path: str | os.PathLike, note: str = "") -> None:
-    """Write a weights file atomically."""
-    document = {"weights": {name: float(w) for name, w in zip(FEATURES, weights, strict=True)}}
-    if note:
-        document["note"] = note
-    write_atomically(Path(path), json.dumps(document, indent=2) + "\n")
+def save_weights(
+    weights: np.ndarray, path: str | os.PathLike, note: str = "", extra: dict | None = None
+) -> None:
+    """Write a weights file atomically (a temporary file renamed into place). ``extra`` adds
+    keys beside ``weights`` (how the weights were made); loading ignores them."""
+    write_weights(weights, path, FEATURES, note, extra)
+
+
+__all__ = [
+    "DEFAULT_WEIGHTS_FILE",
+    "FEATURES",
+    "FEATURE_COUNT",
+    "FEATURE_LIMITS",
+    "MAX_WEIGHTS_FILE_BYTES",
+    "SCORE_LIMIT",
+    "WeightsError",
+    "classic_evaluate",
+    "classic_features",
+    "load_weights",
+    "save_weights",
+]

@@ -221,7 +221,7 @@ class Position:
     quiet_plies: int = 0
 
     def __post_init__(self) -> None:
-        problem = _impossible(self.black, self.white, self.kings, self.quiet_plies)
+        problem = position_problem(self.black, self.white, self.kings, self.quiet_plies)
         if problem:
             raise ValueError(f"not a draughts position: {problem}")
 
@@ -389,8 +389,10 @@ class Position:
         return format_position(self)
 
 
-def _impossible(black: int, white: int, kings: int, quiet_plies: int) -> str:
-    """What makes these masks no position, or '' if they are one."""
+def position_problem(black: int, white: int, kings: int, quiet_plies: int) -> str:
+    """What makes these masks no position, or '' if they are one: every check a
+    :class:`Position` makes, for callers that read positions from elsewhere (a data set's rows)
+    and want the reason rather than an exception."""
     for name, value in (("black", black), ("white", white), ("kings", kings)):
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= FULL:
             return f"{name} must be a 32-bit mask, not {value!r}"
@@ -664,4 +666,5 @@ __all__ = [
     "draw_board",
     "format_position",
     "parse_position",
+    "position_problem",
 ]

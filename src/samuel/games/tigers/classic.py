@@ -8,16 +8,18 @@ form, which ``classic:weights=FILE`` loads.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from pathlib import Path
 
 import numpy as np
 
 from samuel.bits import lowest_bit, popcount
-from samuel.errors import SamuelError
-from samuel.files import FileError, read_text, write_atomically
+from samuel.games.classic_file import (
+    MAX_WEIGHTS_FILE_BYTES,
+    WeightsError,
+    read_weights,
+    write_weights,
+)
 from samuel.jit import kernel
 
 from .board import (
@@ -44,10 +46,6 @@ FEATURES = (
 )
 FEATURE_COUNT = len(FEATURES)
 DEFAULT_WEIGHTS_FILE = Path(__file__).with_name("classic_weights.json")
-# Ten numbers, a note and how tuning made them take a few kB; a bigger file is not one of these.
-MAX_WEIGHTS_FILE_BYTES = 1 << 20
-_NAME_LIKE = re.compile(r"[a-z][a-z0-9_]{0,39}")  # what a feature's name looks like
-MAX_WEIGHT = 1e300  # a weight must be finite as a float64; a JSON integer can be far bigger
 
 # Points on the border of the board: a sheep there cannot be jumped across the board's edge.
 EDGE = 0
@@ -110,53 +108,14 @@ def classic_evaluate(
     return score
 
 
-class WeightsError(SamuelError, ValueError):
-    """A classic weights file that cannot be used."""
-
-
 def load_weights(path: str | os.PathLike | None = None) -> np.ndarray:
     """Read a weights file (JSON object ``{"weights": {feature: value}}``) as a float64 array.
 
     Every feature must be present with a finite number, and nothing else. Only a regular file
     of at most ``MAX_WEIGHTS_FILE_BYTES`` is read (a FIFO or a folder is refused at once); the
-    errors name what is wrong without quoting the file.
+    errors (:class:`WeightsError`) name what is wrong without quoting the file.
     """
-    path = Path(path) if path is not None else DEFAULT_WEIGHTS_FILE
-    what = f"classic weights file {path}"
-    try:
-        document = json.loads(read_text(path, "classic weights file", MAX_WEIGHTS_FILE_BYTES))
-    except FileError as error:
-        raise WeightsError(str(error)) from None
-    except json.JSONDecodeError as error:
-        raise WeightsError(
-            f"{what} is not valid JSON (line {error.lineno}, column {error.colno})"
-        ) from None
-    except (ValueError, RecursionError):  # a number of over 4,300 digits; nested too deep
-        raise WeightsError(f"{what} is not JSON that this program reads") from None
-    named = document.get("weights") if isinstance(document, dict) else None
-    if not isinstance(named, dict):
-        raise WeightsError(f'{what} has no "weights" object')
-    missing = [name for name in FEATURES if name not in named]
-    unknown = [name for name in named if name not in FEATURES]
-    if missing or unknown:
-        # A misspelt feature is named back; anything else only counted, never quoted.
-        named_back = [name for name in unknown if _NAME_LIKE.fullmatch(name)]
-        others = len(unknown) - len(named_back)
-        raise WeightsError(
-            f"{what}: missing {missing or 'none'}, unknown {named_back or 'none'}"
-            f"{f' and {others} other name(s)' if others else ''}"
-            f"; the features are {', '.join(FEATURES)}"
-        )
-    values = []
-    for name in FEATURES:
-        value = named[name]
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if not number or not abs(value) < MAX_WEIGHT:  # False for nan too
-            raise WeightsError(
-                f"{what}: {name} is not a finite number (of size below {MAX_WEIGHT:g})"
-            )
-        values.append(float(value))
-    return np.array(values, dtype=np.float64)
+    return read_weights(DEFAULT_WEIGHTS_FILE if path is None else path, FEATURES)
 
 
 def save_weights(
@@ -164,9 +123,19 @@ def save_weights(
 ) -> None:
     """Write a weights file atomically (a temporary file renamed into place). ``extra`` adds
     keys beside ``weights`` (how the weights were made); loading ignores them."""
-    path = Path(path)
-    document = {"weights": {name: float(w) for name, w in zip(FEATURES, weights, strict=True)}}
-    if note:
-        document["note"] = note
-    document.update(extra or {})
-    write_atomically(path, json.dumps(document, indent=2) + "\n")
+    write_weights(weights, path, FEATURES, note, extra)
+
+
+__all__ = [
+    "DEFAULT_WEIGHTS_FILE",
+    "EDGE",
+    "FEATURES",
+    "FEATURE_COUNT",
+    "JUNCTIONS",
+    "MAX_WEIGHTS_FILE_BYTES",
+    "WeightsError",
+    "classic_evaluate",
+    "classic_features",
+    "load_weights",
+    "save_weights",
+]
