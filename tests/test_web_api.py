@@ -10,9 +10,8 @@ import warnings
 import httpx
 import pytest
 
+from samuel.games.networks import random_network, save_network
 from samuel.games.record import parse_records
-from samuel.nn.network import random_parameters
-from samuel.nn.weights import save_parameters
 from samuel.web.app import create_app
 from samuel.web.specs import NETWORK_FILE_BYTES as NETWORK_BYTES
 
@@ -97,7 +96,7 @@ def test_players_lists_classic_levels_and_random(client):
 
 
 def test_players_offers_the_networks_in_the_weights_dir_that_load(tmp_path):
-    save_parameters(random_parameters(1), tmp_path / "gen-001.bin")
+    save_network(random_network(0, 1), tmp_path / "gen-001.bin", 0)
     (tmp_path / "broken.bin").write_bytes(b"not a network")
     (tmp_path / "notes.txt").write_text("not weights")
     with TestClient(make_app(weights_dir=tmp_path)) as client:
@@ -503,8 +502,8 @@ def folders(tmp_path):
     weights.mkdir()
     outside.mkdir()
     (tmp_path / "tablebase").mkdir()
-    save_parameters(random_parameters(1), weights / "gen-001.bin")
-    save_parameters(random_parameters(2), outside / "stolen.bin")
+    save_network(random_network(0, 1), weights / "gen-001.bin", 0)
+    save_network(random_network(0, 2), outside / "stolen.bin", 0)
     (outside / "secret.bin").write_text("root:x:0:0:root:/root:/bin/bash\n")
     (outside / "secret.json").write_text('{"weights": "root:x:0:0"}')
     return tmp_path
