@@ -77,6 +77,12 @@ def input_count(params: int) -> int:
     return inputs if rest == 0 and inputs > 0 else -1
 
 
+# The kernels index slices (``params[start:start + HIDDEN1]``, a whole layer) by loop counters,
+# never ``params[row + j]`` with a ``row`` that depends on an argument: numba checks such an
+# index for wraparound (a negative ``row`` could cross zero), and the check stops LLVM from
+# vectorising the loop (15% slower searches); an index made of loop counters needs none.
+
+
 @kernel
 def forward(
     params: np.ndarray,
@@ -100,26 +106,35 @@ def forward(
     b3 = w3 + HIDDEN2
     h1 = scratch[H1 : H1 + HIDDEN1]
     h2 = scratch[H2 : H2 + HIDDEN2]
+    bias = params[b1 : b1 + HIDDEN1]
     for j in range(HIDDEN1):
-        h1[j] = params[b1 + j]
+        h1[j] = bias[j]
     for n in range(count):
-        row = active[n] * HIDDEN1
+        start = active[n] * HIDDEN1
+        row = params[start : start + HIDDEN1]
         value = values[n]
-        for j in range(HIDDEN1):
-            h1[j] += value * params[row + j]
+        if value == 1.0:  # most inputs: a plain add (the same number, one operation less)
+            for j in range(HIDDEN1):
+                h1[j] += row[j]
+        else:
+            for j in range(HIDDEN1):
+                h1[j] += value * row[j]
     for j in range(HIDDEN1):
         if h1[j] < 0:
             h1[j] = 0
+    layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
+    bias2 = params[b2 : b2 + HIDDEN2]
+    layer3 = params[w3 : w3 + HIDDEN2]
     out = params[b3]
     for k in range(HIDDEN2):
-        total = params[b2 + k]
-        row = w2 + k * HIDDEN1
+        total = bias2[k]
+        row = k * HIDDEN1
         for j in range(HIDDEN1):
-            total += params[row + j] * h1[j]
+            total += layer2[row + j] * h1[j]
         if total < 0:
             total = np.float32(0.0)
         h2[k] = total
-        out += params[w3 + k] * total
+        out += layer3[k] * total
     return np.tanh(out)
 
 
@@ -159,19 +174,27 @@ def add_gradient(
         if g == 0:
             continue
         grad[b2 + k] += g
-        row = w2 + k * HIDDEN1
+        start = w2 + k * HIDDEN1
+        row = params[start : start + HIDDEN1]
+        grad_row = grad[start : start + HIDDEN1]
         for j in range(HIDDEN1):
-            grad[row + j] += g * h1[j]
-            d1[j] += g * params[row + j]
+            grad_row[j] += g * h1[j]
+            d1[j] += g * row[j]
+    grad_bias = grad[b1 : b1 + HIDDEN1]
     for j in range(HIDDEN1):
         if h1[j] <= 0:
             d1[j] = 0
-        grad[b1 + j] += d1[j]
+        grad_bias[j] += d1[j]
     for n in range(count):
-        row = active[n] * HIDDEN1
+        start = active[n] * HIDDEN1
+        grad_row = grad[start : start + HIDDEN1]
         value = values[n]
-        for j in range(HIDDEN1):
-            grad[row + j] += value * d1[j]
+        if value == 1.0:
+            for j in range(HIDDEN1):
+                grad_row[j] += d1[j]
+        else:
+            for j in range(HIDDEN1):
+                grad_row[j] += value * d1[j]
     return 0.5 * error * error
 
 
