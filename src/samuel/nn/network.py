@@ -163,6 +163,8 @@ def add_gradient(
     d2 = scratch[D2 : D2 + HIDDEN2]
     error = out - target
     d_out = np.float32(error * (1.0 - out * out))  # through tanh
+    layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
+    grad2 = grad[w2 : w2 + HIDDEN1 * HIDDEN2]
     grad[b3] += d_out
     for k in range(HIDDEN2):
         grad[w3 + k] += d_out * h2[k]
@@ -174,12 +176,10 @@ def add_gradient(
         if g == 0:
             continue
         grad[b2 + k] += g
-        start = w2 + k * HIDDEN1
-        row = params[start : start + HIDDEN1]
-        grad_row = grad[start : start + HIDDEN1]
+        row = k * HIDDEN1
         for j in range(HIDDEN1):
-            grad_row[j] += g * h1[j]
-            d1[j] += g * row[j]
+            grad2[row + j] += g * h1[j]
+            d1[j] += g * layer2[row + j]
     grad_bias = grad[b1 : b1 + HIDDEN1]
     for j in range(HIDDEN1):
         if h1[j] <= 0:
