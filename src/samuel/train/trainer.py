@@ -127,23 +127,40 @@ def train_epoch(
     learning_rate: float,
     rng: np.random.Generator,
 ) -> float:
-    """Shuffle, orient at random, train in batches; return the mean loss seen while training."""
+    """Shuffle, orient at random, train in batches; return the mean loss seen while training.
+
+    Each batch is encoded just before its step, into buffers reused from batch to batch, so an
+    epoch's encoding never takes more memory than one batch's."""
     n = len(samples)
     if n == 0:
         return 0.0
+    sizes = games.compiled_game(game)
     order = rng.permutation(n)
-    symmetries = rng.integers(0, games.compiled_game(game).symmetries, size=n)
-    encoded = encode(game, samples.take(order), symmetries)
+    symmetries = rng.integers(0, sizes.symmetries, size=n)
+    states = np.ascontiguousarray(samples.states[order])
+    targets = np.ascontiguousarray(samples.targets[order], dtype=np.float32)
+    size = min(batch_size, n)
+    active = np.empty((size, sizes.most_set_inputs), dtype=np.int64)
+    values = np.empty((size, sizes.most_set_inputs), dtype=np.float32)
+    counts = np.empty(size, dtype=np.int64)
+    network_targets = np.empty(size, dtype=np.float32)
     grad = np.zeros(len(params), dtype=np.float32)
     total = 0.0
     for start in range(0, n, batch_size):
-        batch = slice(start, start + batch_size)
+        m = min(batch_size, n - start)
+        batch = slice(start, start + m)
+        encode_samples(
+            game,
+            states[batch],
+            symmetries[batch],
+            targets[batch],
+            active[:m],
+            values[:m],
+            counts[:m],
+            network_targets[:m],
+        )
         part = EncodedSamples(
-            encoded.inputs,
-            encoded.active[batch],
-            encoded.values[batch],
-            encoded.counts[batch],
-            encoded.targets[batch],
+            sizes.network_inputs, active[:m], values[:m], counts[:m], network_targets[:m]
         )
         total += train_batch(params, adam, part, learning_rate, grad)
     return total / n
