@@ -4,7 +4,7 @@ The games are the training loop's (``samuel.train.loop.self_play``): the network
 weights (seed 0x5EED), 10 random opening plies, epsilon 0.05, ply cap 200, seeds from
 (generation, game). The same games are played on every thread count.
 
-    .venv/bin/python benchmarks/selfplay.py [--games 500] [--depth 3]
+    .venv/bin/python benchmarks/selfplay.py [--games 500] [--depth 3] [--game tigers]
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import time
 import numba
 import numpy as np
 
-from samuel.nn.network import random_parameters
+from samuel.games import get_game
+from samuel.games.networks import random_network
 from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig
 from samuel.train.loop import self_play
 
@@ -24,10 +25,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--depth", type=int, default=3)
+    parser.add_argument("--game", default="tigers", help="the game to play (tigers)")
     args = parser.parse_args()
-    params = random_parameters(RANDOM_WEIGHTS_SEED)
-    config = TrainConfig(games=args.games, depth=args.depth)
-    self_play(params, TrainConfig(games=4, depth=args.depth), 1)  # compile or load the kernels
+    params = random_network(get_game(args.game).kernel_id, RANDOM_WEIGHTS_SEED)
+    config = TrainConfig(game=args.game, games=args.games, depth=args.depth)
+    warm_up = TrainConfig(game=args.game, games=4, depth=args.depth)
+    self_play(params, warm_up, 1)  # compile or load the kernels
     print(f"{'workers':>7} {'games':>6} {'plies':>7} {'seconds':>8} {'games/s':>8} {'speed-up':>8}")
     first = None
     for workers in range(1, numba.config.NUMBA_NUM_THREADS + 1):

@@ -2,13 +2,15 @@
 batch size and Adam in PyTorch on the CPU (skipped if PyTorch is not installed:
 ``pip install torch==2.13.0``).
 
-Both train the 52-64-32-1 network with Adam (lr 1e-3) on the same samples in batches of 256
-(squared error / 2). Ours takes the positions as bitboards and runs the sparse forward and backward
-passes compiled; PyTorch takes the dense 52-input rows (built once, outside the timing) and runs
-its own kernels on as many threads as ours. The samples are made once; each side then trains in
+Both train the game's network (Tigers & Sheep's 52-64-32-1 unless ``--game`` says another) with
+Adam (lr 1e-3) on the same samples in batches of 256 (squared error / 2). Ours takes the
+positions, encodes their set inputs and runs the sparse forward and backward passes compiled;
+PyTorch takes the dense input rows (built once, outside the timing) and runs its own kernels on as
+many threads as ours. The samples are made once; each side then trains in
 a fresh process of its own, so neither's waiting threads slow the other.
 
     .venv/bin/python benchmarks/training_speed.py [--samples 131072] [--batch-size 256]
+        [--game tigers]
 """
 
 from __future__ import annotations
@@ -23,51 +25,60 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from samuel.games import get_game
+from samuel.games.networks import random_network
 from samuel.nn import network as N
 from samuel.train.buffer import Samples
-from samuel.train.trainer import Adam, train_epoch
+from samuel.train.trainer import Adam, encode, train_epoch
 
 
-def self_play_samples(count: int) -> Samples:
+def self_play_samples(game: str, count: int) -> Samples:
     """Real positions: from self-play of the untrained network, targets in -1..1."""
     from samuel.train.config import TrainConfig
     from samuel.train.loop import label_games, self_play
 
-    params = N.random_parameters(0x5EED)
+    params = random_network(get_game(game).kernel_id, 0x5EED)
     parts = []
     generation = 1
     total = 0
     while total < count:
-        parts.extend(self_play(params, TrainConfig(games=200), generation))
+        parts.extend(self_play(params, TrainConfig(game=game, games=200), generation))
         total = sum(int(p.plies.sum()) for p in parts)
         generation += 1
     pools = label_games(parts, 0.7)
-    everything = Samples.concatenate(list(pools.values()), 4)
+    everything = Samples.concatenate(list(pools.values()), parts[0].positions.shape[2])
     return everything.take(np.arange(count))
 
 
-def ours(samples: Samples, batch_size: int, epochs: int) -> float:
-    params = N.random_parameters(1)
-    adam = Adam()
+def ours(game: str, samples: Samples, batch_size: int, epochs: int) -> float:
+    kernel_id = get_game(game).kernel_id
+    params = random_network(kernel_id, 1)
+    adam = Adam(len(params))
     rng = np.random.default_rng(0)
-    train_epoch(params, adam, samples.take(np.arange(batch_size * 4)), batch_size, 1e-3, rng)
+    warm_up = samples.take(np.arange(batch_size * 4))
+    train_epoch(kernel_id, params, adam, warm_up, batch_size, 1e-3, rng)
     started = time.perf_counter()
     for _ in range(epochs):
-        train_epoch(params, adam, samples, batch_size, 1e-3, rng)
+        train_epoch(kernel_id, params, adam, samples, batch_size, 1e-3, rng)
     return epochs * len(samples) / (time.perf_counter() - started)
 
 
-def pytorch(samples: Samples, batch_size: int, epochs: int, threads: int) -> float | None:
+def pytorch(
+    game: str, samples: Samples, batch_size: int, epochs: int, threads: int
+) -> float | None:
     try:
         import torch
     except ImportError:
         return None
     torch.set_num_threads(threads)
     torch.manual_seed(0)
-    inputs = torch.tensor(np.stack([N.encode_inputs(*map(int, s)) for s in samples.states]))
-    targets = torch.tensor(samples.targets).unsqueeze(1)
+    e = encode(get_game(game).kernel_id, samples)
+    rows = range(len(e.counts))
+    dense = [N.dense_inputs(e.inputs, e.active[i], e.values[i], e.counts[i]) for i in rows]
+    inputs = torch.tensor(np.stack(dense))
+    targets = torch.tensor(e.targets).unsqueeze(1)
     model = torch.nn.Sequential(
-        torch.nn.Linear(N.INPUTS, N.HIDDEN1),
+        torch.nn.Linear(e.inputs, N.HIDDEN1),
         torch.nn.ReLU(),
         torch.nn.Linear(N.HIDDEN1, N.HIDDEN2),
         torch.nn.ReLU(),
@@ -97,6 +108,7 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=131072)
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--game", default="tigers", help="the game whose network trains")
     parser.add_argument("--only", choices=("samuel", "pytorch"), help=argparse.SUPPRESS)
     parser.add_argument("--data", help=argparse.SUPPRESS)
     parser.add_argument("--threads", type=int, help=argparse.SUPPRESS)
@@ -107,17 +119,18 @@ def main() -> None:
         threads = numba.get_num_threads()
         # Each side in a fresh process: both keep thread pools whose waiting threads would
         # otherwise slow the other down.
-        print(f"{args.samples} self-play positions, batch {args.batch_size}, {args.epochs} "
-              f"epochs, {threads} threads")
+        print(f"{args.game}: {args.samples} self-play positions, batch {args.batch_size}, "
+              f"{args.epochs} epochs, {threads} threads")
         rates = {}
         with tempfile.TemporaryDirectory() as folder:
             data = Path(folder) / "samples.npz"
-            samples = self_play_samples(args.samples)
+            samples = self_play_samples(args.game, args.samples)
             np.savez(data, states=samples.states, targets=samples.targets)
             for side in ("samuel", "pytorch"):
-                run = subprocess.run([sys.executable, __file__, "--only", side, "--data",
-                                      str(data), "--batch-size", str(args.batch_size),
-                                      "--epochs", str(args.epochs), "--threads", str(threads)],
+                run = subprocess.run([sys.executable, __file__, "--only", side, "--game",
+                                      args.game, "--data", str(data), "--batch-size",
+                                      str(args.batch_size), "--epochs", str(args.epochs),
+                                      "--threads", str(threads)],
                                      capture_output=True, text=True, check=True)
                 rates[side] = float(run.stdout.split()[-1]) if run.stdout.strip() else None
         print(f"samuel (numba)    {rates['samuel']:12,.0f} samples/s")
@@ -130,9 +143,9 @@ def main() -> None:
     with np.load(args.data) as data:
         samples = Samples(data["states"], data["targets"])
     if args.only == "samuel":
-        print(ours(samples, args.batch_size, args.epochs))
+        print(ours(args.game, samples, args.batch_size, args.epochs))
     else:
-        rate = pytorch(samples, args.batch_size, args.epochs, args.threads)
+        rate = pytorch(args.game, samples, args.batch_size, args.epochs, args.threads)
         print("" if rate is None else rate)
 
 

@@ -39,14 +39,15 @@ from hypothesis import strategies as st
 
 from samuel.errors import SamuelError
 from samuel.games import get_game
+from samuel.games import kernels as game_kernels
 from samuel.games.base import IllegalMoveError, NotationError, terminations
 from samuel.games.game import Game
+from samuel.games.networks import load_network, parameter_count, random_network, save_network
 from samuel.games.record import format_record, parse_records, read_records, record_from_game
 from samuel.games.tigers.board import FULL, SHEEP, TIGERS
 from samuel.games.tigers.classic import FEATURES, classic_evaluate, load_weights, save_weights
 from samuel.games.tigers.rules import Move, Position, format_position
-from samuel.nn.network import PARAMS, SCRATCH, forward, random_parameters
-from samuel.nn.weights import HEADER, load_parameters, save_parameters
+from samuel.nn.weights import HEADER
 from samuel.players import SearchPlayer, make_player
 from samuel.search.alphabeta import MAX_PLY
 
@@ -371,7 +372,7 @@ def player_folder(tmp_path_factory) -> Path:
     folder where a tablebase would be."""
     folder = tmp_path_factory.mktemp("players")
     save_weights(load_weights(), folder / "tuned.json")
-    save_parameters(random_parameters(1), folder / "trained.bin")
+    save_network(random_network(0, 1), folder / "trained.bin", 0)
     (folder / "tables").mkdir()
     return folder
 
@@ -411,7 +412,7 @@ def network_file() -> bytes:
     """A valid TSNN file, as samuel train writes it."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "net.bin"
-        save_parameters(random_parameters(1), path)
+        save_network(random_network(0, 1), path, 0)
         return path.read_bytes()
 
 
@@ -466,15 +467,17 @@ def test_network_files_are_loaded_or_refused_with_the_projects_errors(
     path = folder / "net.bin"
     path.write_bytes(content)
     try:
-        params = load_parameters(path)
+        params = load_network(path, game_kernels.TIGERS_AND_SHEEP)
     except SamuelError:
         event("refused")
         return
     event("accepted")
-    assert params.dtype == np.float32 and params.shape == (PARAMS,)
+    assert params.dtype == np.float32 and params.shape == (parameter_count(0),)
     assert np.all(np.isfinite(params))
+    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     for position in POSITIONS[:5]:  # finite weights may still overflow: only the size counts
-        forward(params, *map(int, position.encode()), np.zeros(SCRATCH, dtype=np.float32))
+        game_kernels.network_value(0, params, position.encode(), scratch, active)
 
 
 # --- classic weights files ------------------------------------------------------------------

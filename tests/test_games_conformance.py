@@ -162,6 +162,7 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
     child = np.empty(sizes.state_words, dtype=np.int64)
     weights = rules.classic_weights()
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     for position, _ in random_walk(rules, seed=5):
         state = rules.encode(position)
         assert state.shape == (sizes.state_words,)
@@ -177,7 +178,9 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
         assert result == (game_kernels.NOT_OVER if decided is None else decided.result)
         if decided is not None:
             continue
-        value = game_kernels.evaluate(game, game_kernels.EVALUATOR_CLASSIC, weights, state, scratch)
+        value = game_kernels.evaluate(
+            game, game_kernels.EVALUATOR_CLASSIC, weights, state, scratch, active
+        )
         assert np.isfinite(value)
         for move in legal:
             code = rules.move_code(move)
@@ -211,10 +214,11 @@ def test_an_unknown_game_or_evaluator_is_an_error_not_a_zero(rules: GameRules) -
         if e not in game_kernels.compiled_game(rules.kernel_id).evaluators
     ]
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     params = np.zeros(1000, dtype=np.float32)
     for evaluator in missing:
         with pytest.raises(ValueError, match="no such evaluator"):
-            game_kernels.evaluate(rules.kernel_id, evaluator, params, state, scratch)
+            game_kernels.evaluate(rules.kernel_id, evaluator, params, state, scratch, active)
         with pytest.raises(ValueError, match="has no"):
             Searcher(rules.kernel_id).search(
                 state, np.array([rules.key(rules.initial_position())]), 0, evaluator, params, 2
@@ -293,3 +297,40 @@ def test_whole_records_read_back_what_they_write(rules: GameRules) -> None:
             assert game.outcome.termination in terminations(rules)
             ends.add(game.outcome.termination)
     assert len(ends) >= 2, ends  # a decisive end of the game's own and the ply cap at least
+
+
+def test_the_network_encoding_of_a_position_and_its_images_agree(rules: GameRules) -> None:
+    """Every symmetry maps a position's set inputs as the game says: the compiled transform is the
+    friendly one, and the network's value (first player's view) changes by the symmetry's sign."""
+    from samuel.games.networks import random_network
+
+    game = rules.kernel_id
+    sizes = game_kernels.compiled_game(game)
+    assert sizes.symmetries == rules.symmetry_count
+    params = random_network(game, 5)
+    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
+    values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
+    image = np.zeros(sizes.state_words, dtype=np.int64)
+    for position, move in random_walk(rules, seed=9, games=2, plies=60):
+        if move is None:
+            continue
+        state = rules.encode(position)
+        n = game_kernels.network_inputs(game, state, active, values)
+        assert 0 < n <= sizes.most_set_inputs
+        assert all(0 <= i < sizes.network_inputs for i in active[:n])
+        value = game_kernels.network_value(game, params, state, scratch, active)
+        for symmetry in range(sizes.symmetries):
+            game_kernels.transform(game, state, symmetry, image)
+            friendly = rules.encode(rules.transform_position(position, symmetry))
+            assert np.array_equal(image, friendly)
+            image_active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
+            image_values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
+            m = game_kernels.network_inputs(game, image, image_active, image_values)
+            assert m == n and sorted(image_values[:m]) == sorted(values[:n])  # inputs moved
+            sign = game_kernels.symmetry_sign(game, symmetry)
+            if sizes.network_view == game_kernels.VIEW_SIDE_TO_MOVE and sign < 0:
+                # the side to move's view: the image is the same position for the network
+                assert game_kernels.network_value(
+                    game, params, image, scratch, active
+                ) == pytest.approx(sign * value, abs=1e-6)

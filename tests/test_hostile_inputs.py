@@ -33,7 +33,7 @@ SPARSE_BYTES = 8 * 10**9  # more than any kind of file may be; sparse, so it tak
 
 # Each kind of file: the function that loads it and what it names the file in errors.
 LOADERS = {
-    "weights": ("samuel.nn.weights", "load_parameters", "weights file"),
+    "weights": ("samuel.nn.weights", "read_network", "weights file"),
     "classic": ("samuel.games.tigers.classic", "load_weights", "classic weights file"),
     "draughts classic": ("samuel.games.draughts.classic", "load_weights", "classic weights file"),
     "positions": ("samuel.tune.dataset", "load_positions", "labelled positions file"),
@@ -320,27 +320,30 @@ def test_the_kernel_wrappers_check_their_arrays():
 
 
 def test_a_file_of_another_kind_is_named_without_quoting_it(tmp_path):
-    from samuel.nn.network import PARAMS
-    from samuel.nn.weights import WeightsFileError, load_parameters
+    from samuel.nn.network import parameter_count
+    from samuel.nn.weights import WeightsFileError, read_network
 
     path = tmp_path / "passwd"
-    path.write_bytes(b"root:x:0:0:root:/root:/bin/bash\n" + bytes(4 * PARAMS))
+    path.write_bytes(b"root:x:0:0:root:/root:/bin/bash\n" + bytes(4 * parameter_count(52)))
     with pytest.raises(WeightsFileError) as error:
-        load_parameters(path)
+        read_network(path)
     assert "not a TSNN network (it does not start with TSNN)" in str(error.value)
     assert "root" not in str(error.value).replace(str(tmp_path), "")
 
 
 def test_infinite_parameters_are_refused(tmp_path):
-    from samuel.nn.network import PARAMS
-    from samuel.nn.weights import HEADER, WeightsFileError, load_parameters
+    from samuel.nn.network import parameter_count
+    from samuel.nn.weights import HEADERS, WeightsFileError, read_network
 
-    params = np.zeros(PARAMS, dtype="<f4")
+    params = np.zeros(parameter_count(52), dtype="<f4")
     params[-1] = np.inf
     path = tmp_path / "inf.bin"
-    path.write_bytes(HEADER.pack(b"TSNN", 1, 52, 64, 32) + params.tobytes())
+    path.write_bytes(HEADERS[1].pack(b"TSNN", 1, 52, 64, 32) + params.tobytes())
     with pytest.raises(WeightsFileError, match="not finite"):
-        load_parameters(path)
+        read_network(path)
+    path.write_bytes(HEADERS[2].pack(b"TSNN", 2, 1, 52, 64, 32) + params.tobytes())
+    with pytest.raises(WeightsFileError, match="not finite"):
+        read_network(path)
 
 
 # --- classic weights --------------------------------------------------------------------------

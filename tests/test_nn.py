@@ -1,80 +1,145 @@
-"""The network's kernels against textbook algebra, its gradients against finite differences,
-Adam against its formula, and the weights file."""
+"""The network's kernels against textbook algebra, its gradients against finite differences (for
+both games' input sizes), the games' encoders against plain references, Adam against its
+formula, and the weights file (versions 1 and 2, and a file for the wrong game)."""
 
 from __future__ import annotations
 
+import random
 import struct
 
 import numpy as np
 import pytest
 
+from samuel.games import get_game
+from samuel.games import kernels as K
+from samuel.games.networks import load_network, random_network, save_network
 from samuel.nn import network as N
 from samuel.nn.batches import adam_step, batch_gradient, batch_loss
-from samuel.nn.weights import WeightsFileError, load_parameters, save_parameters
+from samuel.nn.weights import WeightsFileError, read_network, save_parameters
+from samuel.players import SHIPPED_NETWORK
 from tests.reference import dense_network as dense
+from tests.reference import network_inputs as plain
+
+GAMES = ("tigers", "draughts")
 
 
-def random_positions(count: int, seed: int):
-    rng = np.random.default_rng(seed)
-    for _ in range(count):
-        points = rng.permutation(25)
-        tigers = sum(1 << int(p) for p in points[:4])
-        sheep = sum(1 << int(p) for p in points[4 : 4 + int(rng.integers(0, 21))])
-        yield tigers, sheep, int(rng.integers(0, 21 - sheep.bit_count())), int(rng.integers(2))
+def positions(name: str, count: int, seed: int) -> list:
+    """Positions reached by random play (draughts games run long enough to crown kings)."""
+    rules = get_game(name)
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = rules.initial_position()
+        for _ in range(rng.randrange(0, 150)):
+            if rules.decided_outcome(position) is not None:
+                break
+            position = rules.play(position, rng.choice(rules.legal_moves(position)))
+        found.append(position)
+    return found
 
 
-def test_sparse_forward_equals_a_plain_matrix_multiply():
-    params = N.random_parameters(3)
-    params[N.B1 : N.W2] = np.random.default_rng(4).normal(0, 0.3, N.HIDDEN1)  # non-zero biases
+def set_inputs(name: str, position) -> tuple[np.ndarray, np.ndarray, int]:
+    rules = get_game(name)
+    active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
+    values = np.zeros(K.MAX_SET_INPUTS, dtype=np.float32)
+    n = K.network_inputs(rules.kernel_id, rules.encode(position), active, values)
+    return active, values, n
+
+
+def plain_inputs(name: str, position) -> np.ndarray:
+    if name == "tigers":
+        p = position
+        return plain.tigers_inputs(p.tigers, p.sheep, p.sheep_in_hand, p.tiger_to_move)
+    return plain.draughts_inputs(
+        position.black, position.white, position.kings, position.black_to_move
+    )
+
+
+def inputs_of(name: str) -> int:
+    return K.compiled_game(get_game(name).kernel_id).network_inputs
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_encoder_lists_the_plain_references_set_inputs(name):
+    sizes = K.compiled_game(get_game(name).kernel_id)
+    kings = 0
+    for position in positions(name, 150, seed=1):
+        active, values, n = set_inputs(name, position)
+        assert n <= sizes.most_set_inputs
+        assert list(active[:n]) == sorted(set(active[:n]))  # increasing, no input twice
+        dense_inputs = N.dense_inputs(sizes.network_inputs, active, values, n)
+        np.testing.assert_array_equal(dense_inputs, plain_inputs(name, position))
+        kings += name == "draughts" and position.kings != 0
+    assert name == "tigers" or kings > 10  # kings were encoded too
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_sparse_forward_equals_a_plain_matrix_multiply(name):
+    inputs = inputs_of(name)
+    shape = N.layout(inputs)
+    params = N.random_parameters(inputs, 3)
+    params[shape.b1 : shape.w2] = np.random.default_rng(4).normal(0, 0.3, N.HIDDEN1)
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
-    for tigers, sheep, hand, side in random_positions(200, seed=5):
-        expected = dense.value(params, N.encode_inputs(tigers, sheep, hand, side))
-        assert N.forward(params, tigers, sheep, hand, side, scratch) == pytest.approx(
+    for position in positions(name, 100, seed=5):
+        active, values, n = set_inputs(name, position)
+        expected = dense.value(params, plain_inputs(name, position))
+        assert N.forward(params, inputs, active, values, n, scratch) == pytest.approx(
             expected, abs=2e-6
         )
 
 
-@pytest.mark.parametrize("layer", ["W1", "B1", "W2", "B2", "W3", "B3"])
-def test_every_layers_gradient_equals_finite_differences(layer):
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("layer", ["w1", "b1", "w2", "b2", "w3", "b3"])
+def test_every_layers_gradient_equals_finite_differences(name, layer):
     rng = np.random.default_rng(6)
-    params = N.random_parameters(7)
-    params[N.B1 : N.W2] = rng.normal(0, 0.2, N.HIDDEN1)
-    params[N.B2 : N.W3] = rng.normal(0, 0.2, N.HIDDEN2)
-    start = getattr(N, layer)
-    end = {"W1": N.B1, "B1": N.W2, "W2": N.B2, "B2": N.W3, "W3": N.B3, "B3": N.PARAMS}[layer]
+    inputs = inputs_of(name)
+    shape = N.layout(inputs)
+    params = N.random_parameters(inputs, 7)
+    params[shape.b1 : shape.w2] = rng.normal(0, 0.2, N.HIDDEN1)
+    params[shape.b2 : shape.w3] = rng.normal(0, 0.2, N.HIDDEN2)
+    order = ["w1", "b1", "w2", "b2", "w3", "b3", "params"]
+    start = getattr(shape, layer)
+    end = getattr(shape, order[order.index(layer) + 1])
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
-    for tigers, sheep, hand, side in random_positions(4, seed=8):
+    for position in positions(name, 4, seed=8):
         target = float(rng.uniform(-1, 1))
-        grad = np.zeros(N.PARAMS, dtype=np.float32)
-        N.add_gradient(params, grad, tigers, sheep, hand, side, target, scratch)
-        inputs = N.encode_inputs(tigers, sheep, hand, side)
+        active, values, n = set_inputs(name, position)
+        grad = np.zeros(shape.params, dtype=np.float32)
+        N.add_gradient(params, grad, inputs, active, values, n, target, scratch)
+        x = plain_inputs(name, position)
         indices = rng.choice(np.arange(start, end), size=min(40, end - start), replace=False)
-        if layer == "W1":  # make sure rows of set inputs are among those checked
-            active = np.flatnonzero(inputs)
-            indices = np.concatenate([indices, N.W1 + active * N.HIDDEN1 + 3])
-        numeric = dense.finite_difference_gradient(params, inputs, target, indices)
+        if layer == "w1":  # make sure rows of set inputs are among those checked
+            rows = shape.w1 + np.flatnonzero(x) * N.HIDDEN1
+            first_row = rows[0] + np.arange(N.HIDDEN1)  # every unit of one set input's row
+            indices = np.concatenate([indices, rows + 3, first_row])
+        numeric = dense.finite_difference_gradient(params, x, target, indices)
         np.testing.assert_allclose(grad[indices], numeric, rtol=2e-3, atol=2e-6)
         assert np.any(numeric != 0)
 
 
-def test_batch_gradient_and_loss_are_sums_over_samples():
-    params = N.random_parameters(9)
-    positions = list(random_positions(100, seed=10))
-    columns = zip(*positions, strict=True)
-    tigers, sheep, hand, side = (np.array(column, dtype=np.int64) for column in columns)
+@pytest.mark.parametrize("name", GAMES)
+def test_batch_gradient_and_loss_are_sums_over_samples(name):
+    inputs = inputs_of(name)
+    params = N.random_parameters(inputs, 9)
+    rows = [set_inputs(name, p) for p in positions(name, 100, seed=10)]
+    active = np.stack([r[0] for r in rows])
+    values = np.stack([r[1] for r in rows])
+    counts = np.array([r[2] for r in rows], dtype=np.int64)
     targets = np.random.default_rng(11).uniform(-1, 1, 100).astype(np.float32)
-    grad = np.zeros(N.PARAMS, dtype=np.float32)
-    loss = batch_gradient(params, tigers, sheep, hand, side, targets, grad)
-    one = np.zeros(N.PARAMS, dtype=np.float32)
+    grad = np.zeros(len(params), dtype=np.float32)
+    loss = batch_gradient(params, inputs, active, values, counts, targets, grad)
+    one = np.zeros(len(params), dtype=np.float32)
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
     expected_loss = 0.0
     for i in range(100):
         expected_loss += N.add_gradient(
-            params, one, tigers[i], sheep[i], hand[i], side[i], targets[i], scratch
+            params, one, inputs, active[i], values[i], counts[i], targets[i], scratch
         )
     np.testing.assert_allclose(grad, one, rtol=1e-4, atol=1e-6)
     assert loss == pytest.approx(expected_loss, rel=1e-9)
-    assert batch_loss(params, tigers, sheep, hand, side, targets) == pytest.approx(loss, rel=1e-5)
+    assert batch_loss(params, inputs, active, values, counts, targets) == pytest.approx(
+        loss, rel=1e-5
+    )
 
 
 def test_adam_follows_its_formula():
@@ -94,50 +159,102 @@ def test_adam_follows_its_formula():
     np.testing.assert_allclose(params, expected, rtol=1e-5, atol=1e-6)
 
 
-def test_he_initialisation():
-    params = N.random_parameters(0x5EED)
-    assert params.dtype == np.float32 and params.shape == (N.PARAMS,) and N.PARAMS == 5505
+@pytest.mark.parametrize(("inputs", "count"), [(52, 5505), (128, 10369)])
+def test_he_initialisation(inputs, count):
+    params = N.random_parameters(inputs, 0x5EED)
+    shape = N.layout(inputs)
+    assert params.dtype == np.float32 and params.shape == (count,) == (shape.params,)
+    assert N.input_count(count) == inputs and N.parameter_count(inputs) == count
     assert (
-        np.all(params[N.B1 : N.W2] == 0) and np.all(params[N.B2 : N.W3] == 0) and params[N.B3] == 0
+        np.all(params[shape.b1 : shape.w2] == 0)
+        and np.all(params[shape.b2 : shape.w3] == 0)
+        and params[shape.b3] == 0
     )
-    assert np.std(params[N.W1 : N.B1]) == pytest.approx(np.sqrt(2 / 20), rel=0.05)
-    assert np.std(params[N.W2 : N.B2]) == pytest.approx(np.sqrt(2 / 64), rel=0.05)
-    assert np.array_equal(N.random_parameters(0x5EED), params)
+    assert np.std(params[shape.w1 : shape.b1]) == pytest.approx(np.sqrt(2 / 20), rel=0.05)
+    assert np.std(params[shape.w2 : shape.b2]) == pytest.approx(np.sqrt(2 / 64), rel=0.05)
+    assert np.array_equal(N.random_parameters(inputs, 0x5EED), params)
 
 
-def test_save_and_load_round_trip(tmp_path):
-    params = N.random_parameters(1)
+@pytest.mark.parametrize("name", GAMES)
+def test_save_and_load_round_trip_records_the_game(tmp_path, name):
+    game = get_game(name).kernel_id
+    params = random_network(game, 1)
     path = tmp_path / "net.bin"
-    save_parameters(params, path)
-    assert np.array_equal(load_parameters(path), params)
-    assert path.stat().st_size == 20 + 4 * N.PARAMS
-    assert path.read_bytes()[:4] == b"TSNN"
+    save_network(params, path, game)
+    assert np.array_equal(load_network(path, game), params)
+    loaded = read_network(path)
+    assert (loaded.game, loaded.inputs) == (game, inputs_of(name))
+    assert path.stat().st_size == 24 + 4 * len(params)
+    assert path.read_bytes()[:12] == b"TSNN" + struct.pack("<2I", 2, game)
     assert [p.name for p in tmp_path.iterdir()] == ["net.bin"]
 
 
-def header(magic=b"TSNN", version=1, sizes=(52, 64, 32)) -> bytes:
-    return struct.pack("<4s4I", magic, version, *sizes)
+def test_version_1_files_load_as_tigers_and_sheep(tmp_path):
+    assert SHIPPED_NETWORK.read_bytes()[:8] == b"TSNN" + struct.pack("<I", 1)  # the shipped one
+    shipped = load_network(SHIPPED_NETWORK, K.TIGERS_AND_SHEEP)
+    assert read_network(SHIPPED_NETWORK).game == K.TIGERS_AND_SHEEP
+    path = tmp_path / "old.bin"
+    path.write_bytes(header() + shipped.astype("<f4").tobytes())
+    assert np.array_equal(load_network(path, K.TIGERS_AND_SHEEP), shipped)
+    # a variant of Tigers & Sheep takes the same networks
+    assert np.array_equal(load_network(path, K.tigers_and_sheep(4)), shipped)
+    with pytest.raises(
+        WeightsFileError, match="a network for Tigers & Sheep, not English draughts"
+    ):
+        load_network(path, K.DRAUGHTS)
+
+
+def test_a_network_for_another_game_is_refused_naming_both(tmp_path):
+    path = tmp_path / "x.bin"
+    save_network(random_network(K.DRAUGHTS, 1), path, K.DRAUGHTS)
+    with pytest.raises(
+        WeightsFileError, match=r"x.bin is a network for English draughts, not Tigers"
+    ):
+        load_network(path, K.TIGERS_AND_SHEEP)
+    # a game this program lacks, and a header whose inputs are not its game's
+    save_parameters(N.random_parameters(52, 1), path, 77)
+    with pytest.raises(WeightsFileError, match="game number 77, which this program lacks"):
+        load_network(path, K.TIGERS_AND_SHEEP)
+    save_parameters(N.random_parameters(52, 1), path, K.DRAUGHTS)
+    with pytest.raises(WeightsFileError, match="has 52 inputs; English draughts's network has 128"):
+        load_network(path, K.DRAUGHTS)
+    with pytest.raises(ValueError, match="network has 10369 parameters, not \\(5505,\\)"):
+        save_network(N.random_parameters(52, 1), path, K.DRAUGHTS)
+
+
+def header(magic=b"TSNN", version=1, sizes=(52, 64, 32), game=None) -> bytes:
+    if game is None:
+        return struct.pack("<4s4I", magic, version, *sizes)
+    return struct.pack("<4s5I", magic, version, game, *sizes)
+
+
+PARAMS = N.parameter_count(52)
 
 
 @pytest.mark.parametrize(
     ("content", "phrase"),
     [
         (b"TSN", "too short"),
-        (header(magic=b"ABCD") + bytes(4 * N.PARAMS), "does not start with TSNN"),
-        (header(version=2) + bytes(4 * N.PARAMS), "version 2"),
-        (header(sizes=(52, 128, 32)) + bytes(4 * N.PARAMS), "has layers 52-128-32"),
-        (header() + bytes(4 * N.PARAMS - 4), "bytes; a 52-64-32 network takes"),
-        (header() + bytes(4 * N.PARAMS + 4), "bytes; a 52-64-32 network takes"),
-        (header() + np.full(N.PARAMS, np.nan, "<f4").tobytes(), "not finite"),
+        (b"TSNN\x02\x00\x00\x00\x00\x00", "too short"),
+        (header(magic=b"ABCD") + bytes(4 * PARAMS), "does not start with TSNN"),
+        (header(version=3) + bytes(4 * PARAMS), "version 3; this program reads versions 1, 2"),
+        (header(sizes=(52, 128, 32)) + bytes(4 * PARAMS), "has layers 52-128-32"),
+        (header(sizes=(0, 64, 32)), "has layers 0-64-32"),
+        (header(sizes=(1 << 31, 64, 32)), "has layers 2147483648-64-32"),
+        (header() + bytes(4 * PARAMS - 4), "bytes; a 52-64-32 network takes"),
+        (header() + bytes(4 * PARAMS + 4), "bytes; a 52-64-32 network takes"),
+        (header(version=2, game=0) + bytes(4 * PARAMS - 4), "bytes; a 52-64-32 network takes"),
+        (header() + np.full(PARAMS, np.nan, "<f4").tobytes(), "not finite"),
+        (header(version=2, game=0) + np.full(PARAMS, np.inf, "<f4").tobytes(), "not finite"),
     ],
 )
 def test_each_kind_of_bad_file_is_rejected(tmp_path, content, phrase):
     path = tmp_path / "bad.bin"
     path.write_bytes(content)
     with pytest.raises(WeightsFileError, match=phrase):
-        load_parameters(path)
+        load_network(path, K.TIGERS_AND_SHEEP)
 
 
 def test_a_missing_file_is_rejected(tmp_path):
     with pytest.raises(WeightsFileError, match="does not exist"):
-        load_parameters(tmp_path / "nothing.bin")
+        load_network(tmp_path / "nothing.bin", K.TIGERS_AND_SHEEP)

@@ -10,6 +10,7 @@ import pytest
 from samuel.games import get_game
 from samuel.games import kernels as game_kernels
 from samuel.games.game import Game
+from samuel.games.networks import load_network, random_network, save_network
 from samuel.games.tigers import classic
 from samuel.games.tigers.rules import RULES
 from samuel.match.play import play_game
@@ -175,12 +176,11 @@ def test_bad_weights_files_are_rejected_with_the_reason(tmp_path, content, phras
 
 
 def test_net_is_the_shipped_network():
-    from samuel.nn.weights import load_parameters
     from samuel.players import SHIPPED_NETWORK
 
     player = make_player("net:depth=2", RULES)
     assert isinstance(player, SearchPlayer) and player.depth == 2
-    assert np.array_equal(player.params, load_parameters(SHIPPED_NETWORK))
+    assert np.array_equal(player.params, load_network(SHIPPED_NETWORK, RULES.kernel_id))
     assert player.choose_move(Game(RULES)) in Game(RULES).legal_moves()
 
 
@@ -198,10 +198,22 @@ def test_players_play_draughts_and_refuse_evaluators_it_lacks(tmp_path):
         ply_cap=200,
     )
     assert again.moves == game.moves  # the same seeds, the same game
-    # Networks for draughts come later: asking for one is a spec error, not a score of 0.
-    for spec in ("net", "hybrid", f"{tmp_path / 'some.bin'}:depth=2"):
-        with pytest.raises(PlayerSpecError, match="not English draughts"):
+    # Draughts has no shipped network: 'net' and a hybrid without net= say so.
+    for spec in ("net", "hybrid"):
+        with pytest.raises(PlayerSpecError, match="no English draughts network is shipped"):
             make_player(spec, draughts)
+    with pytest.raises(PlayerSpecError, match="some.bin: it does not exist"):
+        make_player(f"{tmp_path / 'some.bin'}:depth=2", draughts)
+    # A draughts network file plays draughts, alone or in the hybrid; Tigers & Sheep refuses it.
+    net = tmp_path / "draughts.bin"
+    save_network(random_network(game_kernels.DRAUGHTS, 4), net, game_kernels.DRAUGHTS)
+    for spec in (f"{net}:depth=2", f"hybrid:net={net},depth=2"):
+        player = make_player(spec, draughts, seed=3)
+        assert isinstance(player, SearchPlayer)
+        players = {"black": player, "white": make_player("random", draughts, seed=2)}
+        assert play_game(draughts, players, ply_cap=40).ply > 0
+    with pytest.raises(PlayerSpecError, match="draughts.bin is a network for English draughts"):
+        make_player(str(net), RULES)
     # A bad draughts weights file is a spec error too (its own WeightsError).
     bad = tmp_path / "bad.json"
     bad.write_text('{"weights": {"men": 1}}')

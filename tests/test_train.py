@@ -1,22 +1,39 @@
-"""Self-play training: TD(lambda) labels, balancing, orientations, reproducibility, resuming."""
+"""Self-play training: TD(lambda) labels, balancing, orientations, reproducibility, resuming,
+for Tigers & Sheep and for draughts."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from samuel.errors import FileError
+from samuel.games import get_game
 from samuel.games import kernels as games
+from samuel.games.draughts.rules import Position as DraughtsPosition
+from samuel.games.networks import load_network, random_network
 from samuel.games.tigers.board import SYMMETRIES
 from samuel.games.tigers.rules import Position
+from samuel.match.head_to_head import play_match
 from samuel.nn import network as N
-from samuel.nn.weights import load_parameters, save_parameters
-from samuel.train.buffer import DRAW, SHEEP_WIN, TIGER_WIN, SampleBuffer, Samples, balanced_epoch
+from samuel.nn.weights import save_parameters
+from samuel.players import PlayerSpecError, SearchPlayer, make_player
+from samuel.train.buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples, balanced_epoch
 from samuel.train.config import TrainConfig
 from samuel.train.loop import TrainingDiverged, game_seed, train
 from samuel.train.selfplay import play_selfplay
 from samuel.train.targets import td_lambda_targets
-from samuel.train.trainer import orient
+from samuel.train.trainer import encode
+
+TIGERS = games.TIGERS_AND_SHEEP
+TIGER_INPUTS = games.GAMES[TIGERS].network_inputs
+
+
+def load_parameters(path):
+    return load_network(path, TIGERS)
+
 
 SCORES = np.array([0.2, -0.4, 0.6, 0.1], dtype=np.float32)
 
@@ -75,19 +92,19 @@ def test_without_both_kinds_of_win_or_with_no_balance_everything_is_used():
 def test_the_buffer_keeps_the_last_generations():
     buffer = SampleBuffer(2, 4)
     for generation in range(3):
-        buffer.add_generation({TIGER_WIN: samples(generation + 1, 1.0), DRAW: samples(1, 0.0)})
-    assert len(buffer.pool(TIGER_WIN)) == 2 + 3 and len(buffer.pool(DRAW)) == 2
-    assert len(buffer.pool(SHEEP_WIN)) == 0
+        buffer.add_generation({FIRST_WIN: samples(generation + 1, 1.0), DRAW: samples(1, 0.0)})
+    assert len(buffer.pool(FIRST_WIN)) == 2 + 3 and len(buffer.pool(DRAW)) == 2
+    assert len(buffer.pool(SECOND_WIN)) == 0
 
 
 def symmetric_network() -> np.ndarray:
     """A network whose first layer gives every point the row of its orbit's first point."""
-    params = N.random_parameters(21)
+    params = N.random_parameters(TIGER_INPUTS, 21)
     for p in range(25):
         representative = min(int(SYMMETRIES[s, p]) for s in range(8))
         for offset in (0, 25):
-            row = N.W1 + (offset + p) * N.HIDDEN1
-            source = N.W1 + (offset + representative) * N.HIDDEN1
+            row = (offset + p) * N.HIDDEN1
+            source = (offset + representative) * N.HIDDEN1
             params[row : row + N.HIDDEN1] = params[source : source + N.HIDDEN1]
     return params
 
@@ -97,18 +114,51 @@ def test_the_eight_orientations_of_a_sample_have_the_same_value_for_a_symmetric_
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
     position = Position.parse("T1S1T/1SS2/2T2/S3S/3ST T 12")
     states = np.repeat(position.encode()[None, :], 8, axis=0)
-    tigers, sheep = np.zeros(8, np.int64), np.zeros(8, np.int64)
-    orient(states, np.arange(8), tigers, sheep)
-    values = [N.forward(params, tigers[s], sheep[s], 12, 1, scratch) for s in range(8)]
-    assert len({(int(t), int(s)) for t, s in zip(tigers, sheep, strict=True)}) == 8
+    e = encode(TIGERS, Samples(states, np.full(8, 0.5, np.float32)), np.arange(8))
+    assert e.targets.tolist() == [0.5] * 8  # the symmetries keep the tigers' value
+
+    def value(params, s):
+        return N.forward(params, TIGER_INPUTS, e.active[s], e.values[s], e.counts[s], scratch)
+
+    values = [value(params, s) for s in range(8)]
+    assert len({tuple(e.active[s, : e.counts[s]]) for s in range(8)}) == 8
     assert values == pytest.approx([values[0]] * 8, abs=1e-6)
-    assert values[0] != pytest.approx(
-        N.forward(N.random_parameters(22), tigers[1], sheep[1], 12, 1, scratch), abs=1e-3
-    )
+    assert values[0] != pytest.approx(value(N.random_parameters(TIGER_INPUTS, 22), 1), abs=1e-3)
+
+
+def test_draughts_half_turn_images_agree_with_the_symmetrys_sign():
+    """Draughts' half-turn swaps the colours: in the first player's (Black's) view a value
+    changes sign; the network, which sees the side to move's view, gives both the same inputs
+    and the same target, and the search's value of the image is minus the original's."""
+    rules = get_game("draughts")
+    params = random_network(games.DRAUGHTS, 3)
+    scratch = np.zeros(games.SCRATCH, dtype=np.float32)
+    active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
+    image = np.zeros(5, dtype=np.int64)
+    assert games.symmetry_sign(games.DRAUGHTS, 1) == -1 == -games.symmetry_sign(games.DRAUGHTS, 0)
+    for text in ("B:W21,22,K30:B1,K2,9", "W:W18,23,24:BK5,6,7", "B:WK1:BK32"):
+        position = DraughtsPosition.parse(text)
+        state = rules.encode(position)
+        games.transform(games.DRAUGHTS, state, 1, image)
+        assert np.array_equal(image, rules.encode(rules.transform_position(position, 1)))
+        value = games.network_value(games.DRAUGHTS, params, state, scratch, active)
+        mirrored = games.network_value(games.DRAUGHTS, params, image, scratch, active)
+        assert mirrored == -value != 0  # first player's view: the sign the symmetry gives
+        for evaluator in (games.EVALUATOR_NETWORK, games.EVALUATOR_CLASSIC):
+            weights = params if evaluator else rules.classic_weights()
+            a = games.evaluate(games.DRAUGHTS, evaluator, weights, state, scratch, active)
+            b = games.evaluate(games.DRAUGHTS, evaluator, weights, image, scratch, active)
+            assert b == pytest.approx(-a, abs=1e-6)
+        both = Samples(np.stack([state, state]), np.array([0.25, 0.25], np.float32))
+        e = encode(games.DRAUGHTS, both, np.array([0, 1]))
+        n = e.counts[0]
+        assert e.counts[1] == n and np.array_equal(e.active[0, :n], e.active[1, :n])
+        side = 1 if position.black_to_move else -1
+        assert e.targets.tolist() == [0.25 * side] * 2  # the side to move's target, both times
 
 
 def test_self_play_games_depend_only_on_their_seeds():
-    params = N.random_parameters(5)
+    params = N.random_parameters(TIGER_INPUTS, 5)
     root = Position.initial().encode()
     seeds = np.array([game_seed(7, g) for g in range(6)], dtype=np.int64)
 
@@ -139,11 +189,16 @@ def tiny(out_dir, **changes) -> TrainConfig:
     return TrainConfig(**{**settings, **changes})
 
 
-def test_training_is_bit_identical_on_1_and_2_workers(tmp_path):
-    one = train(tiny(tmp_path / "one", workers=1), lambda row: None, log=lambda line: None)
-    two = train(tiny(tmp_path / "two", workers=2), lambda row: None, log=lambda line: None)
+@pytest.mark.parametrize("game", ["tigers", "draughts"])
+def test_training_is_bit_identical_on_1_and_2_workers(tmp_path, game):
+    settings = {"game": game}
+    quiet = {"report": lambda row: None, "log": lambda line: None}
+    one = train(tiny(tmp_path / "one", workers=1, **settings), **quiet)
+    two = train(tiny(tmp_path / "two", workers=2, **settings), **quiet)
     assert one.tobytes() == two.tobytes()
-    assert not np.array_equal(one, N.random_parameters(0x5EED))
+    kernel_id = get_game(game).kernel_id
+    assert not np.array_equal(one, random_network(kernel_id, 0x5EED))
+    assert np.array_equal(load_network(tmp_path / "one" / "latest.bin", kernel_id), one)
 
 
 def test_a_run_resumes_from_the_newest_generation_and_numbers_carry_on(tmp_path):
@@ -181,7 +236,7 @@ def test_a_diverged_generation_is_not_saved_and_latest_stays_the_last_good_one(t
     assert (tmp_path / "latest.bin").read_bytes() == good
     assert np.isfinite(load_parameters(tmp_path / "latest.bin")).all()
     with pytest.raises(ValueError, match="not all finite"):  # and the writer refuses them too
-        save_parameters(np.full(N.PARAMS, np.nan, dtype=np.float32), tmp_path / "nan.bin")
+        save_parameters(np.full(5505, np.nan, dtype=np.float32), tmp_path / "nan.bin", TIGERS)
     assert not (tmp_path / "nan.bin").exists()
 
 
@@ -194,3 +249,25 @@ def test_a_run_folder_that_cannot_be_written_is_refused_before_any_game(tmp_path
     ):
         with pytest.raises(FileError, match=reason):
             train(tiny(out_dir), lambda row: pytest.fail("played"), log=lambda line: None)
+
+
+def test_draughts_trains_end_to_end_from_the_command_line_and_its_network_plays(tmp_path):
+    args = ["train", "--game", "draughts", "2", "6", str(tmp_path), "--depth", "1"]
+    args += ["--ply-cap", "60", "--match-every", "2", "--match-games", "2", "--workers", "1"]
+    run = subprocess.run(
+        [sys.executable, "-m", "samuel.cli", *args], capture_output=True, text=True, timeout=600
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert lines[0].split()[:6] == ["gen", "trained", "black", "white", "draws", "B"]
+    assert [line.split()[0] for line in lines[1:]] == ["1", "2"]
+    assert lines[2].split()[9].endswith("%") and lines[2].split()[10].endswith("%")  # matches
+    latest = tmp_path / "latest.bin"
+    draughts = get_game("draughts")
+    for spec in (f"{latest}:depth=2", f"hybrid:net={latest},depth=2"):
+        player = make_player(spec, draughts)
+        assert isinstance(player, SearchPlayer)
+    match = play_match(f"{latest}:depth=2", "random", 4, game="draughts", ply_cap=100)
+    assert match.games == 4
+    with pytest.raises(PlayerSpecError, match="a network for English draughts, not Tigers"):
+        make_player(str(latest), get_game("tigers"))

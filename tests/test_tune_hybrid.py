@@ -1,59 +1,104 @@
-"""The hybrid evaluation is classic + scale x network, in the search as in its spec."""
+"""The hybrid evaluation is classic + scale x network, in the search as in its spec, for both
+games: for draughts the network's value (the side to move's) is turned into Black's first."""
 
 from __future__ import annotations
+
+import random
 
 import numpy as np
 import pytest
 
-from samuel import players
+from samuel.games import get_game, networks
 from samuel.games import kernels as games
 from samuel.games.game import Game
+from samuel.games.hybrid import default_scale, hybrid_parameters
 from samuel.games.tigers import classic
-from samuel.games.tigers.hybrid import DEFAULT_SCALE, hybrid_parameters
+from samuel.games.tigers.hybrid import DEFAULT_SCALE
 from samuel.games.tigers.rules import RULES
-from samuel.nn import network
-from samuel.nn.weights import save_parameters
 from samuel.players import PlayerSpecError, SearchPlayer, make_player
-from tests.reference.tuning import random_positions
+from tests.reference import dense_network as dense
+from tests.reference import network_inputs as plain
+
+
+@pytest.fixture(scope="module", params=["tigers", "draughts"])
+def game(request):
+    return get_game(request.param)
 
 
 @pytest.fixture(scope="module")
-def net_file(tmp_path_factory):
+def net_file(tmp_path_factory, game):
     path = tmp_path_factory.mktemp("net") / "net.bin"
-    save_parameters(network.random_parameters(17), path)
+    networks.save_network(networks.random_network(game.kernel_id, 17), path, game.kernel_id)
     return path
 
 
-def test_hybrid_is_classic_plus_scale_times_network(net_file, tmp_path):
-    weights = classic.load_weights()
+def positions(rules, count: int, seed: int) -> list:
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        position = rules.initial_position()
+        for _ in range(rng.randrange(1, 60)):
+            position = rules.play(position, rng.choice(rules.legal_moves(position)))
+            if rules.decided_outcome(position) is not None:
+                break
+        if rules.decided_outcome(position) is None:
+            found.append(position)
+    return found
+
+
+def plain_value(rules, net: np.ndarray, position) -> float:
+    """The network's value, first player's view, by the plain references."""
+    if rules.name == "tigers":
+        p = position
+        x = plain.tigers_inputs(p.tigers, p.sheep, p.sheep_in_hand, p.tiger_to_move)
+        return dense.value(net, x)
+    p = position
+    x = plain.draughts_inputs(p.black, p.white, p.kings, p.black_to_move)
+    return dense.value(net, x) * (1 if p.black_to_move else -1)  # the side to move's, turned
+
+
+def test_hybrid_is_classic_plus_scale_times_network(game, net_file, tmp_path):
+    weights = game.classic_weights() * 1.0
     weights[1] = 0.125  # not the file's: the spec's weights must be the ones used
-    classic.save_weights(weights, tmp_path / "w.json")
-    player = make_player(f"hybrid:net={net_file},scale=1.5,weights={tmp_path / 'w.json'}", RULES)
+    path = tmp_path / "w.json"
+    (classic if game.name == "tigers" else _draughts_classic()).save_weights(weights, path)
+    player = make_player(f"hybrid:net={net_file},scale=1.5,weights={path}", game)
     assert isinstance(player, SearchPlayer) and player.evaluator == games.EVALUATOR_HYBRID
-    net = network.random_parameters(17)
+    net = networks.random_network(game.kernel_id, 17)
     scratch = np.zeros(games.SCRATCH, dtype=np.float32)
+    active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     values = []
-    for position in random_positions(40, seed=5):
-        state = position.encode()
+    for position in positions(game, 40, seed=5):
+        state = game.encode(position)
         hybrid = games.evaluate(
-            games.TIGERS_AND_SHEEP, games.EVALUATOR_HYBRID, player.params, state, scratch
+            game.kernel_id, games.EVALUATOR_HYBRID, player.params, state, scratch, active
         )
-        expected = classic.classic_evaluate(
-            *map(int, state), weights, scratch
-        ) + 1.5 * network.forward(net, *map(int, state), scratch)
-        assert hybrid == pytest.approx(expected, abs=1e-5)
-        values.append(network.forward(net, *map(int, state), scratch))
+        rule = games.evaluate(
+            game.kernel_id, games.EVALUATOR_CLASSIC, weights, state, scratch, active
+        )
+        value = plain_value(game, net, position)
+        assert hybrid == pytest.approx(rule + 1.5 * value, abs=1e-5)
+        values.append(value)
     assert np.std(values) > 1e-3  # the network's part really varies
 
 
-def test_the_hybrid_defaults_and_plays(net_file):
-    player = make_player(f"hybrid:net={net_file}:depth=2", RULES)
-    assert player.params[0] == DEFAULT_SCALE and player.depth == 2
+def _draughts_classic():
+    from samuel.games.draughts import classic as draughts_classic
+
+    return draughts_classic
+
+
+def test_the_hybrid_defaults_and_plays(game, net_file):
+    player = make_player(f"hybrid:net={net_file}:depth=2", game)
+    assert player.params[0] == default_scale(game.kernel_id) and player.depth == 2
+    features = games.compiled_game(game.kernel_id).classic_features
     assert np.array_equal(
-        player.params[1 : 1 + classic.FEATURE_COUNT], classic.load_weights().astype(np.float32)
+        player.params[1 : 1 + features], game.classic_weights().astype(np.float32)
     )
-    move = player.choose_move(Game(RULES))
-    assert move in RULES.legal_moves(RULES.initial_position())
+    move = player.choose_move(Game(game))
+    assert move in game.legal_moves(game.initial_position())
+    assert default_scale(games.TIGERS_AND_SHEEP) == DEFAULT_SCALE == 2.0
+    assert default_scale(games.DRAUGHTS) == 3.0  # the course's 300, a man being 100
 
 
 @pytest.mark.parametrize(
@@ -61,25 +106,37 @@ def test_the_hybrid_defaults_and_plays(net_file):
     [
         ("scale=abc", "scale must be a number"),
         ("scale=nan", "scale must be between"),
-        ("net=missing.bin", "missing.bin: it does not exist"),
-        ("weights=missing.json", "missing.json: it does not exist"),
+        ("net=missing.bin", "missing.bin.*does not exist"),
+        ("weights=missing.json", "missing.json.*does not exist"),
         ("bogus=1", "unknown option(s) bogus"),
     ],
 )
-def test_bad_hybrid_options_are_refused(net_file, options, phrase):
+def test_bad_hybrid_options_are_refused(game, net_file, options, phrase):
     spec = f"hybrid:{options}" if options.startswith("net=") else f"hybrid:net={net_file},{options}"
     with pytest.raises(PlayerSpecError, match=phrase.replace("(", r"\(").replace(")", r"\)")):
-        make_player(spec, RULES)
+        make_player(spec, game)
+
+
+def test_a_hybrid_of_another_games_network_is_refused(tmp_path):
+    path = tmp_path / "draughts.bin"
+    networks.save_network(networks.random_network(games.DRAUGHTS, 1), path, games.DRAUGHTS)
+    with pytest.raises(PlayerSpecError, match="a network for English draughts, not Tigers"):
+        make_player(f"hybrid:net={path}", RULES)
 
 
 def test_without_a_shipped_network_the_hybrid_asks_for_one(monkeypatch, tmp_path):
-    monkeypatch.setattr(players, "SHIPPED_NETWORK", tmp_path / "none.bin")
+    monkeypatch.setitem(networks.SHIPPED, games.TIGERS_AND_SHEEP, tmp_path / "none.bin")
     with pytest.raises(PlayerSpecError, match="hybrid:net=FILE.bin"):
         make_player("hybrid", RULES)
+    with pytest.raises(PlayerSpecError, match="no English draughts network is shipped"):
+        make_player("hybrid", get_game("draughts"))
 
 
 def test_hybrid_parameters_check_their_parts():
+    net = networks.random_network(games.TIGERS_AND_SHEEP, 1)
     with pytest.raises(ValueError, match="classic weights"):
-        hybrid_parameters(1.0, np.zeros(3), network.random_parameters(1))
+        hybrid_parameters(games.TIGERS_AND_SHEEP, 1.0, np.zeros(3), net)
     with pytest.raises(ValueError, match="network parameters"):
-        hybrid_parameters(1.0, classic.load_weights(), np.zeros(3))
+        hybrid_parameters(games.TIGERS_AND_SHEEP, 1.0, classic.load_weights(), np.zeros(3))
+    with pytest.raises(ValueError, match="10369 network parameters"):  # Tigers' net for draughts
+        hybrid_parameters(games.DRAUGHTS, 1.0, get_game("draughts").classic_weights(), net)

@@ -11,9 +11,9 @@ import warnings
 import httpx
 import pytest
 
+from samuel.games import kernels as game_kernels
+from samuel.games.networks import random_network, save_network
 from samuel.games.record import parse_records
-from samuel.nn.network import random_parameters
-from samuel.nn.weights import save_parameters
 from samuel.web.app import create_app
 from samuel.web.specs import NETWORK_FILE_BYTES as NETWORK_BYTES
 
@@ -98,7 +98,7 @@ def test_players_lists_classic_levels_and_random(client):
 
 
 def test_players_offers_the_networks_in_the_weights_dir_that_load(tmp_path):
-    save_parameters(random_parameters(1), tmp_path / "gen-001.bin")
+    save_network(random_network(0, 1), tmp_path / "gen-001.bin", 0)
     (tmp_path / "broken.bin").write_bytes(b"not a network")
     (tmp_path / "notes.txt").write_text("not weights")
     with TestClient(make_app(weights_dir=tmp_path)) as client:
@@ -504,8 +504,8 @@ def folders(tmp_path):
     weights.mkdir()
     outside.mkdir()
     (tmp_path / "tablebase").mkdir()
-    save_parameters(random_parameters(1), weights / "gen-001.bin")
-    save_parameters(random_parameters(2), outside / "stolen.bin")
+    save_network(random_network(0, 1), weights / "gen-001.bin", 0)
+    save_network(random_network(0, 2), outside / "stolen.bin", 0)
     (outside / "secret.bin").write_text("root:x:0:0:root:/root:/bin/bash\n")
     (outside / "secret.json").write_text('{"weights": "root:x:0:0"}')
     return tmp_path
@@ -858,7 +858,8 @@ def test_draughts_the_page_and_the_game_are_named(draughts, client):
 
 
 def test_draughts_players_are_what_make_player_makes_for_draughts(tmp_path):
-    save_parameters(random_parameters(1), tmp_path / "gen-001.bin")  # a Tigers & Sheep network
+    tigers = game_kernels.TIGERS_AND_SHEEP
+    save_network(random_network(tigers, 1), tmp_path / "gen-001.bin", tigers)  # not draughts'
     with TestClient(make_app(game="draughts", weights_dir=tmp_path)) as client:
         answer = client.get("/api/players").json()
         specs = [player["spec"] for player in answer["players"]]
@@ -939,7 +940,7 @@ def test_draughts_a_bad_move_is_refused_and_changes_nothing(draughts, start, mov
     [
         ({"players": {"tigers": "human"}}, 422, "'tigers' is no side of English draughts"),
         ({"players": {"black": 3}}, 422, "players.black"),
-        ({"players": {"white": "perfect"}}, 400, "'perfect' plays Tigers & Sheep only"),
+        ({"players": {"white": "perfect"}}, 400, "'perfect' plays from the Tigers & Sheep"),
         ({"players": {"white": "wizard"}}, 400, "unknown player"),
         ({"start": "T3T/5/5/5/T3T S 20"}, 400, "is not a position"),
         ({"start": "B:W1:B2,3"}, 400, "a white man on 1"),

@@ -44,7 +44,8 @@ SPEC_HELP = (
 FILE_OPTIONS = {"weights": "classic weights file", "net": "network file", "tablebase": "tablebase"}
 NETWORK_SUFFIX = ".bin"
 QUOTE_LIMIT = 80  # characters of a spec repeated in an error: enough to recognise it
-# The network shipped with the package: the best of the documented training run.
+# The network shipped with the package for Tigers & Sheep: the best of the documented training
+# run (each game's: samuel.games.networks.shipped_network).
 SHIPPED_NETWORK = Path(__file__).parent / "nn" / "shipped.bin"
 
 
@@ -326,7 +327,9 @@ def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
 
 def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[int, np.ndarray]:
     """The evaluator number and parameters a searching player's name asks for."""
-    from samuel.nn.weights import WeightsFileError, load_parameters
+    from samuel.games.hybrid import default_scale, hybrid_parameters
+    from samuel.games.networks import load_network, shipped_network
+    from samuel.nn.weights import WeightsFileError
 
     evaluator = {"classic": game_kernels.EVALUATOR_CLASSIC, "hybrid": game_kernels.EVALUATOR_HYBRID}
     try:
@@ -342,32 +345,32 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
             )
         except SamuelError as error:  # each game's weights file has its own error type
             raise PlayerSpecError(str(error)) from None
+    shipped = shipped_network(rules.kernel_id)
     if name == "hybrid":
-        from samuel.games.tigers.hybrid import DEFAULT_SCALE, hybrid_parameters
-
         scale = _number(options, "scale", float, name, -1e3, 1e3)
         _, classic_weights = _evaluation("classic", options, rules)
-        path = Path(options.pop("net", SHIPPED_NETWORK))
-        if path == SHIPPED_NETWORK and not path.exists():
+        net = options.pop("net", None)
+        if net is None and shipped is None:
             raise PlayerSpecError(
-                "no network is shipped with this install; give the hybrid one: hybrid:net=FILE.bin"
+                f"no {rules.title} network is shipped with this install; give the hybrid one: "
+                "hybrid:net=FILE.bin"
             )
         try:
-            network_params = load_parameters(path)
+            network_params = load_network(shipped if net is None else net, rules.kernel_id)
         except WeightsFileError as error:
             raise PlayerSpecError(str(error)) from None
-        scale = DEFAULT_SCALE if scale is None else scale
+        scale = default_scale(rules.kernel_id) if scale is None else scale
         return game_kernels.EVALUATOR_HYBRID, hybrid_parameters(
-            scale, classic_weights, network_params
+            rules.kernel_id, scale, classic_weights, network_params
         )
-    path = SHIPPED_NETWORK if name == "net" else Path(name)  # a name ending in .bin
-    if name == "net" and not SHIPPED_NETWORK.exists():
+    if name == "net" and shipped is None:
         raise PlayerSpecError(
-            "no network is shipped with this install; name a weights file "
+            f"no {rules.title} network is shipped with this install; name a weights file "
             "(e.g. weights/latest.bin) instead of 'net'"
         )
+    path = shipped if name == "net" else Path(name)  # a name ending in .bin
     try:
-        return game_kernels.EVALUATOR_NETWORK, load_parameters(path)
+        return game_kernels.EVALUATOR_NETWORK, load_network(path, rules.kernel_id)
     except WeightsFileError as error:
         raise PlayerSpecError(str(error)) from None
 
@@ -389,21 +392,13 @@ def _tablebase(directory: str, rules: GameRules, spec: str):
     return table
 
 
-TIGERS_ONLY = ("net", "hybrid", "perfect")  # with FILE.bin: the network and tablebase know one game
-
-
 def _check_game(name: str, rules: GameRules) -> None:
-    """Refuse a player that cannot play ``rules``' game yet: the network players and ``perfect``
-    know Tigers & Sheep only, until the network learns other games."""
+    """Refuse ``perfect`` for a game without a tablebase: only Tigers & Sheep has one."""
     from samuel.games.tigers.rules import TigersAndSheep
 
-    if (name in TIGERS_ONLY or name.endswith(NETWORK_SUFFIX)) and not isinstance(
-        rules, TigersAndSheep
-    ):
-        which = "a network file" if name.endswith(NETWORK_SUFFIX) else quoted(name)
+    if name == "perfect" and not isinstance(rules, TigersAndSheep):
         raise PlayerSpecError(
-            f"{which} plays Tigers & Sheep only so far, not {rules.title}; "
-            "its players are human, random and classic"
+            f"'perfect' plays from the Tigers & Sheep tablebase; {rules.title} has none"
         )
 
 

@@ -1,4 +1,5 @@
-"""The network as textbook float64 matrix algebra: the reference for the sparse kernels."""
+"""The network as textbook float64 matrix algebra: the reference for the sparse kernels. The
+input count follows from the number of parameters."""
 
 from __future__ import annotations
 
@@ -8,10 +9,18 @@ from samuel.nn import network as N
 
 
 def layers(params: np.ndarray):
+    shape = N.layout(N.input_count(len(params)))
     p = params.astype(np.float64)
-    w1 = p[N.W1 : N.B1].reshape(N.INPUTS, N.HIDDEN1)  # input-major
-    w2 = p[N.W2 : N.B2].reshape(N.HIDDEN2, N.HIDDEN1)  # unit-major
-    return w1, p[N.B1 : N.W2], w2, p[N.B2 : N.W3], p[N.W3 : N.B3], p[N.B3]
+    w1 = p[shape.w1 : shape.b1].reshape(shape.inputs, N.HIDDEN1)  # input-major
+    w2 = p[shape.w2 : shape.b2].reshape(N.HIDDEN2, N.HIDDEN1)  # unit-major
+    return (
+        w1,
+        p[shape.b1 : shape.w2],
+        w2,
+        p[shape.b2 : shape.w3],
+        p[shape.w3 : shape.b3],
+        p[shape.b3],
+    )
 
 
 def value(params: np.ndarray, inputs: np.ndarray) -> float:

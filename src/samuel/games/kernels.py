@@ -10,6 +10,15 @@ bounds, so reading a position as the wrong game's would go on silently.
 Values are from the point of view of the game's *first player* (for Tigers & Sheep, the tigers;
 for draughts, Black): ``sign`` is +1 when that player is to move, -1 otherwise.
 
+**Networks.** A game's encoder (:func:`network_inputs`) lists the set inputs of a position for the
+game-neutral network (:mod:`samuel.nn.network`); each game declares its input count and the view
+its network's value is in (:class:`CompiledGame`). Tigers & Sheep's inputs say who is to move, so
+its network values the position for the tigers, the first player. Draughts' inputs are seen from
+the side to move (the draughts course's encoding: my men, my kings, theirs), so a position and its
+colour-swapped half-turn have the same inputs and its network's value is the *side to move's*:
+:func:`network_sign` turns it into the first player's view wherever a value leaves the network
+(the search, the hybrid), and turns training targets (first player's view) into the network's.
+
 A game's number names the game in its low 8 bits (``GAME_MASK``) and a variant of its rules in
 the bits above: for Tigers & Sheep, the captures that win (:func:`tigers_and_sheep`). The standard
 game is the plain number (``TIGERS_AND_SHEEP`` = 0, five captures), so nothing that plays the
@@ -33,7 +42,6 @@ from .draughts import classic as draughts_classic
 from .draughts import kernels as draughts
 from .tigers import board as tigers_board
 from .tigers import classic as tigers_classic
-from .tigers import hybrid as tigers_hybrid
 from .tigers import kernels as tigers
 from .tigers.tablebase.index import stored_code
 from .tigers.tablebase.values import code_outcome
@@ -48,7 +56,11 @@ NOT_OVER = 2
 # Evaluators the search can use; each reads its own parameter array.
 EVALUATOR_CLASSIC = 0  # params: the classic weights (float64)
 EVALUATOR_NETWORK = 1  # params: the network's parameters (float32)
-EVALUATOR_HYBRID = 2  # params: [scale, classic weights, network] (float32; tigers/hybrid.py)
+EVALUATOR_HYBRID = 2  # params: [scale, classic weights, network] (float32; games/hybrid.py)
+
+# Whose point of view a game's network value is in (CompiledGame.network_view).
+VIEW_FIRST_PLAYER = 0  # the first player's, whoever is to move (Tigers & Sheep)
+VIEW_SIDE_TO_MOVE = 1  # the side to move's (draughts: the inputs are seen from that side)
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,27 @@ class CompiledGame:
     state_words: int  # int64 words of a position (the friendly ``encode()``'s length)
     max_moves: int  # the most legal moves a position has (the move buffers' lower bound)
     evaluators: dict[int, int]  # evaluator number -> float32 scratch entries it uses
+    classic_features: int  # classic weights (the hybrid packs them before the network)
+    network_inputs: int  # the network's input count
+    most_set_inputs: int  # the most inputs a position sets (the encoder's buffers' lower bound)
+    network_view: int  # VIEW_FIRST_PLAYER or VIEW_SIDE_TO_MOVE
+    symmetries: int  # symmetries for augmentation (transform); 0 is the identity
+
+
+# The network's evaluation keeps its set inputs' values in the float32 scratch after the
+# forward pass's activations, and their indices in the int64 ``active`` buffer.
+NETWORK_VALUES = network.FORWARD_SCRATCH
+MAX_SET_INPUTS = 32  # the ``active`` buffer: at least every game's most_set_inputs
+
+
+def _evaluators(classic_features: int, most_set_inputs: int) -> dict[int, int]:
+    network_scratch = NETWORK_VALUES + most_set_inputs
+    return {
+        EVALUATOR_CLASSIC: classic_features,
+        EVALUATOR_NETWORK: network_scratch,
+        # the network first, then the classic features over the start of the same space
+        EVALUATOR_HYBRID: max(network_scratch, classic_features),
+    }
 
 
 GAMES = {
@@ -66,25 +99,30 @@ GAMES = {
         "Tigers & Sheep",
         tigers_board.STATE_WORDS,
         tigers_board.MAX_MOVES,
-        {
-            EVALUATOR_CLASSIC: tigers_classic.FEATURE_COUNT,
-            EVALUATOR_NETWORK: network.SCRATCH,
-            # the network first, then the classic features over the start of the same space
-            EVALUATOR_HYBRID: max(network.SCRATCH, tigers_classic.FEATURE_COUNT),
-        },
+        _evaluators(tigers_classic.FEATURE_COUNT, tigers.MOST_SET_INPUTS),
+        tigers_classic.FEATURE_COUNT,
+        tigers.NETWORK_INPUTS,
+        tigers.MOST_SET_INPUTS,
+        VIEW_FIRST_PLAYER,
+        len(tigers_board.SYMMETRIES),
     ),
     DRAUGHTS: CompiledGame(
         "English draughts",
         draughts_board.STATE_WORDS,
         draughts_board.MAX_MOVES,
-        {EVALUATOR_CLASSIC: draughts_classic.FEATURE_COUNT},  # networks come later (issue 11)
+        _evaluators(draughts_classic.FEATURE_COUNT, 2 * draughts_board.MEN),
+        draughts_classic.FEATURE_COUNT,
+        draughts.NETWORK_INPUTS,
+        2 * draughts_board.MEN,  # every piece sets one input
+        VIEW_SIDE_TO_MOVE,
+        2,  # the identity and the half-turn with colours swapped
     ),
 }
 
 # The common maxima: one search table or buffer of these sizes serves every game.
 STATE_SIZE = max(g.state_words for g in GAMES.values())  # a game uses the first state_words
 MAX_MOVES = 192  # move buffers: at least every game's max_moves
-SCRATCH = 192  # float32 room for any evaluator's work: the network's activations
+SCRATCH = 192  # float32 room for any evaluator's work: the network's activations and values
 
 
 def _check_sizes() -> None:
@@ -97,6 +135,10 @@ def _check_sizes() -> None:
             raise RuntimeError(f"{sizes.title}: {sizes.state_words} state words > {STATE_SIZE}")
         if sizes.max_moves > MAX_MOVES:
             raise RuntimeError(f"{sizes.title}: {sizes.max_moves} moves > MAX_MOVES {MAX_MOVES}")
+        if sizes.most_set_inputs > MAX_SET_INPUTS:
+            raise RuntimeError(
+                f"{sizes.title}: {sizes.most_set_inputs} set inputs > MAX_SET_INPUTS"
+            )
         for evaluator, scratch in sizes.evaluators.items():
             if scratch > SCRATCH:
                 raise RuntimeError(
@@ -274,10 +316,74 @@ def history_slot(game: int, move: int) -> int:
 
 
 @kernel
-def evaluate(
-    game: int, evaluator: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray
+def network_inputs(game: int, state: np.ndarray, active: np.ndarray, values: np.ndarray) -> int:
+    """The set inputs of the game's network for a position: their indices into ``active``, their
+    values into ``values`` (room for the game's ``most_set_inputs``, float32); how many."""
+    base = game & GAME_MASK
+    if base == TIGERS_AND_SHEEP:
+        return tigers.network_inputs(state[0], state[1], state[2], state[3], active, values)
+    if base == DRAUGHTS:
+        n = draughts.network_inputs(state[0], state[1], state[2], state[3], active)
+        for i in range(n):
+            values[i] = 1.0
+        return n
+    raise ValueError("unknown game number")
+
+
+@kernel
+def network_input_count(game: int) -> int:
+    """The game's network input count (``CompiledGame.network_inputs``)."""
+    base = game & GAME_MASK
+    if base == TIGERS_AND_SHEEP:
+        return tigers.NETWORK_INPUTS
+    if base == DRAUGHTS:
+        return draughts.NETWORK_INPUTS
+    raise ValueError("unknown game number")
+
+
+@kernel
+def network_sign(game: int, state: np.ndarray) -> int:
+    """The factor between the first player's view and the game's network's view of a position:
+    +1 for a network in the first player's view; for one in the side to move's, :func:`sign`.
+    (It is its own inverse: it turns values either way.)"""
+    base = game & GAME_MASK
+    if base == TIGERS_AND_SHEEP:
+        return 1
+    if base == DRAUGHTS:
+        return sign(game, state)
+    raise ValueError("unknown game number")
+
+
+@kernel
+def network_value(
+    game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
 ) -> float:
-    """The evaluator's score of a position that is not over, first player's point of view."""
+    """The network's value of a position, first player's point of view. ``scratch`` needs
+    ``NETWORK_VALUES`` + ``MAX_SET_INPUTS`` float32 entries, ``active`` ``MAX_SET_INPUTS``."""
+    values = scratch[NETWORK_VALUES : NETWORK_VALUES + MAX_SET_INPUTS]
+    n = network_inputs(game, state, active, values)
+    value = network.forward(params, network_input_count(game), active, values, n, scratch)
+    if network_sign(game, state) < 0:
+        return -value
+    return value
+
+
+@kernel
+def evaluate(
+    game: int,
+    evaluator: int,
+    params: np.ndarray,
+    state: np.ndarray,
+    scratch: np.ndarray,
+    active: np.ndarray,
+) -> float:
+    """The evaluator's score of a position that is not over, first player's point of view.
+
+    ``scratch`` is float32 room (``SCRATCH``), ``active`` int64 room (``MAX_SET_INPUTS``) for the
+    network's set inputs. The hybrid is ``classic + scale * network`` (both in the first
+    player's view), its parameters packed as :mod:`samuel.games.hybrid` says; the network runs
+    first, since the classic features then overwrite the start of the scratch space.
+    """
     base = game & GAME_MASK
     if base == TIGERS_AND_SHEEP:
         if evaluator == EVALUATOR_CLASSIC:
@@ -285,18 +391,67 @@ def evaluate(
                 state[0], state[1], state[2], state[3], params, scratch
             )
         if evaluator == EVALUATOR_NETWORK:
-            return network.forward(params, state[0], state[1], state[2], state[3], scratch)
+            return network_value(game, params, state, scratch, active)
         if evaluator == EVALUATOR_HYBRID:
-            return tigers_hybrid.hybrid_evaluate(
-                params, state[0], state[1], state[2], state[3], scratch
+            split = 1 + tigers_classic.FEATURE_COUNT
+            value = network_value(game, params[split:], state, scratch, active)
+            classic = tigers_classic.classic_evaluate(
+                state[0], state[1], state[2], state[3], params[1:split], scratch
             )
+            return classic + params[0] * value
         raise ValueError("Tigers & Sheep has no such evaluator")
     if base == DRAUGHTS:
         if evaluator == EVALUATOR_CLASSIC:
             return draughts_classic.classic_evaluate(
                 state[0], state[1], state[2], state[3], params, scratch
             )
-        raise ValueError("English draughts has no such evaluator (yet: classic only)")
+        if evaluator == EVALUATOR_NETWORK:
+            return network_value(game, params, state, scratch, active)
+        if evaluator == EVALUATOR_HYBRID:
+            split = 1 + draughts_classic.FEATURE_COUNT
+            value = network_value(game, params[split:], state, scratch, active)
+            classic = draughts_classic.classic_evaluate(
+                state[0], state[1], state[2], state[3], params[1:split], scratch
+            )
+            return classic + params[0] * value
+        raise ValueError("English draughts has no such evaluator")
+    raise ValueError("unknown game number")
+
+
+@kernel
+def transform(game: int, state: np.ndarray, symmetry: int, image: np.ndarray) -> None:
+    """Write the position's image under symmetry ``symmetry`` (0 is the identity; the game has
+    ``CompiledGame.symmetries``) into ``image``. Its value in the first player's view is the
+    original's times :func:`symmetry_sign`."""
+    base = game & GAME_MASK
+    if base == TIGERS_AND_SHEEP:
+        image[0] = tigers.transform_mask(state[0], symmetry)
+        image[1] = tigers.transform_mask(state[1], symmetry)
+        image[2] = state[2]
+        image[3] = state[3]
+    elif base == DRAUGHTS:
+        if symmetry == 0:
+            for i in range(draughts_board.STATE_WORDS):
+                image[i] = state[i]
+        else:  # the half-turn with colours swapped: Black's pieces become White's
+            image[0] = draughts.half_turn(state[1])
+            image[1] = draughts.half_turn(state[0])
+            image[2] = draughts.half_turn(state[2])
+            image[3] = 1 - state[3]
+            image[4] = state[4]
+    else:
+        raise ValueError("unknown game number")
+
+
+@kernel
+def symmetry_sign(game: int, symmetry: int) -> int:
+    """What a symmetry does to a value in the first player's view: Tigers & Sheep's 8 keep it
+    (+1); draughts' half-turn swaps the colours, so Black's value becomes White's (-1)."""
+    base = game & GAME_MASK
+    if base == TIGERS_AND_SHEEP:
+        return 1
+    if base == DRAUGHTS:
+        return 1 if symmetry == 0 else -1
     raise ValueError("unknown game number")
 
 

@@ -5,8 +5,10 @@ computed by one thread into its own slot, and the slots are then added up in chu
 Floating-point addition is not associative, so this fixed order is what makes training
 bit-identical on 1 or N threads (``numba.set_num_threads``).
 
-A set of samples is five arrays of equal length: ``tigers``, ``sheep``, ``hand``,
-``tiger_to_move`` (int64) and ``target`` (float32, tigers' view).
+A set of ``n`` samples is their set inputs, as a game's encoder lists them
+(:func:`samuel.games.kernels.network_inputs`): ``active`` (n, width) int64 indices and ``values``
+(n, width) float32, of which sample ``i`` uses the first ``counts[i]``; and ``target`` (n,)
+float32, in the network's view. ``inputs`` is the network's input count.
 """
 
 from __future__ import annotations
@@ -16,31 +18,24 @@ import numpy as np
 
 from samuel.jit import kernel, parallel_kernel
 
-from .network import PARAMS, SCRATCH, add_gradient, forward
+from .network import SCRATCH, add_gradient, forward
 
 GRAD_CHUNK = 32
 LOSS_CHUNK = 1024
 
 
 @parallel_kernel
-def batch_gradient(params, tigers, sheep, hand, tiger_to_move, target, grad):
+def batch_gradient(params, inputs, active, values, counts, target, grad):
     """Write the summed gradient of the samples into ``grad``; return their summed loss."""
-    n = tigers.shape[0]
+    n = target.shape[0]
     chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
-    partial = np.zeros((chunks, PARAMS), dtype=np.float32)
+    partial = np.zeros((chunks, params.shape[0]), dtype=np.float32)
     losses = np.zeros(chunks, dtype=np.float64)
     for c in numba.prange(chunks):
         scratch = np.empty(SCRATCH, dtype=np.float32)
         for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
             losses[c] += add_gradient(
-                params,
-                partial[c],
-                tigers[i],
-                sheep[i],
-                hand[i],
-                tiger_to_move[i],
-                target[i],
-                scratch,
+                params, partial[c], inputs, active[i], values[i], counts[i], target[i], scratch
             )
     grad[:] = 0
     total = 0.0
@@ -51,17 +46,16 @@ def batch_gradient(params, tigers, sheep, hand, tiger_to_move, target, grad):
 
 
 @parallel_kernel
-def batch_loss(params, tigers, sheep, hand, tiger_to_move, target):
+def batch_loss(params, inputs, active, values, counts, target):
     """The summed loss ``(out - target)^2 / 2`` of the samples."""
-    n = tigers.shape[0]
+    n = target.shape[0]
     chunks = (n + LOSS_CHUNK - 1) // LOSS_CHUNK
     losses = np.zeros(chunks, dtype=np.float64)
     for c in numba.prange(chunks):
         scratch = np.empty(SCRATCH, dtype=np.float32)
         for i in range(c * LOSS_CHUNK, min(n, (c + 1) * LOSS_CHUNK)):
-            error = (
-                forward(params, tigers[i], sheep[i], hand[i], tiger_to_move[i], scratch) - target[i]
-            )
+            out = forward(params, inputs, active[i], values[i], counts[i], scratch)
+            error = out - target[i]
             losses[c] += 0.5 * error * error
     total = 0.0
     for c in range(chunks):

@@ -1,93 +1,140 @@
-"""The network: ``52 -> 64 ReLU -> 32 ReLU -> 1 tanh``, written by hand.
+"""The network: ``inputs -> 64 ReLU -> 32 ReLU -> 1 tanh``, written by hand, for any game.
 
-All parameters live in one flat float32 array at fixed offsets, so the optimiser, the gradient
-and the file format treat them as one list of numbers. ``W1`` is input-major (input ``i``'s 64
-weights are contiguous) so that the sparse forward pass can add whole rows; ``W2`` is unit-major
-(hidden-2 unit ``k``'s 64 incoming weights are contiguous). The output is in ``-1..1`` and, like
-every score, positive favours the tigers. See ``docs/training.md``.
+The network knows nothing of any game: a game's encoder kernel
+(:func:`samuel.games.kernels.network_inputs`) lists the *set inputs* of a position, their indices
+in ``active[:count]`` and their values in ``values[:count]`` (1 for most; Tigers & Sheep's hand is
+a fraction), and the game says how many inputs its network has (Tigers & Sheep 52, draughts 128)
+and whose point of view its value is in. The output is in ``-1..1``. See ``docs/training.md``.
 
-Inputs (only the raw position):
-
-=========  ======================================
-0..25      1 if a tiger is on that point
-25..50     1 if a sheep is on that point
-50         sheep in hand / 20
-51         1 if the tigers are to move
-=========  ======================================
+All parameters live in one flat float32 array at offsets that depend only on the input count
+(:func:`layout`), so the optimiser, the gradient and the file format treat them as one list of
+numbers. ``W1`` is input-major (input ``i``'s 64 weights are contiguous) so that the sparse
+forward pass can add whole rows; ``W2`` is unit-major (hidden-2 unit ``k``'s 64 incoming weights
+are contiguous).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from samuel.bits import lowest_bit
 from samuel.jit import kernel
 
-INPUTS = 52
 HIDDEN1 = 64
 HIDDEN2 = 32
-HAND = 50
-TIGER_TO_MOVE = 51
+# The parameters after W1: B1, W2, B2, W3, B3.
+TAIL = HIDDEN1 + HIDDEN1 * HIDDEN2 + HIDDEN2 + HIDDEN2 + 1
 
-W1 = 0
-B1 = W1 + INPUTS * HIDDEN1
-W2 = B1 + HIDDEN1
-B2 = W2 + HIDDEN1 * HIDDEN2
-W3 = B2 + HIDDEN2
-B3 = W3 + HIDDEN2
-PARAMS = B3 + 1
-
-# Scratch space for one forward/backward pass: h1 (64), h2 (32), and their gradients.
+# Scratch space for one forward/backward pass: h1 (64), h2 (32), and their gradients. The
+# forward pass alone uses the first ``FORWARD_SCRATCH`` entries.
 SCRATCH = 2 * (HIDDEN1 + HIDDEN2)
+FORWARD_SCRATCH = HIDDEN1 + HIDDEN2
 H1, H2, D1, D2 = 0, HIDDEN1, HIDDEN1 + HIDDEN2, 2 * HIDDEN1 + HIDDEN2
 
-HE_FAN_IN_LAYER1 = 20  # only about a third of the 52 inputs are set at once
+# He initialisation's fan-in for layer 1: the inputs set at once in a typical position (about 20
+# in both games: 4 tigers and up to 20 sheep of 52 inputs; up to 24 pieces of 128), not all.
+HE_FAN_IN_LAYER1 = 20
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each layer's parameters start in the flat array of a network of ``inputs`` inputs
+    (``params`` is their number)."""
+
+    inputs: int
+    w1: int
+    b1: int
+    w2: int
+    b2: int
+    w3: int
+    b3: int
+    params: int
+
+
+def layout(inputs: int) -> Layout:
+    """The offsets of a network of ``inputs`` inputs.
+
+    >>> layout(52).params, layout(128).params
+    (5505, 10369)
+    """
+    b1 = inputs * HIDDEN1
+    w2 = b1 + HIDDEN1
+    b2 = w2 + HIDDEN1 * HIDDEN2
+    w3 = b2 + HIDDEN2
+    b3 = w3 + HIDDEN2
+    return Layout(inputs, 0, b1, w2, b2, w3, b3, b3 + 1)
+
+
+def parameter_count(inputs: int) -> int:
+    """How many parameters a network of ``inputs`` inputs has."""
+    return inputs * HIDDEN1 + TAIL
+
+
+def input_count(params: int) -> int:
+    """The inputs of a network of ``params`` parameters; -1 if no input count gives that many."""
+    inputs, rest = divmod(params - TAIL, HIDDEN1)
+    return inputs if rest == 0 and inputs > 0 else -1
+
+
+# The kernels index slices (``params[start:start + HIDDEN1]``, a whole layer) by loop counters,
+# never ``params[row + j]`` with a ``row`` that depends on an argument: numba checks such an
+# index for wraparound (a negative ``row`` could cross zero), and the check stops LLVM from
+# vectorising the loop (15% slower searches); an index made of loop counters needs none.
 
 
 @kernel
 def forward(
-    params: np.ndarray, tigers: int, sheep: int, hand: int, tiger_to_move: int, scratch: np.ndarray
+    params: np.ndarray,
+    inputs: int,
+    active: np.ndarray,
+    values: np.ndarray,
+    count: int,
+    scratch: np.ndarray,
 ) -> float:
-    """The network's value of a position (tigers' view); leaves h1 and h2 in ``scratch``.
+    """The network's value of the position whose set inputs are ``active[:count]`` (with
+    ``values[:count]``), in the view the game's encoding gives; leaves h1 and h2 in ``scratch``.
 
-    Sparse: layer 1 starts at its biases and adds the weight row of each set input.
+    Sparse: layer 1 starts at its biases and adds each set input's weight row times its value.
+    Does not check that the indices are below ``inputs`` nor that ``params`` has
+    ``parameter_count(inputs)`` entries.
     """
+    b1 = inputs * HIDDEN1
+    w2 = b1 + HIDDEN1
+    b2 = w2 + HIDDEN1 * HIDDEN2
+    w3 = b2 + HIDDEN2
+    b3 = w3 + HIDDEN2
     h1 = scratch[H1 : H1 + HIDDEN1]
     h2 = scratch[H2 : H2 + HIDDEN2]
+    bias = params[b1 : b1 + HIDDEN1]
     for j in range(HIDDEN1):
-        h1[j] = params[B1 + j]
-    rest = tigers
-    while rest:
-        row = W1 + lowest_bit(rest) * HIDDEN1
-        rest &= rest - 1
-        for j in range(HIDDEN1):
-            h1[j] += params[row + j]
-    rest = sheep
-    while rest:
-        row = W1 + (25 + lowest_bit(rest)) * HIDDEN1
-        rest &= rest - 1
-        for j in range(HIDDEN1):
-            h1[j] += params[row + j]
-    if hand:
-        share = np.float32(hand / 20.0)
-        for j in range(HIDDEN1):
-            h1[j] += share * params[W1 + HAND * HIDDEN1 + j]
-    if tiger_to_move:
-        for j in range(HIDDEN1):
-            h1[j] += params[W1 + TIGER_TO_MOVE * HIDDEN1 + j]
+        h1[j] = bias[j]
+    for n in range(count):
+        start = active[n] * HIDDEN1
+        row = params[start : start + HIDDEN1]
+        value = values[n]
+        if value == 1.0:  # most inputs: a plain add (the same number, one operation less)
+            for j in range(HIDDEN1):
+                h1[j] += row[j]
+        else:
+            for j in range(HIDDEN1):
+                h1[j] += value * row[j]
     for j in range(HIDDEN1):
         if h1[j] < 0:
             h1[j] = 0
-    out = params[B3]
+    layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
+    bias2 = params[b2 : b2 + HIDDEN2]
+    layer3 = params[w3 : w3 + HIDDEN2]
+    out = params[b3]
     for k in range(HIDDEN2):
-        total = params[B2 + k]
-        row = W2 + k * HIDDEN1
+        total = bias2[k]
+        row = k * HIDDEN1
         for j in range(HIDDEN1):
-            total += params[row + j] * h1[j]
+            total += layer2[row + j] * h1[j]
         if total < 0:
             total = np.float32(0.0)
         h2[k] = total
-        out += params[W3 + k] * total
+        out += layer3[k] * total
     return np.tanh(out)
 
 
@@ -95,79 +142,78 @@ def forward(
 def add_gradient(
     params: np.ndarray,
     grad: np.ndarray,
-    tigers: int,
-    sheep: int,
-    hand: int,
-    tiger_to_move: int,
+    inputs: int,
+    active: np.ndarray,
+    values: np.ndarray,
+    count: int,
     target: float,
     scratch: np.ndarray,
 ) -> float:
-    """Add the gradient of ``(out - target)^2 / 2`` for one sample to ``grad``; return the loss."""
-    out = forward(params, tigers, sheep, hand, tiger_to_move, scratch)
+    """Add the gradient of ``(out - target)^2 / 2`` for one sample to ``grad``; return the loss.
+    ``target`` is in the network's view; the set inputs are as :func:`forward` takes them."""
+    out = forward(params, inputs, active, values, count, scratch)
+    b1 = inputs * HIDDEN1
+    w2 = b1 + HIDDEN1
+    b2 = w2 + HIDDEN1 * HIDDEN2
+    w3 = b2 + HIDDEN2
+    b3 = w3 + HIDDEN2
     h1 = scratch[H1 : H1 + HIDDEN1]
     h2 = scratch[H2 : H2 + HIDDEN2]
     d1 = scratch[D1 : D1 + HIDDEN1]
     d2 = scratch[D2 : D2 + HIDDEN2]
     error = out - target
     d_out = np.float32(error * (1.0 - out * out))  # through tanh
-    grad[B3] += d_out
+    layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
+    grad2 = grad[w2 : w2 + HIDDEN1 * HIDDEN2]
+    grad[b3] += d_out
     for k in range(HIDDEN2):
-        grad[W3 + k] += d_out * h2[k]
-        d2[k] = d_out * params[W3 + k] if h2[k] > 0 else np.float32(0.0)
+        grad[w3 + k] += d_out * h2[k]
+        d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
     for j in range(HIDDEN1):
         d1[j] = 0
     for k in range(HIDDEN2):
         g = d2[k]
         if g == 0:
             continue
-        grad[B2 + k] += g
-        row = W2 + k * HIDDEN1
+        grad[b2 + k] += g
+        row = k * HIDDEN1
         for j in range(HIDDEN1):
-            grad[row + j] += g * h1[j]
-            d1[j] += g * params[row + j]
+            grad2[row + j] += g * h1[j]
+            d1[j] += g * layer2[row + j]
+    grad_bias = grad[b1 : b1 + HIDDEN1]
     for j in range(HIDDEN1):
         if h1[j] <= 0:
             d1[j] = 0
-        grad[B1 + j] += d1[j]
-    rest = tigers
-    while rest:
-        row = W1 + lowest_bit(rest) * HIDDEN1
-        rest &= rest - 1
-        for j in range(HIDDEN1):
-            grad[row + j] += d1[j]
-    rest = sheep
-    while rest:
-        row = W1 + (25 + lowest_bit(rest)) * HIDDEN1
-        rest &= rest - 1
-        for j in range(HIDDEN1):
-            grad[row + j] += d1[j]
-    if hand:
-        share = np.float32(hand / 20.0)
-        for j in range(HIDDEN1):
-            grad[W1 + HAND * HIDDEN1 + j] += share * d1[j]
-    if tiger_to_move:
-        for j in range(HIDDEN1):
-            grad[W1 + TIGER_TO_MOVE * HIDDEN1 + j] += d1[j]
+        grad_bias[j] += d1[j]
+    for n in range(count):
+        start = active[n] * HIDDEN1
+        grad_row = grad[start : start + HIDDEN1]
+        value = values[n]
+        if value == 1.0:
+            for j in range(HIDDEN1):
+                grad_row[j] += d1[j]
+        else:
+            for j in range(HIDDEN1):
+                grad_row[j] += value * d1[j]
     return 0.5 * error * error
 
 
-def random_parameters(seed: int) -> np.ndarray:
-    """He initialisation: normal weights scaled by sqrt(2 / fan_in), zero biases; layer 1's
-    fan-in is taken as 20, since only about a third of its inputs are set at once."""
+def random_parameters(inputs: int, seed: int) -> np.ndarray:
+    """He initialisation of a network of ``inputs`` inputs: normal weights scaled by
+    sqrt(2 / fan_in), zero biases; layer 1's fan-in is taken as ``HE_FAN_IN_LAYER1``, since only
+    some of its inputs are set at once."""
+    shape = layout(inputs)
     rng = np.random.default_rng(seed)
-    params = np.zeros(PARAMS, dtype=np.float32)
-    params[W1:B1] = rng.normal(0.0, np.sqrt(2.0 / HE_FAN_IN_LAYER1), INPUTS * HIDDEN1)
-    params[W2:B2] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), HIDDEN1 * HIDDEN2)
-    params[W3:B3] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN2), HIDDEN2)
+    params = np.zeros(shape.params, dtype=np.float32)
+    params[shape.w1 : shape.b1] = rng.normal(0.0, np.sqrt(2.0 / HE_FAN_IN_LAYER1), inputs * HIDDEN1)
+    params[shape.w2 : shape.b2] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), HIDDEN1 * HIDDEN2)
+    params[shape.w3 : shape.b3] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN2), HIDDEN2)
     return params
 
 
-def encode_inputs(tigers: int, sheep: int, hand: int, tiger_to_move: int) -> np.ndarray:
-    """The 52 inputs as a dense vector (for tests and references; the kernels stay sparse)."""
-    x = np.zeros(INPUTS, dtype=np.float32)
-    for p in range(25):
-        x[p] = (tigers >> p) & 1
-        x[25 + p] = (sheep >> p) & 1
-    x[HAND] = hand / 20.0
-    x[TIGER_TO_MOVE] = tiger_to_move
+def dense_inputs(inputs: int, active: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:
+    """The set inputs as a dense vector of ``inputs`` numbers (for tests and references; the
+    kernels stay sparse)."""
+    x = np.zeros(inputs, dtype=np.float32)
+    x[np.asarray(active[:count])] = values[:count]
     return x

@@ -1,24 +1,32 @@
-"""The network's file format (the seed's ``TSNN``), all little-endian:
+"""The network's file format (the seed's ``TSNN``), all little-endian. Version 2 records the game:
 
 =======  =====================================================
-bytes    contents
+bytes    contents (version 2, written)
 =======  =====================================================
 0..4     ``TSNN``
-4..8     version (u32, currently 1)
-8..20    inputs, hidden 1, hidden 2 (u32 each)
-20..     every parameter as f32, in the flat array's order
+4..8     version (u32, 2)
+8..12    the game's id (u32: its number in ``samuel.games.kernels``)
+12..24   inputs, hidden 1, hidden 2 (u32 each)
+24..     every parameter as f32, in the flat array's order
 =======  =====================================================
+
+Version 1 (the seed's, read only) has no game id: bytes 8..20 are the layer sizes and the
+parameters follow. Every version 1 file predates the other games, so it reads as game
+``VERSION1_GAME`` (0, Tigers & Sheep).
 
 Loading rejects a wrong magic, version, layer sizes, file size or a parameter that is not finite
 with a message that says which (never quoting the file's bytes), and opens regular files only.
-Changing what an input *means* without changing the sizes calls for bumping ``VERSION``.
-Files are written atomically: a temporary file in the same folder, renamed into place.
+It reads the game and the input count from the header; whether they are the ones wanted is the
+caller's check (:mod:`samuel.games.networks`, which knows the games' names). Changing what an
+input *means* without changing the sizes calls for bumping ``VERSION``. Files are written
+atomically: a temporary file in the same folder, renamed into place.
 """
 
 from __future__ import annotations
 
 import os
 import struct
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -26,35 +34,62 @@ import numpy as np
 from samuel.errors import SamuelError
 from samuel.files import FileError, open_regular, write_atomically
 
-from .network import HIDDEN1, HIDDEN2, INPUTS, PARAMS
+from .network import HIDDEN1, HIDDEN2, input_count, parameter_count
 
 MAGIC = b"TSNN"
-VERSION = 1
-HEADER = struct.Struct("<4s4I")  # magic, version, inputs, hidden 1, hidden 2
-FILE_BYTES = HEADER.size + 4 * PARAMS  # the one size a loadable file has
+VERSION = 2
+PREFIX = struct.Struct("<4sI")  # magic, version: enough to tell the header's form
+HEADERS = {
+    1: struct.Struct("<4s4I"),  # magic, version, inputs, hidden 1, hidden 2
+    2: struct.Struct("<4s5I"),  # magic, version, game, inputs, hidden 1, hidden 2
+}
+HEADER = HEADERS[VERSION]
+VERSION1_GAME = 0  # the game every version 1 file belongs to (they have no id)
+# The most inputs a file may say its network has: far above any game's, and small enough that the
+# size a header asks for stays within MAX_FILE_BYTES.
+MAX_INPUTS = 1 << 16
 # Files up to this size are opened, so that a network of other layer sizes is refused for its
-# layers (the header says them) rather than for its size; only ``FILE_BYTES`` are ever read.
+# layers (the header says them) rather than for its size; only the header's size is ever read.
 MAX_FILE_BYTES = 1 << 30
 
 
 class WeightsFileError(SamuelError, ValueError):
-    """A weights file that cannot be loaded."""
+    """A weights file that cannot be loaded (or is not for the game that wants it)."""
 
 
-def save_parameters(params: np.ndarray, path: str | os.PathLike) -> None:
-    """Write the parameters in the TSNN format, atomically. Refuses (``ValueError``) parameters
+@dataclass(frozen=True)
+class NetworkFile:
+    """What a weights file holds: the game it belongs to, its input count, its parameters."""
+
+    game: int
+    inputs: int
+    params: np.ndarray  # float32, parameter_count(inputs) of them
+
+
+def file_bytes(inputs: int) -> int:
+    """The size of a (version 2) file of a network of ``inputs`` inputs."""
+    return HEADER.size + 4 * parameter_count(inputs)
+
+
+def save_parameters(params: np.ndarray, path: str | os.PathLike, game: int) -> None:
+    """Write the parameters of a network of game ``game`` in the TSNN format (version 2),
+    atomically; the input count follows from their number. Refuses (``ValueError``) parameters
     that are not finite: such a file could never be loaded, so the caller must stop first."""
-    if params.shape != (PARAMS,):
-        raise ValueError(f"expected {PARAMS} parameters, not {params.shape}")
+    inputs = input_count(len(params)) if np.ndim(params) == 1 else -1
+    if inputs < 0:
+        raise ValueError(f"{np.shape(params)} parameters are no network's")
+    if not 0 <= game < 1 << 32:
+        raise ValueError(f"a game id is a 32-bit number, not {game}")
     if not np.all(np.isfinite(params)):
         raise ValueError("refusing to save a network whose parameters are not all finite")
     path = Path(path)
-    data = HEADER.pack(MAGIC, VERSION, INPUTS, HIDDEN1, HIDDEN2) + params.astype("<f4").tobytes()
-    write_atomically(path, data)
+    head = HEADER.pack(MAGIC, VERSION, game, inputs, HIDDEN1, HIDDEN2)
+    write_atomically(path, head + np.asarray(params).astype("<f4").tobytes())
 
 
-def load_parameters(path: str | os.PathLike) -> np.ndarray:
-    """Read a TSNN file; raise :class:`WeightsFileError` saying what is wrong with it.
+def read_network(path: str | os.PathLike) -> NetworkFile:
+    """Read a TSNN file of either version; raise :class:`WeightsFileError` saying what is wrong
+    with it.
 
     Only a regular file is opened (a FIFO or a folder is refused at once), and nothing past the
     header is read unless the file's size is exactly what the header's layers need.
@@ -63,42 +98,63 @@ def load_parameters(path: str | os.PathLike) -> np.ndarray:
     try:
         with open_regular(path, "weights file", MAX_FILE_BYTES) as file:
             size = os.fstat(file.fileno()).st_size
-            head = file.read(HEADER.size)
-            _check_header(path, head, size)
-            data = file.read(FILE_BYTES - HEADER.size)
+            head = file.read(PREFIX.size)
+            version = _check_prefix(path, head, size)
+            header = HEADERS[version]
+            head += file.read(header.size - PREFIX.size)
+            game, inputs, expected = _check_header(path, head, size, version)
+            data = file.read(expected - header.size)
     except FileError as error:
         raise WeightsFileError(str(error)) from None
     except OSError as error:  # a read that fails (an I/O error)
         raise WeightsFileError(f"weights file {path} cannot be read: {error.strerror}") from None
-    if len(data) != FILE_BYTES - HEADER.size:  # shrank while being read
+    if len(data) != expected - header.size:  # shrank while being read
         raise WeightsFileError(f"weights file {path} is shorter than its size said")
     params = np.frombuffer(data, dtype="<f4").astype(np.float32)
     if not np.all(np.isfinite(params)):
         raise WeightsFileError(f"weights file {path} holds parameters that are not finite")
-    return params
+    return NetworkFile(game, inputs, params)
 
 
-def _check_header(path: Path, head: bytes, size: int) -> None:
-    if len(head) < HEADER.size:
-        raise WeightsFileError(
-            f"weights file {path} is too short ({size} bytes) to be a TSNN network"
-        )
-    magic, version, inputs, hidden1, hidden2 = HEADER.unpack(head)
+def _too_short(path: Path, size: int) -> WeightsFileError:
+    return WeightsFileError(f"weights file {path} is too short ({size} bytes) to be a TSNN network")
+
+
+def _check_prefix(path: Path, head: bytes, size: int) -> int:
+    if len(head) < PREFIX.size:
+        raise _too_short(path, size)
+    magic, version = PREFIX.unpack(head)
     if magic != MAGIC:
         raise WeightsFileError(
             f"weights file {path} is not a TSNN network (it does not start with TSNN)"
         )
-    if version != VERSION:
+    if version not in HEADERS:
         raise WeightsFileError(
-            f"weights file {path} is version {version}; this program reads version {VERSION}"
+            f"weights file {path} is version {version}; this program reads versions "
+            f"{', '.join(map(str, HEADERS))}"
         )
-    if (inputs, hidden1, hidden2) != (INPUTS, HIDDEN1, HIDDEN2):
+    return version
+
+
+def _check_header(path: Path, head: bytes, size: int, version: int) -> tuple[int, int, int]:
+    """The game, the input count and the file size the header says."""
+    header = HEADERS[version]
+    if len(head) < header.size:
+        raise _too_short(path, size)
+    if version == 1:
+        _, _, inputs, hidden1, hidden2 = header.unpack(head)
+        game = VERSION1_GAME
+    else:
+        _, _, game, inputs, hidden1, hidden2 = header.unpack(head)
+    if (hidden1, hidden2) != (HIDDEN1, HIDDEN2) or not 1 <= inputs <= MAX_INPUTS:
         raise WeightsFileError(
             f"weights file {path} has layers {inputs}-{hidden1}-{hidden2}; this network is "
-            f"{INPUTS}-{HIDDEN1}-{HIDDEN2}"
+            f"INPUTS-{HIDDEN1}-{HIDDEN2} (1 to {MAX_INPUTS} inputs)"
         )
-    if size != FILE_BYTES:
+    expected = header.size + 4 * parameter_count(inputs)
+    if size != expected:
         raise WeightsFileError(
-            f"weights file {path} is {size} bytes; a {INPUTS}-{HIDDEN1}-"
-            f"{HIDDEN2} network takes {FILE_BYTES}"
+            f"weights file {path} is {size} bytes; a {inputs}-{HIDDEN1}-{HIDDEN2} network "
+            f"takes {expected}"
         )
+    return game, inputs, expected

@@ -122,6 +122,7 @@ def _alphabeta(
         scratch,
         frame,
         scores,
+        active,
     ) = tables
     mask = tt_key.shape[0] - 1
     stamp = counters[STAMP]
@@ -168,7 +169,7 @@ def _alphabeta(
                     continue
             node_depth = frame[ply, F_DEPTH]
             if node_depth <= 0 or ply >= MAX_PLY - 1:
-                value = side * games.evaluate(game, evaluator, params, state, scratch)
+                value = side * games.evaluate(game, evaluator, params, state, scratch, active)
                 continue
             alpha = scores[ply, F_ALPHA]
             beta = scores[ply, F_BETA]
@@ -400,6 +401,7 @@ def new_tables(table_bits, state_size, max_moves):
         np.zeros(games.SCRATCH, dtype=np.float32),  # evaluator scratch
         np.zeros((MAX_PLY + 1, 8), dtype=np.int64),  # search stack: integer fields
         np.zeros((MAX_PLY + 1, 3), dtype=np.float64),  # search stack: alpha, beta, best
+        np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),  # evaluator scratch: network inputs
     )
 
 

@@ -205,16 +205,10 @@ def score_player(
 def _network_value(player, position) -> float | None:
     if not isinstance(player, SearchPlayer) or player.evaluator != game_kernels.EVALUATOR_NETWORK:
         return None
-    from samuel.nn.network import forward
-
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     return float(
-        forward(
-            player.params,
-            position.tigers,
-            position.sheep,
-            position.sheep_in_hand,
-            int(position.tiger_to_move),
-            scratch,
+        game_kernels.network_value(
+            game_kernels.TIGERS_AND_SHEEP, player.params, position.encode(), scratch, active
         )
     )

@@ -1,13 +1,14 @@
-"""The sample buffer: each generation's samples kept by outcome, and balanced epochs built from
-the last ``buffer_generations`` generations.
+"""The sample buffer: each generation's samples kept by outcome (a win for the game's first
+player, for its second, a draw), and balanced epochs built from the last ``buffer_generations``
+generations.
 
-Self-play ends mostly in tiger wins (random sheep moves tend to leave a sheep to be jumped), so an
-epoch trained on everything would mostly teach what tiger wins look like. With balancing, an
-epoch holds:
+Self-play can end mostly in wins for one side: in Tigers & Sheep, tiger wins (random sheep moves
+tend to leave a sheep to be jumped), so an epoch trained on everything would mostly teach what
+tiger wins look like. With balancing, an epoch holds:
 
-- as many positions from sheep-win games as from tiger-win games: their mean (rounded down), so
-  the epoch keeps about the same size. The bigger pool gives a random subset (every position at
-  most once); the smaller gives every position plus random repeats;
+- as many positions from the second player's wins as from the first player's: their mean
+  (rounded down), so the epoch keeps about the same size. The bigger pool gives a random subset
+  (every position at most once); the smaller gives every position plus random repeats;
 - every position from drawn games, once.
 
 If either kind of win has no positions at all there is nothing to balance, and everything is used.
@@ -20,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-TIGER_WIN, SHEEP_WIN, DRAW = 0, 1, 2
-OUTCOMES = (TIGER_WIN, SHEEP_WIN, DRAW)
+FIRST_WIN, SECOND_WIN, DRAW = 0, 1, 2  # the first player's win (Tigers & Sheep: the tigers')
+OUTCOMES = (FIRST_WIN, SECOND_WIN, DRAW)
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Samples:
     """Positions with targets: equal-length arrays (``state`` rows are the kernels' positions)."""
 
     states: np.ndarray  # (n, state size) int64
-    targets: np.ndarray  # (n,) float32, tigers' view
+    targets: np.ndarray  # (n,) float32, the first player's view
 
     def __len__(self) -> int:
         return len(self.targets)
@@ -69,20 +70,21 @@ class SampleBuffer:
 
     def epoch(self, rng: np.random.Generator, balance: bool = True) -> Samples:
         """One epoch's samples (unshuffled), balanced as the module says, or everything."""
-        tigers, sheep, draws = (self.pool(o) for o in OUTCOMES)
-        return balanced_epoch(tigers, sheep, draws, rng, balance)
+        first, second, draws = (self.pool(o) for o in OUTCOMES)
+        return balanced_epoch(first, second, draws, rng, balance)
 
 
 def balanced_epoch(
-    tigers: Samples, sheep: Samples, draws: Samples, rng: np.random.Generator, balance: bool = True
+    first: Samples, second: Samples, draws: Samples, rng: np.random.Generator, balance: bool = True
 ) -> Samples:
-    """The seed's balancing rule on pools of tiger-win, sheep-win and drawn positions."""
-    state_size = tigers.states.shape[1]
-    if not balance or len(tigers) == 0 or len(sheep) == 0:
-        return Samples.concatenate([tigers, sheep, draws], state_size)
-    each = (len(tigers) + len(sheep)) // 2
+    """The seed's balancing rule on pools of first-player-win, second-player-win and drawn
+    positions."""
+    state_size = first.states.shape[1]
+    if not balance or len(first) == 0 or len(second) == 0:
+        return Samples.concatenate([first, second, draws], state_size)
+    each = (len(first) + len(second)) // 2
     parts = []
-    for pool in (tigers, sheep):
+    for pool in (first, second):
         if len(pool) >= each:
             parts.append(pool.take(rng.choice(len(pool), size=each, replace=False)))
         else:

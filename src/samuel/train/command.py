@@ -6,23 +6,30 @@ import argparse
 import math
 import sys
 
+from samuel.games import get_game
 from samuel.options import (
     add_game_argument,
     fraction,
     non_negative_int,
     positive_float,
     positive_int,
-    require_tigers,
 )
 from samuel.progress import progress_bar
 
 from .config import TrainConfig
 from .loop import GenerationReport, train
 
-HEADER = (
-    " gen trained tigers  sheep  draws T before S before  T after  S after "
-    "vs prev vs classic train s  time s"
-)
+
+def table_header(sides: tuple[str, str]) -> str:
+    """The table's header for a game whose players are ``sides`` (first, second)."""
+    first, second = (side[0].upper() for side in sides)
+    return (
+        f" gen trained {sides[0]:>6} {sides[1]:>6}  draws {first} before {second} before  "
+        f"{first} after  {second} after vs prev vs classic train s  time s"
+    )
+
+
+HEADER = table_header(("tigers", "sheep"))  # Tigers & Sheep's
 
 
 def _loss(value: float) -> str:
@@ -35,9 +42,9 @@ def _score(value: float | None, width: int) -> str:
 
 def format_row(row: GenerationReport) -> str:
     return (
-        f"{row.generation:4d} {row.trained:7d} {row.tiger_wins:6d} {row.sheep_wins:6d} "
-        f"{row.draws:6d} {_loss(row.tigers_before)} {_loss(row.sheep_before)} "
-        f"{_loss(row.tigers_after)} {_loss(row.sheep_after)} {_score(row.vs_previous, 7)} "
+        f"{row.generation:4d} {row.trained:7d} {row.first_wins:6d} {row.second_wins:6d} "
+        f"{row.draws:6d} {_loss(row.first_before)} {_loss(row.second_before)} "
+        f"{_loss(row.first_after)} {_loss(row.second_after)} {_score(row.vs_previous, 7)} "
         f"{_score(row.vs_classic, 10)} {row.train_seconds:7.2f} {row.seconds:7.1f}"
     )
 
@@ -146,8 +153,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def command_train(args: argparse.Namespace) -> None:
-    require_tigers(args.game, "training", "the network and the trainer know no other game yet")
     config = TrainConfig(
+        game=args.game,
         generations=args.generations,
         games=args.games,
         out_dir=args.out_dir,
@@ -185,7 +192,7 @@ def command_train(args: argparse.Namespace) -> None:
     def log(line: str) -> None:
         # "starting from ..." comes first, then the table's header.
         print(line, file=sys.stderr, flush=True)
-        print(HEADER, flush=True)
+        print(table_header(get_game(config.game).sides), flush=True)
 
     try:
         train(config, report, play_match=training_match(config), progress=progress, log=log)

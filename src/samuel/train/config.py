@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from samuel.errors import CommandError
+from samuel.games import registry
 
 RANDOM_WEIGHTS_SEED = 0x5EED  # the network a run starts from when there is nothing to resume
 TRAINING_SEED = 0x7EA1  # shuffles, orientations and balancing draw from (this, generation)
@@ -14,6 +15,7 @@ TRAINING_SEED = 0x7EA1  # shuffles, orientations and balancing draw from (this, 
 
 @dataclass(frozen=True)
 class TrainConfig:
+    game: str = "tigers"  # the game to learn (a registry name: samuel.games.registry)
     generations: int = 50  # generations to train
     games: int = 500  # self-play games per generation
     out_dir: str = "weights"  # where weights are saved and resumed from
@@ -24,7 +26,7 @@ class TrainConfig:
     epsilon: float = 0.05  # chance of a random move after that
     lam: float = 0.7  # TD(lambda) blend (--lambda)
     buffer_generations: int = 5  # generations of samples to train on
-    balance: bool = True  # balance tiger-win and sheep-win positions (--no-balance turns off)
+    balance: bool = True  # balance the two players' wins (--no-balance turns off)
     epochs: int = 2  # passes over the samples per generation
     batch_size: int = 256  # positions per optimiser step
     learning_rate: float = 1e-3  # Adam's learning rate
@@ -33,7 +35,9 @@ class TrainConfig:
     workers: int | None = None  # threads/processes; None: every core (results don't depend on it)
 
     def __post_init__(self) -> None:
+        games = registry()
         checks = [
+            (self.game in games, f"unknown game {self.game!r}; the games are: {', '.join(games)}"),
             (self.generations >= 1, "generations must be at least 1"),
             (self.games >= 1, "games must be at least 1"),
             (1 <= self.depth <= 20, "depth must be between 1 and 20"),

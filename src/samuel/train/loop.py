@@ -1,17 +1,19 @@
-"""Self-play training in generations (``docs/training.md``).
+"""Self-play training in generations (``docs/training.md``), for any registered game.
 
 Each generation plays ``games`` games of the network against itself, labels the positions with
 TD(lambda) targets, keeps them in the sample buffer by outcome, trains on the last
 ``buffer_generations`` generations (balanced epochs, random orientations, Adam), and saves
-``gen-NNN.bin`` and ``latest.bin``. Every ``match_every`` generations it plays matches against
-the generation that last played matches and against ``classic``.
+``gen-NNN.bin`` and ``latest.bin`` (files that record the game). Every ``match_every``
+generations it plays matches against the generation that last played matches and against the
+game's ``classic``.
 
 A run resumes from ``start_from``, else the newest ``gen-NNN.bin`` in the out dir, else random
-weights (seed ``0x5EED``); generation numbers carry on from the newest file in the out dir. Adam's
-state and the buffer are not saved, so they start empty on a restart. Weights are written
-atomically, so a run stopped at any moment loses at most the generation in progress. A
-generation whose training diverged (a parameter not finite) is never saved: the run stops with
-:class:`TrainingDiverged`, and ``latest.bin`` stays the last good generation.
+weights (seed ``0x5EED``); a file for another game is refused. Generation numbers carry on from
+the newest file in the out dir. Adam's state and the buffer are not saved, so they start empty
+on a restart. Weights are written atomically, so a run stopped at any moment loses at most the
+generation in progress. A generation whose training diverged (a parameter not finite) is never
+saved: the run stops with :class:`TrainingDiverged`, and ``latest.bin`` stays the last good
+generation.
 """
 
 from __future__ import annotations
@@ -28,13 +30,13 @@ import numpy as np
 
 from samuel.errors import SamuelError
 from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
+from samuel.games import get_game
 from samuel.games import kernels as games
-from samuel.games.tigers.rules import Position
-from samuel.nn.network import random_parameters
-from samuel.nn.weights import load_parameters, save_parameters
+from samuel.games.base import GameRules
+from samuel.games.networks import load_network, random_network, save_network
 from samuel.seeds import derive_seed
 
-from .buffer import DRAW, SHEEP_WIN, TIGER_WIN, SampleBuffer, Samples
+from .buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples
 from .config import RANDOM_WEIGHTS_SEED, TRAINING_SEED, TrainConfig
 from .selfplay import play_selfplay
 from .targets import td_lambda_targets
@@ -52,17 +54,18 @@ class TrainingDiverged(SamuelError):
 
 @dataclass(frozen=True)
 class GenerationReport:
-    """One row of the training table (``docs/training.md``, "Reading the output")."""
+    """One row of the training table (``docs/training.md``, "Reading the output"). "First" and
+    "second" are the game's players (Tigers & Sheep: the tigers and the sheep)."""
 
     generation: int
     trained: int  # positions in each epoch
-    tiger_wins: int
-    sheep_wins: int
+    first_wins: int
+    second_wins: int
     draws: int
-    tigers_before: float  # mean loss on tiger-win positions in the buffer, before training
-    sheep_before: float
-    tigers_after: float
-    sheep_after: float
+    first_before: float  # mean loss on first-player-win positions in the buffer, before training
+    second_before: float
+    first_after: float
+    second_after: float
     vs_previous: float | None  # match score, only every match_every generations
     vs_classic: float | None
     train_seconds: float
@@ -91,14 +94,15 @@ def generation_path(out_dir: Path, generation: int) -> Path:
 
 def starting_point(config: TrainConfig) -> tuple[np.ndarray, str, int]:
     """The parameters to start from, where they came from, and the last generation number."""
+    game = get_game(config.game).kernel_id
     out_dir = Path(config.out_dir)
     last, newest = newest_generation(out_dir)
     if config.start_from is not None:
-        return load_parameters(config.start_from), config.start_from, last
+        return load_network(config.start_from, game), config.start_from, last
     if newest is not None:
-        return load_parameters(newest), str(newest), last
+        return load_network(newest, game), str(newest), last
     random_start = f"random weights (seed {RANDOM_WEIGHTS_SEED:#x})"
-    return random_parameters(RANDOM_WEIGHTS_SEED), random_start, last
+    return random_network(game, RANDOM_WEIGHTS_SEED), random_start, last
 
 
 def self_play(
@@ -108,13 +112,14 @@ def self_play(
     progress: Callable[[int], None] | None = None,
 ):
     """Play the generation's games, in chunks so that ``progress(games done)`` can be called."""
-    root = Position.initial().encode()
+    rules = get_game(config.game)
+    root = rules.encode(rules.initial_position())
     seeds = np.array([game_seed(generation, g) for g in range(config.games)], dtype=np.int64)
     parts = []
     for start in range(0, config.games, SELFPLAY_CHUNK):
         parts.append(
             play_selfplay(
-                games.TIGERS_AND_SHEEP,
+                rules.kernel_id,
                 games.EVALUATOR_NETWORK,
                 params,
                 root,
@@ -131,16 +136,18 @@ def self_play(
 
 
 def label_games(parts, lam: float) -> dict[int, Samples]:
-    """TD(lambda)-labelled samples of the games, by outcome."""
-    states = {TIGER_WIN: [], SHEEP_WIN: [], DRAW: []}
-    targets = {TIGER_WIN: [], SHEEP_WIN: [], DRAW: []}
+    """TD(lambda)-labelled samples of the games (at least one part), by outcome; targets in the
+    first player's view."""
+    state_size = parts[0].positions.shape[2]
+    states = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
+    targets = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
     for part in parts:
         for g in range(len(part.plies)):
             n = int(part.plies[g])
             if n == 0:
                 continue
             result = int(part.results[g])
-            outcome = TIGER_WIN if result > 0 else SHEEP_WIN if result < 0 else DRAW
+            outcome = FIRST_WIN if result > 0 else SECOND_WIN if result < 0 else DRAW
             labels = np.empty(n, dtype=np.float32)
             td_lambda_targets(
                 part.scores[g, :n], part.random_moves[g, :n], float(result), lam, labels
@@ -149,7 +156,7 @@ def label_games(parts, lam: float) -> dict[int, Samples]:
             targets[outcome].append(labels)
     return {
         o: Samples(
-            np.concatenate(states[o]) if states[o] else np.zeros((0, 4), np.int64),
+            np.concatenate(states[o]) if states[o] else np.zeros((0, state_size), np.int64),
             np.concatenate(targets[o]) if targets[o] else np.zeros(0, np.float32),
         )
         for o in states
@@ -192,6 +199,8 @@ def train(
     and returns the first player's score (share of points); without it no matches are played.
     ``progress(stage, done, total)`` is told how the generation's self-play is going.
     """
+    rules: GameRules = get_game(config.game)
+    game = rules.kernel_id
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
     out_dir = check_output_folder(config.out_dir, "run folder")
@@ -202,12 +211,10 @@ def train(
     params, source, last = starting_point(config)
     log(f"starting from {source}; generations {last + 1} to {last + config.generations}")
     start_file = out_dir / START_FILE
-    save_parameters(params, start_file)
-    adam = Adam()
-    # Tigers & Sheep positions, 4 words (games.STATE_SIZE is the widest game's)
-    buffer = SampleBuffer(
-        config.buffer_generations, games.GAMES[games.TIGERS_AND_SHEEP].state_words
-    )
+    save_network(params, start_file, game)
+    adam = Adam(len(params))
+    state_size = games.compiled_game(game).state_words  # the game's own width
+    buffer = SampleBuffer(config.buffer_generations, state_size)
     for generation in range(last + 1, last + config.generations + 1):
         started = time.perf_counter()
         parts = self_play(
@@ -217,25 +224,27 @@ def train(
             None if progress is None else lambda done: progress("self-play", done, config.games),
         )
         buffer.add_generation(label_games(parts, config.lam))
-        tiger_pool, sheep_pool = buffer.pool(TIGER_WIN), buffer.pool(SHEEP_WIN)
-        tigers_before, sheep_before = mean_loss(params, tiger_pool), mean_loss(params, sheep_pool)
+        first_pool, second_pool = buffer.pool(FIRST_WIN), buffer.pool(SECOND_WIN)
+        first_before = mean_loss(game, params, first_pool)
+        second_before = mean_loss(game, params, second_pool)
         rng = np.random.default_rng([TRAINING_SEED, generation])
         train_started = time.perf_counter()
         trained = 0
         for _ in range(config.epochs):
             epoch = buffer.epoch(rng, config.balance)
             trained = len(epoch)
-            train_epoch(params, adam, epoch, config.batch_size, config.learning_rate, rng)
+            train_epoch(game, params, adam, epoch, config.batch_size, config.learning_rate, rng)
         train_seconds = time.perf_counter() - train_started
         if not np.all(np.isfinite(params)):
             raise diverged(out_dir, generation, config.learning_rate)
-        tigers_after, sheep_after = mean_loss(params, tiger_pool), mean_loss(params, sheep_pool)
+        first_after = mean_loss(game, params, first_pool)
+        second_after = mean_loss(game, params, second_pool)
         path = generation_path(out_dir, generation)
         # Generation files first, latest.bin last: latest.bin is always a whole, good network.
         save_or_keep(
-            path, f"network of generation {generation}", lambda p: save_parameters(params, p)
+            path, f"network of generation {generation}", lambda p: save_network(params, p, game)
         )
-        save_parameters(params, out_dir / "latest.bin")
+        save_network(params, out_dir / "latest.bin", game)
         vs_previous = vs_classic = None
         if play_match is not None and generation % config.match_every == 0:
             # Against the generation that last played matches, or the starting network if
@@ -245,17 +254,17 @@ def train(
             spec = f"{path}:depth={config.depth}"
             vs_previous = play_match(spec, f"{previous}:depth={config.depth}", generation)
             vs_classic = play_match(spec, f"classic:depth={config.depth}", generation)
-        tiger_wins, sheep_wins, draws = outcome_counts(parts)
+        first_wins, second_wins, draws = outcome_counts(parts)
         row = GenerationReport(
             generation,
             trained,
-            tiger_wins,
-            sheep_wins,
+            first_wins,
+            second_wins,
             draws,
-            tigers_before,
-            sheep_before,
-            tigers_after,
-            sheep_after,
+            first_before,
+            second_before,
+            first_after,
+            second_after,
             vs_previous,
             vs_classic,
             train_seconds,

@@ -29,6 +29,7 @@ def training_match(config: TrainConfig) -> Callable[[str, str, int], float]:
             openings=OPENING_PLIES,
             ply_cap=config.ply_cap,
             workers=workers,
+            game=config.game,
         ).score
 
     return play

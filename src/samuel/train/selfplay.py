@@ -4,9 +4,10 @@ Each game searches every position to a fixed depth (a depth, not a time, keeps r
 reproducible), plays ``random_plies`` random opening plies, then a random move instead of the
 searched one with probability ``epsilon``; it is a draw on a threefold repetition (the search
 sees the game's earlier positions) or after ``ply_cap`` plies. Every position where a move was
-played is recorded with the search's score for it (clamped to -1..1, tigers' view) and whether
-the move played there was random. A game's randomness comes only from its seed, which the caller
-derives from (generation, game number): the games are the same on any number of threads.
+played is recorded with the search's score for it (clamped to -1..1, the first player's view)
+and whether the move played there was random. A game's randomness comes only from its seed, which
+the caller derives from (generation, game number): the games are the same on any number of
+threads.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ position's search score. **Random moves cut the chain**: a position where a rand
 is labelled with its own search score instead, and the positions before it build on that, so they
 do not learn from the random move's consequences. (This holds for the last position too: a random
 last move does not teach its position the result.) Scores, results and targets are all from the
-tigers' point of view.
+game's first player's point of view (the trainer turns targets into the network's).
 """
 
 from __future__ import annotations

@@ -1,8 +1,13 @@
 """Training the network on a set of samples: shuffled batches, random symmetric orientations,
 Adam.
 
-Each sample is shown in a random one of the 8 symmetric orientations of the board (data
-augmentation: symmetric positions are equally good, and the network sees more variety).
+Each sample is shown in a random one of its game's symmetric orientations (data augmentation:
+symmetric positions are equally good, and the network sees more variety): Tigers & Sheep's 8,
+which keep a value; draughts' 2, the identity and the half-turn with colours swapped, which turns
+Black's value into White's. Samples keep their targets in the first player's view; encoding turns
+the target by the symmetry's sign and then into the network's view
+(:func:`samuel.games.kernels.network_sign`). For draughts, whose inputs are the side to move's,
+the two turns cancel: a position and its half-turn give the same inputs and the same target.
 """
 
 from __future__ import annotations
@@ -11,10 +16,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from samuel.games.tigers.kernels import transform_mask
+from samuel.games import kernels as games
 from samuel.jit import kernel
 from samuel.nn.batches import adam_step, batch_gradient, batch_loss
-from samuel.nn.network import PARAMS
 
 from .buffer import Samples
 
@@ -23,38 +27,81 @@ BETA2 = 0.999
 ADAM_EPSILON = 1e-8
 
 
+@dataclass(frozen=True)
+class EncodedSamples:
+    """Samples as the network reads them: set inputs (``batches``' form) and targets in the
+    network's view."""
+
+    inputs: int  # the network's input count
+    active: np.ndarray  # (n, width) int64
+    values: np.ndarray  # (n, width) float32
+    counts: np.ndarray  # (n,) int64
+    targets: np.ndarray  # (n,) float32, the network's view
+
+
 @kernel
-def orient(
-    states: np.ndarray, symmetries: np.ndarray, tigers: np.ndarray, sheep: np.ndarray
-) -> None:
-    """Write each position's tiger and sheep masks under its chosen symmetry."""
+def encode_samples(game, states, symmetries, targets, active, values, counts, network_targets):
+    """Write each position's set inputs under its symmetry, and its target (first player's view)
+    turned by the symmetry and into the network's view."""
+    image = np.empty(states.shape[1], dtype=np.int64)
     for i in range(states.shape[0]):
-        tigers[i] = transform_mask(states[i, 0], symmetries[i])
-        sheep[i] = transform_mask(states[i, 1], symmetries[i])
+        games.transform(game, states[i], symmetries[i], image)
+        counts[i] = games.network_inputs(game, image, active[i], values[i])
+        target = targets[i]
+        if games.symmetry_sign(game, symmetries[i]) * games.network_sign(game, image) < 0:
+            target = -target
+        network_targets[i] = target
+
+
+def encode(game: int, samples: Samples, symmetries: np.ndarray | None = None) -> EncodedSamples:
+    """The samples' network inputs and targets, each under its symmetry (default: as they are)."""
+    sizes = games.compiled_game(game)
+    n = len(samples)
+    if symmetries is None:
+        symmetries = np.zeros(n, dtype=np.int64)
+    # Each row's entries past its count are never read: no need to clear them.
+    active = np.empty((n, sizes.most_set_inputs), dtype=np.int64)
+    values = np.empty((n, sizes.most_set_inputs), dtype=np.float32)
+    counts = np.empty(n, dtype=np.int64)
+    targets = np.empty(n, dtype=np.float32)
+    encode_samples(
+        game,
+        np.ascontiguousarray(samples.states),
+        np.ascontiguousarray(symmetries, dtype=np.int64),
+        np.ascontiguousarray(samples.targets, dtype=np.float32),
+        active,
+        values,
+        counts,
+        targets,
+    )
+    return EncodedSamples(sizes.network_inputs, active, values, counts, targets)
 
 
 @dataclass
 class Adam:
     """Adam's running averages of the gradient and its square, and the step count."""
 
-    m: np.ndarray = field(default_factory=lambda: np.zeros(PARAMS, dtype=np.float32))
-    v: np.ndarray = field(default_factory=lambda: np.zeros(PARAMS, dtype=np.float32))
+    size: int  # the number of parameters
+    m: np.ndarray = field(init=False)
+    v: np.ndarray = field(init=False)
     step: int = 0
+
+    def __post_init__(self) -> None:
+        self.m = np.zeros(self.size, dtype=np.float32)
+        self.v = np.zeros(self.size, dtype=np.float32)
 
 
 def train_batch(
     params: np.ndarray,
     adam: Adam,
-    tigers,
-    sheep,
-    hand,
-    tiger_to_move,
-    targets,
+    batch: EncodedSamples,
     learning_rate: float,
     grad: np.ndarray,
 ) -> float:
     """One Adam step on the batch's mean gradient; returns the batch's summed loss."""
-    loss = batch_gradient(params, tigers, sheep, hand, tiger_to_move, targets, grad)
+    loss = batch_gradient(
+        params, batch.inputs, batch.active, batch.values, batch.counts, batch.targets, grad
+    )
     adam.step += 1
     adam_step(
         params,
@@ -66,12 +113,13 @@ def train_batch(
         BETA1,
         BETA2,
         ADAM_EPSILON,
-        np.float32(1.0 / len(targets)),
+        np.float32(1.0 / len(batch.targets)),
     )
     return loss
 
 
 def train_epoch(
+    game: int,
     params: np.ndarray,
     adam: Adam,
     samples: Samples,
@@ -79,47 +127,48 @@ def train_epoch(
     learning_rate: float,
     rng: np.random.Generator,
 ) -> float:
-    """Shuffle, orient at random, train in batches; return the mean loss seen while training."""
+    """Shuffle, orient at random, train in batches; return the mean loss seen while training.
+
+    Each batch is encoded just before its step, into buffers reused from batch to batch, so an
+    epoch's encoding never takes more memory than one batch's."""
     n = len(samples)
     if n == 0:
         return 0.0
+    sizes = games.compiled_game(game)
     order = rng.permutation(n)
-    symmetries = rng.integers(0, 8, size=n)
-    states = samples.states[order]
-    tigers = np.empty(n, dtype=np.int64)
-    sheep = np.empty(n, dtype=np.int64)
-    orient(states, symmetries, tigers, sheep)
-    hand = np.ascontiguousarray(states[:, 2])
-    tiger_to_move = np.ascontiguousarray(states[:, 3])
-    targets = samples.targets[order]
-    grad = np.zeros(PARAMS, dtype=np.float32)
+    symmetries = rng.integers(0, sizes.symmetries, size=n)
+    states = np.ascontiguousarray(samples.states[order])
+    targets = np.ascontiguousarray(samples.targets[order], dtype=np.float32)
+    size = min(batch_size, n)
+    active = np.empty((size, sizes.most_set_inputs), dtype=np.int64)
+    values = np.empty((size, sizes.most_set_inputs), dtype=np.float32)
+    counts = np.empty(size, dtype=np.int64)
+    network_targets = np.empty(size, dtype=np.float32)
+    grad = np.zeros(len(params), dtype=np.float32)
     total = 0.0
     for start in range(0, n, batch_size):
-        batch = slice(start, start + batch_size)
-        total += train_batch(
-            params,
-            adam,
-            tigers[batch],
-            sheep[batch],
-            hand[batch],
-            tiger_to_move[batch],
+        m = min(batch_size, n - start)
+        batch = slice(start, start + m)
+        encode_samples(
+            game,
+            states[batch],
+            symmetries[batch],
             targets[batch],
-            learning_rate,
-            grad,
+            active[:m],
+            values[:m],
+            counts[:m],
+            network_targets[:m],
         )
+        part = EncodedSamples(
+            sizes.network_inputs, active[:m], values[:m], counts[:m], network_targets[:m]
+        )
+        total += train_batch(params, adam, part, learning_rate, grad)
     return total / n
 
 
-def mean_loss(params: np.ndarray, samples: Samples) -> float:
+def mean_loss(game: int, params: np.ndarray, samples: Samples) -> float:
     """Mean of ``(value - target)^2 / 2`` over the samples (NaN if there are none)."""
     if len(samples) == 0:
         return float("nan")
-    s = samples.states
-    return batch_loss(
-        params,
-        np.ascontiguousarray(s[:, 0]),
-        np.ascontiguousarray(s[:, 1]),
-        np.ascontiguousarray(s[:, 2]),
-        np.ascontiguousarray(s[:, 3]),
-        samples.targets,
-    ) / len(samples)
+    e = encode(game, samples)
+    return batch_loss(params, e.inputs, e.active, e.values, e.counts, e.targets) / len(samples)

@@ -18,13 +18,12 @@ import stat
 from pathlib import Path
 
 from samuel.games.base import GameRules
+from samuel.games.networks import LARGEST_FILE_BYTES
 from samuel.games.tigers.rules import RULES as TIGERS
-from samuel.nn.network import PARAMS
-from samuel.nn.weights import HEADER
 from samuel.players import Player, PlayerSpec, PlayerSpecError, SearchPlayer, make_player, quoted
 from samuel.web.schemas import MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
 
-NETWORK_FILE_BYTES = HEADER.size + 4 * PARAMS  # a TSNN file's exact size: header, f32 parameters
+NETWORK_FILE_BYTES = LARGEST_FILE_BYTES  # the largest TSNN file of any game's network
 CLASSIC_WEIGHTS_BYTES = 64 * 1024  # the shipped file is under 1 kB; a bigger one is no weights
 LARGEST = {"network file": NETWORK_FILE_BYTES, "classic weights file": CLASSIC_WEIGHTS_BYTES}
 

@@ -213,3 +213,51 @@ def perft(tigers: int, sheep: int, hand: int, tiger_to_move: int, depth: int) ->
             count[ply] = generate_moves(t, s, h, side, moves[ply])
             index[ply] = 0
     return total
+
+
+# The network's inputs (the seed's docs/training.md), only the raw position:
+#   0..25  a tiger on that point       25..50  a sheep on that point
+#   50     sheep in hand / 20          51      the tigers are to move
+# The value is the tigers' (the first player's) whatever side is to move: input 51 says which.
+NETWORK_INPUTS = 52
+SHEEP_INPUTS = 25
+HAND_INPUT = 50
+TIGER_TO_MOVE_INPUT = 51
+# At most 4 tigers, 20 sheep (on the board or in hand: the hand input is one), the side to move.
+MOST_SET_INPUTS = 4 + SHEEP + 1 + 1
+
+
+@kernel
+def network_inputs(
+    tigers: int,
+    sheep: int,
+    hand: int,
+    tiger_to_move: int,
+    active: np.ndarray,
+    values: np.ndarray,
+) -> int:
+    """Write the set inputs' indices into ``active`` and their values into ``values`` (room for
+    ``MOST_SET_INPUTS``), in increasing order; return how many. Every value is 1 but the hand's
+    (``hand / 20``, as a float32); an empty hand sets no input."""
+    n = 0
+    rest = tigers
+    while rest:
+        active[n] = lowest_bit(rest)
+        values[n] = 1.0
+        rest &= rest - 1
+        n += 1
+    rest = sheep
+    while rest:
+        active[n] = SHEEP_INPUTS + lowest_bit(rest)
+        values[n] = 1.0
+        rest &= rest - 1
+        n += 1
+    if hand:
+        active[n] = HAND_INPUT
+        values[n] = np.float32(hand / 20.0)
+        n += 1
+    if tiger_to_move:
+        active[n] = TIGER_TO_MOVE_INPUT
+        values[n] = 1.0
+        n += 1
+    return n

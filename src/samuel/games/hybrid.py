@@ -1,0 +1,62 @@
+"""The hybrid evaluation: the classic score plus ``scale`` times the network's value, for any
+game whose classic score and network value can be put in one view.
+
+The classic rule supplies solid knowledge; the network, trained by self-play, nudges it where it
+has learned something the rule misses (the seed's Module 8). Both are turned into the first
+player's view before they are added: the classic score is in it already, and the network's value
+is turned by :func:`samuel.games.kernels.network_sign` (draughts' network values the side to
+move's position), so the two views line up in every game. The search takes one parameter array
+per evaluator, so the hybrid's three parts travel in one float32 array at fixed offsets:
+
+==============================  =============================================================
+``params[SCALE]``               the network's weight, in classic units per unit of its output
+``params[CLASSIC:network]``     the game's classic weights (float32)
+``params[network:]``            the network's parameters, exactly as in its file
+==============================  =============================================================
+
+where ``network`` is ``CLASSIC`` + the game's classic feature count. Build it with
+:func:`hybrid_parameters`. Each game's default scale, and why, is in its ``hybrid`` module.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import kernels
+from .draughts.hybrid import DEFAULT_SCALE as DRAUGHTS_SCALE
+from .networks import parameter_count
+from .tigers.hybrid import DEFAULT_SCALE as TIGERS_SCALE
+
+SCALE = 0
+CLASSIC = 1
+
+DEFAULT_SCALES = {kernels.TIGERS_AND_SHEEP: TIGERS_SCALE, kernels.DRAUGHTS: DRAUGHTS_SCALE}
+
+
+def default_scale(game: int) -> float:
+    """The game's default scale (classic units per unit of network output)."""
+    kernels.compiled_game(game)
+    return DEFAULT_SCALES[int(game) & kernels.GAME_MASK]
+
+
+def hybrid_parameters(
+    game: int, scale: float, classic_weights: np.ndarray, network_params: np.ndarray
+) -> np.ndarray:
+    """The hybrid's parameter array for the game numbered ``game`` from its three parts
+    (checked: a wrong count would be read past its end by the compiled evaluation)."""
+    sizes = kernels.compiled_game(game)
+    if not math.isfinite(scale):
+        raise ValueError(f"the hybrid's scale must be a finite number, not {scale}")
+    features = sizes.classic_features
+    if np.shape(classic_weights) != (features,):
+        raise ValueError(f"expected {features} classic weights, not {np.shape(classic_weights)}")
+    count = parameter_count(game)
+    if np.shape(network_params) != (count,):
+        raise ValueError(f"expected {count} network parameters, not {np.shape(network_params)}")
+    params = np.empty(CLASSIC + features + count, dtype=np.float32)
+    params[SCALE] = scale
+    params[CLASSIC : CLASSIC + features] = classic_weights
+    params[CLASSIC + features :] = network_params
+    return params
