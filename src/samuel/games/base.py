@@ -138,3 +138,33 @@ class GameRules(Protocol):
     def format_move(self, move) -> str: ...
     def draw_board(self, position) -> str: ...
     def classic_weights(self, path: str | None = None) -> np.ndarray: ...
+
+
+class PositionRules:
+    """The :class:`GameRules` methods that only ask the position or the move, for a game whose
+    ``Position`` has ``key``, ``encode()``, ``decided_outcome()`` and ``transformed(symmetry)``
+    and whose ``Move`` has ``code``, ``transformed(symmetry)`` and ``Move.from_code(code)``
+    (named by the class attribute ``move_type``)."""
+
+    move_type: type
+
+    def decided_outcome(self, position) -> Outcome | None:
+        return position.decided_outcome()
+
+    def key(self, position) -> int:
+        return position.key
+
+    def encode(self, position) -> np.ndarray:
+        return position.encode()
+
+    def move_code(self, move) -> int:
+        return move.code
+
+    def move_from_code(self, code: int):
+        return self.move_type.from_code(code)
+
+    def transform_position(self, position, symmetry: int):
+        return position.transformed(symmetry)
+
+    def transform_move(self, move, symmetry: int):
+        return move.transformed(symmetry)

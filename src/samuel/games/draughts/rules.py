@@ -23,7 +23,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from samuel.games import kernels as game_kernels
-from samuel.games.base import IllegalMoveError, NotationError, Outcome, RecordFormat
+from samuel.games.base import (
+    IllegalMoveError,
+    NotationError,
+    Outcome,
+    PositionRules,
+    RecordFormat,
+)
 
 from . import classic, kernels
 from .board import (
@@ -547,12 +553,13 @@ def draw_board(position: Position) -> str:
     return "\n".join(lines)
 
 
-class EnglishDraughts:
+class EnglishDraughts(PositionRules):
     """The :class:`~samuel.games.base.GameRules` of English draughts, registered as
     ``draughts``."""
 
     name = "draughts"
     title = "English draughts"
+    move_type = Move
     kernel_id = DRAUGHTS
     key_words = 4  # the key covers the pieces and the side to move, not the 40-move count
     sides = ("black", "white")
@@ -598,31 +605,10 @@ class EnglishDraughts:
     def side_to_move(self, position: Position) -> int:
         return 0 if position.black_to_move else 1
 
-    def decided_outcome(self, position: Position) -> Outcome | None:
-        return position.decided_outcome()
-
     def is_irreversible(self, position: Position, move: Move) -> bool:
         return bool(
             kernels.is_irreversible(position.black, position.white, position.kings, move.code)
         )
-
-    def key(self, position: Position) -> int:
-        return position.key
-
-    def encode(self, position: Position) -> np.ndarray:
-        return position.encode()
-
-    def move_code(self, move: Move) -> int:
-        return move.code
-
-    def move_from_code(self, code: int) -> Move:
-        return Move.from_code(code)
-
-    def transform_position(self, position: Position, symmetry: int) -> Position:
-        return position.transformed(symmetry)
-
-    def transform_move(self, move: Move, symmetry: int) -> Move:
-        return move.transformed(symmetry)
 
     def parse_position(self, text: str) -> Position:
         return parse_position(text)

@@ -22,7 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from samuel.games import kernels as game_kernels
-from samuel.games.base import IllegalMoveError, NotationError, Outcome, RecordFormat
+from samuel.games.base import (
+    IllegalMoveError,
+    NotationError,
+    Outcome,
+    PositionRules,
+    RecordFormat,
+)
 
 from . import classic, kernels
 from .board import (
@@ -397,7 +403,7 @@ def draw_board(position: Position) -> str:
     return "\n".join(lines)
 
 
-class TigersAndSheep:
+class TigersAndSheep(PositionRules):
     """The :class:`~samuel.games.base.GameRules` of Tigers & Sheep.
 
     ``TigersAndSheep()`` is the standard game (:data:`RULES`, registered as ``tigers``);
@@ -409,6 +415,7 @@ class TigersAndSheep:
     """
 
     title = "Tigers & Sheep"
+    move_type = Move
     sides = ("tigers", "sheep")
     side_letters = ("T", "S")  # the command line's -T/--tigers and -S/--sheep
     win_phrases = ("tigers win", "sheep win")  # by side, as results are said
@@ -444,29 +451,8 @@ class TigersAndSheep:
     def side_to_move(self, position: Position) -> int:
         return 0 if position.tiger_to_move else 1
 
-    def decided_outcome(self, position: Position) -> Outcome | None:
-        return position.decided_outcome()
-
     def is_irreversible(self, position: Position, move: Move) -> bool:
         return move.is_placement or move.is_jump
-
-    def key(self, position: Position) -> int:
-        return position.key
-
-    def encode(self, position: Position) -> np.ndarray:
-        return position.encode()
-
-    def move_code(self, move: Move) -> int:
-        return move.code
-
-    def move_from_code(self, code: int) -> Move:
-        return Move.from_code(code)
-
-    def transform_position(self, position: Position, symmetry: int) -> Position:
-        return position.transformed(symmetry)
-
-    def transform_move(self, move: Move, symmetry: int) -> Move:
-        return move.transformed(symmetry)
 
     def parse_position(self, text: str) -> Position:
         return parse_position(text, self.captures_to_win)
