@@ -143,8 +143,9 @@ class GameRules(Protocol):
 class PositionRules:
     """The :class:`GameRules` methods that only ask the position or the move, for a game whose
     ``Position`` has ``key``, ``encode()``, ``decided_outcome()`` and ``transformed(symmetry)``
-    and whose ``Move`` has ``code``, ``transformed(symmetry)`` and ``Move.from_code(code)``
-    (named by the class attribute ``move_type``)."""
+    and whose ``Move`` has ``code``, ``transformed(symmetry)``, ``str(move)`` (its notation),
+    ``Move.parse(text)`` and ``Move.from_code(code)`` (``Move`` named by the class attribute
+    ``move_type``)."""
 
     move_type: type
 
@@ -168,3 +169,9 @@ class PositionRules:
 
     def transform_move(self, move, symmetry: int):
         return move.transformed(symmetry)
+
+    def parse_move(self, text: str):
+        return self.move_type.parse(text)
+
+    def format_move(self, move) -> str:
+        return str(move)

@@ -460,12 +460,6 @@ class TigersAndSheep(PositionRules):
     def format_position(self, position: Position) -> str:
         return format_position(position)
 
-    def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
-
-    def format_move(self, move: Move) -> str:
-        return str(move)
-
     def draw_board(self, position: Position) -> str:
         return draw_board(position)
 
