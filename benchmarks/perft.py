@@ -13,27 +13,16 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from build_c import build_c  # benchmarks/ is on the path when a benchmark runs
+
 SOURCE = Path(__file__).with_name("perft.c")
 RUNS = 3
-
-
-def build_c(directory: str) -> str:
-    """Compile perft.c; ``-march=native`` if gcc accepts it, else plain ``-O2``."""
-    binary = os.path.join(directory, "perft")
-    for flags in (["-O2", "-march=native"], ["-O2"]):
-        done = subprocess.run(
-            ["gcc", "-std=c99", *flags, "-o", binary, str(SOURCE)], capture_output=True, text=True
-        )
-        if done.returncode == 0:
-            return binary
-    sys.exit(f"gcc failed:\n{done.stderr}")
 
 
 def time_c(binary: str, depth: int) -> tuple[int, float]:
@@ -64,7 +53,7 @@ def main() -> int:
     parser.add_argument("--depth", type=int, default=7)
     depth = parser.parse_args().depth
     with tempfile.TemporaryDirectory() as tmp:
-        binary = build_c(tmp)
+        binary = build_c(SOURCE, tmp)
         rows = [("numba", *time_numba(depth)), ("C", *time_c(binary, depth))]
 
     print(f"{'':6} {'depth':>5} {'count':>12} {'seconds':>9} {'M leaves/s':>11}")

@@ -19,29 +19,18 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from build_c import build_c  # benchmarks/ is on the path when a benchmark runs
+
 SOURCE = Path(__file__).with_name("perft_draughts.c")
 # Aart Bik's published counts for English checkers (shared/DRAUGHTS.md gives 1-10 and 12).
 PUBLISHED = {10: 18_391_564, 11: 85_242_128, 12: 388_623_673}
 BIK_PERFT_12_SECONDS = 8.4  # 2.2 GHz Core 2 Duo, bulk counting
-
-
-def build_c(directory: str) -> str:
-    """Compile perft_draughts.c; ``-march=native`` if gcc accepts it, else plain ``-O2``."""
-    binary = os.path.join(directory, "perft_draughts")
-    for flags in (["-O2", "-march=native"], ["-O2"]):
-        done = subprocess.run(
-            ["gcc", "-std=c99", *flags, "-o", binary, str(SOURCE)], capture_output=True, text=True
-        )
-        if done.returncode == 0:
-            return binary
-    sys.exit(f"gcc failed:\n{done.stderr}")
 
 
 def time_c(binary: str, depth: int, runs: int) -> tuple[int, float]:
@@ -74,7 +63,7 @@ def main() -> int:
     arguments = parser.parse_args()
     depth, runs = arguments.depth, arguments.runs
     with tempfile.TemporaryDirectory() as tmp:
-        binary = build_c(tmp)
+        binary = build_c(SOURCE, tmp)
         rows = [("numba", *time_numba(depth, runs)), ("C", *time_c(binary, depth, runs))]
 
     print(f"{'':6} {'depth':>5} {'count':>12} {'CPU s':>9} {'M leaves/s':>11}")
