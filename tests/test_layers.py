@@ -39,6 +39,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # Tuning labels positions by self-play (samuel.train.selfplay); blunder scoring plays games
     # with players and matches against the table.
     ("tuning and tablebase work", ("samuel.tune", "samuel.tablebase")),
+    # The production loop plays, labels, trains and gates with all of the above.
+    ("pipeline", ("samuel.pipeline",)),
     (
         "commands and the server",
         (
@@ -47,6 +49,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "samuel.train.command",
             "samuel.tune.commands",
             "samuel.tablebase.commands",
+            "samuel.pipeline.commands",
             "samuel.web",
         ),
     ),

@@ -1,0 +1,251 @@
+"""The pipeline's store, registry and leases, each test on SQLite and on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sqlalchemy import select, text, update
+
+from samuel.games import get_game
+from samuel.games.kernels import STATE_SIZE
+from samuel.games.networks import random_network
+from samuel.pipeline import registry, work
+from samuel.pipeline.schema import Base, Cycle, Model, Position, Promotion, Run, WorkUnit
+from samuel.pipeline.store import (
+    Provenance,
+    Store,
+    StoreError,
+    database_url,
+    insert_positions,
+    states_from_bytes,
+)
+
+
+@pytest.fixture
+def store(database_url):
+    opened = Store.open(database_url, command="test")
+    yield opened
+    opened.close()
+
+
+def test_migrations_give_exactly_the_models(store):
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+
+    with store.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    assert differences == []
+
+
+def test_opening_again_migrates_nothing_and_records_another_run(database_url):
+    first = Store.open(database_url, command="one")
+    second = Store.open(database_url, command="two")
+    with second.read() as connection:
+        commands = connection.execute(select(Run.command).order_by(Run.id)).scalars().all()
+    assert commands == ["one", "two"]
+    assert second.run_id == first.run_id + 1
+    first.close()
+    second.close()
+
+
+def test_a_bad_url_is_a_clear_error(tmp_path):
+    with pytest.raises(StoreError, match="SQLite or PostgreSQL"):
+        Store.open("mysql://somewhere/db")
+    with pytest.raises(StoreError, match="no folder"):
+        Store.open(f"sqlite:///{tmp_path}/missing/store.sqlite")
+    assert database_url(None, tmp_path) == f"sqlite:///{tmp_path.resolve()}/pipeline.sqlite"
+    assert database_url("postgresql+psycopg://u@h/db", tmp_path) == "postgresql+psycopg://u@h/db"
+
+
+def _states(rows: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 1 << 40, size=(rows, STATE_SIZE))
+
+
+def test_positions_are_stored_once_per_source_with_their_provenance(store):
+    states = _states(500)
+    selfplay = Provenance("selfplay", None, 7, store.run_id, None)
+    with store.write() as connection:
+        assert insert_positions(connection, "tigers", states, selfplay, np.arange(500)) == 500
+        assert insert_positions(connection, "tigers", states[:100], selfplay) == 0
+        expert = Provenance("expert", None, 8, store.run_id)
+        assert insert_positions(connection, "tigers", states[:100], expert) == 100
+        assert insert_positions(connection, "draughts", states[:10], selfplay) == 10
+    with store.read() as connection:
+        rows = connection.execute(
+            select(Position.state, Position.origin_game, Position.seed)
+            .where(Position.game == "tigers", Position.source == "selfplay")
+            .order_by(Position.origin_game)
+        ).all()
+    assert len(rows) == 500
+    assert np.array_equal(states_from_bytes([row.state for row in rows]), states)
+    assert [row.origin_game for row in rows] == list(range(500))
+    assert {row.seed for row in rows} == {7}
+    with pytest.raises(ValueError, match="unknown source"):
+        Provenance("oracle", None, 1, 1)
+
+
+def _register(store, folder, status="candidate", parent=None, seed=0):
+    with store.write() as connection:
+        return registry.register_model(
+            connection,
+            folder,
+            "tigers",
+            random_network(get_game("tigers").kernel_id, seed),
+            parent_id=parent,
+            status=status,
+            training={"seed": seed},
+            run_id=store.run_id,
+        )
+
+
+def test_promotion_is_one_logged_act_and_check_finds_tampering(store, tmp_path):
+    first = _register(store, tmp_path, seed=1)
+    second = _register(store, tmp_path, parent=first, seed=2)
+    with store.write() as connection:
+        assert registry.promote(connection, first, who="me", why="the start") is None
+    with store.write() as connection:
+        assert registry.promote(connection, second, who="me", why="it won") == first
+        assert registry.active_model(connection, "tigers").id == second
+        with pytest.raises(registry.RegistryError, match="already the active"):
+            registry.promote(connection, second, who="me", why="again")
+        with pytest.raises(registry.RegistryError, match="promote another one first"):
+            registry.reject(connection, [second])
+        with pytest.raises(registry.RegistryError, match="no model 99"):
+            registry.promote(connection, 99, who="me", why="?")
+    with store.read() as connection:
+        log = connection.execute(select(Promotion.__table__).order_by(Promotion.id)).all()
+        statuses = dict(connection.execute(select(Model.id, Model.status)).all())
+        assert registry.check(connection, tmp_path) == []
+        model = registry.get_model(connection, second)
+    assert [(e.model_id, e.previous_id, e.why) for e in log] == [
+        (first, None, "the start"),
+        (second, first, "it won"),
+    ]
+    assert statuses == {first: "retired", second: "active"}
+    assert np.array_equal(
+        registry.load_model(tmp_path, model), random_network(get_game("tigers").kernel_id, 2)
+    )
+
+    # A model file changed behind the registry's back.
+    path = tmp_path / model.path
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1
+    path.write_bytes(bytes(data))
+    with store.read() as connection:
+        problems = registry.check(connection, tmp_path)
+    assert [p.what for p in problems] == ["hash"]
+    with pytest.raises(registry.RegistryError, match="does not match"):
+        registry.load_model(tmp_path, model)
+
+    # Two active models (the store edited by hand), and an unregistered file.
+    with store.write() as connection:
+        connection.execute(update(Model).where(Model.id == first).values(status="active"))
+    (tmp_path / "models" / "tigers-999999.bin").write_bytes(b"x")
+    with store.read() as connection:
+        problems = registry.check(connection, tmp_path)
+        with pytest.raises(registry.RegistryError, match="2 active models"):
+            registry.active_model(connection, "tigers")
+    kinds = sorted(p.what for p in problems)
+    assert kinds == ["active", "hash", "orphan"]
+    assert [p.serious for p in problems if p.what == "orphan"] == [False]
+
+
+def test_a_log_that_disagrees_with_the_statuses_is_found(store, tmp_path):
+    first = _register(store, tmp_path, seed=1)
+    second = _register(store, tmp_path, seed=2)
+    with store.write() as connection:
+        registry.promote(connection, first, who="me", why="start")
+        # By hand: the status says the second model serves, the log still says the first.
+        connection.execute(update(Model).where(Model.id == first).values(status="retired"))
+        connection.execute(update(Model).where(Model.id == second).values(status="active"))
+    with store.read() as connection:
+        problems = registry.check(connection, tmp_path)
+    assert [p.what for p in problems] == ["log"]
+    assert "newest entry" in problems[0].text
+
+
+def _cycle_with_units(store, units: int, folder) -> int:
+    with store.write() as connection:
+        model = registry.register_model(
+            connection,
+            folder,
+            "tigers",
+            random_network(0, 0),
+            parent_id=None,
+            status="active",
+            training={},
+            run_id=store.run_id,
+        )
+        cycle = connection.execute(
+            Cycle.__table__.insert().returning(Cycle.id),
+            {
+                "game": "tigers",
+                "number": 1,
+                "stage": "generate",
+                "config": {},
+                "champion_id": model,
+                "started_at": datetime.datetime.now(datetime.UTC),
+            },
+        ).scalar_one()
+        for part in range(units):
+            connection.execute(
+                WorkUnit.__table__.insert(),
+                {
+                    "cycle_id": cycle,
+                    "stage": "generate",
+                    "part": part,
+                    "task": {"part": part},
+                    "state": "pending",
+                    "attempts": 0,
+                    "created_at": datetime.datetime.now(datetime.UTC),
+                },
+            )
+    return cycle
+
+
+def test_leases_hand_each_unit_to_one_run_and_free_a_dead_runs(database_url, tmp_path):
+    first = Store.open(database_url, command="first")
+    second = Store.open(database_url, command="second")
+    cycle = _cycle_with_units(first, 3, tmp_path)
+    a = work.claim(first, cycle, "generate")
+    b = work.claim(second, cycle, "generate")
+    assert (a.part, b.part) == (0, 1)
+    c = work.claim(second, cycle, "generate")
+    assert c.part == 2
+    assert work.claim(first, cycle, "generate") is None  # every unit held by a live run
+
+    # The second run's lease on part 2 runs out: the first takes the unit over, and the second
+    # can no longer finish it (its output would be rolled back with the transaction).
+    with first.write() as connection:
+        past = datetime.datetime.now(datetime.UTC) - datetime.timedelta(seconds=1)
+        connection.execute(update(WorkUnit).where(WorkUnit.id == c.id).values(lease_until=past))
+    taken = work.claim(first, cycle, "generate")
+    assert taken.id == c.id and taken.attempts == 2
+    with pytest.raises(work.LeaseLost):
+        with second.write() as connection:
+            connection.execute(text("UPDATE runs SET command = 'lost' WHERE id = :i"), {"i": 1})
+            work.finish(connection, second, c, {"by": "second"})
+    with first.read() as connection:
+        assert connection.execute(select(Run.command).where(Run.id == 1)).scalar_one() == "first"
+    with first.write() as connection:
+        work.finish(connection, first, taken, {"by": "first"})
+        work.finish(connection, first, a, {"by": "first"})
+        assert work.stage_progress(connection, cycle, "generate") == (2, 3)
+
+    # A run whose process has died: its unit is free at once, lease or not.
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    with first.write() as connection:
+        connection.execute(update(Run).where(Run.id == second.run_id).values(pid=int(gone.stdout)))
+    again = work.claim(first, cycle, "generate")
+    assert again.id == b.id
+    first.close()
+    second.close()
