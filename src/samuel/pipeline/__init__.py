@@ -1,0 +1,1 @@
+"""The production loop (``samuel pipeline``): positions, rollout labels, training, gating."""
