@@ -360,6 +360,13 @@ def build_parser() -> argparse.ArgumentParser:
         "tablebase", help="perfect play with the hand empty (docs/tablebase.md)"
     )
     tablebase_commands.add_arguments(tablebase)
+
+    from samuel.pipeline import commands as pipeline_commands  # light: the store loads on use
+
+    pipeline = commands.add_parser(
+        "pipeline", help="the production loop: store, labels, gates, registry (docs/pipeline.md)"
+    )
+    pipeline_commands.add_arguments(pipeline)
     return parser
 
 

@@ -1,0 +1,246 @@
+"""Reading and labelling the stored positions, in chunks, so that a store of ten million
+positions is sampled for training and walked in relabelling order without ever being in memory
+whole.
+
+- **Labels** are appended (``labels`` keeps every one) and each position points at its newest.
+- **Training samples** are a bottom-k sketch: every labelled position gets a pseudo-random key
+  from its state and the seed, and the ``k`` smallest keys are kept while the rows stream by.
+  The sample is uniform, the same whatever order the database returns rows in, and costs memory
+  for ``k`` positions only.
+- **Relabelling priority** (``relabel.py``) is written into ``positions.priority`` chunk by chunk,
+  and read back best first through the ``(game, priority)`` index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import Connection, bindparam, func, select, update
+
+from samuel.games.kernels import STATE_SIZE
+
+from .schema import Label, Position, utc_now
+from .store import Store, states_from_bytes
+
+CHUNK = 50_000  # rows fetched per round trip when streaming
+
+
+@dataclass(frozen=True)
+class LabelledPositions:
+    """Positions with their current labels, as arrays."""
+
+    ids: np.ndarray  # (n,) int64
+    states: np.ndarray  # (n, STATE_SIZE) int64
+    values: np.ndarray  # (n,) float32, first player's view
+    stderr: np.ndarray  # (n,) float32
+    groups: np.ndarray  # (n,) int64: the game each came from, -1 for none
+    sources: np.ndarray  # (n,) str
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def take(self, index: np.ndarray) -> LabelledPositions:
+        return LabelledPositions(
+            self.ids[index],
+            self.states[index],
+            self.values[index],
+            self.stderr[index],
+            self.groups[index],
+            self.sources[index],
+        )
+
+    @staticmethod
+    def concatenate(parts: list[LabelledPositions]) -> LabelledPositions:
+        if not parts:
+            return LabelledPositions(
+                np.zeros(0, np.int64),
+                np.zeros((0, STATE_SIZE), np.int64),
+                np.zeros(0, np.float32),
+                np.zeros(0, np.float32),
+                np.zeros(0, np.int64),
+                np.zeros(0, dtype=object),
+            )
+        return LabelledPositions(
+            *(np.concatenate([getattr(p, f) for p in parts]) for f in LabelledPositions.FIELDS)
+        )
+
+    FIELDS = ("ids", "states", "values", "stderr", "groups", "sources")
+
+
+def load_states(connection: Connection, ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The positions ``ids`` (in that order): (ids, states); ids that do not exist are left out."""
+    found: dict[int, bytes] = {}
+    for start in range(0, len(ids), 10_000):
+        part = ids[start : start + 10_000]
+        rows = connection.execute(
+            select(Position.id, Position.state).where(Position.id.in_(part))
+        ).all()
+        found.update((row.id, row.state) for row in rows)
+    kept = [i for i in ids if i in found]
+    return np.array(kept, dtype=np.int64), states_from_bytes([found[i] for i in kept])
+
+
+def add_labels(
+    connection: Connection,
+    position_ids: np.ndarray,
+    values: np.ndarray,
+    stderr: np.ndarray,
+    rollouts: np.ndarray,
+    truncated: np.ndarray,
+    *,
+    method: str,
+    model_id: int | None,
+    unit_id: int | None,
+) -> int:
+    """Append a label for each position and make it the position's current one."""
+    now = utc_now()
+    rows = [
+        {
+            "position_id": int(p),
+            "model_id": model_id,
+            "method": method,
+            "value": float(v),
+            "stderr": float(e),
+            "rollouts": int(k),
+            "truncated": bool(t),
+            "unit_id": unit_id,
+            "created_at": now,
+        }
+        for p, v, e, k, t in zip(position_ids, values, stderr, rollouts, truncated, strict=True)
+    ]
+    if not rows:
+        return 0
+    inserted = connection.execute(
+        Label.__table__.insert().returning(
+            Label.id, Label.position_id, sort_by_parameter_order=True
+        ),
+        rows,
+    ).all()
+    connection.execute(
+        update(Position.__table__)
+        .where(Position.__table__.c.id == bindparam("pid"))
+        .values(label_id=bindparam("lid"), priority=None),
+        [{"pid": row.position_id, "lid": row.id} for row in inserted],
+    )
+    return len(inserted)
+
+
+def unlabelled_ids(connection: Connection, game: str) -> list[int]:
+    """The positions of ``game`` that have no label yet, oldest first."""
+    return list(
+        connection.execute(
+            select(Position.id)
+            .where(Position.game == game, Position.label_id.is_(None))
+            .order_by(Position.id)
+        ).scalars()
+    )
+
+
+def _labelled_query(game: str, without: str | None = None):
+    query = (
+        select(
+            Position.id,
+            Position.state,
+            Position.origin_game,
+            Position.source,
+            Label.value,
+            Label.stderr,
+        )
+        .join(Label, Label.id == Position.label_id)
+        .where(Position.game == game)
+    )
+    if without is not None:
+        query = query.where(Position.source != without)
+    return query
+
+
+def stream_labelled(
+    store: Store, game: str, without: str | None = None, chunk: int = CHUNK
+) -> Iterator[LabelledPositions]:
+    """Every labelled position of ``game`` (leaving out one source), ``chunk`` at a time."""
+    with store.read() as connection:
+        result = connection.execution_options(yield_per=chunk).execute(
+            _labelled_query(game, without)
+        )
+        for rows in result.partitions(chunk):
+            yield LabelledPositions(
+                np.array([r.id for r in rows], dtype=np.int64),
+                states_from_bytes([r.state for r in rows]),
+                np.array([r.value for r in rows], dtype=np.float32),
+                np.array([r.stderr for r in rows], dtype=np.float32),
+                np.array([-1 if r.origin_game is None else r.origin_game for r in rows], np.int64),
+                np.array([r.source for r in rows], dtype=object),
+            )
+
+
+def sample_keys(states: np.ndarray, seed: int) -> np.ndarray:
+    """A pseudo-random 63-bit key of each state under ``seed`` (splitmix64 over its words)."""
+    with np.errstate(over="ignore"):
+        key = np.full(len(states), np.uint64(seed & 0xFFFFFFFFFFFFFFFF), dtype=np.uint64)
+        for word in range(states.shape[1]):
+            key ^= states[:, word].astype(np.uint64)
+            key += np.uint64(0x9E3779B97F4A7C15)
+            key ^= key >> np.uint64(30)
+            key *= np.uint64(0xBF58476D1CE4E5B9)
+            key ^= key >> np.uint64(27)
+            key *= np.uint64(0x94D049BB133111EB)
+            key ^= key >> np.uint64(31)
+    return (key >> np.uint64(1)).astype(np.int64)
+
+
+def sample_labelled(
+    store: Store, game: str, count: int, seed: int, without: str | None = None
+) -> tuple[LabelledPositions, int]:
+    """A uniform sample of at most ``count`` labelled positions (a bottom-k sketch over the
+    stream); returns it (in key order) and how many labelled positions there were in all."""
+    kept: LabelledPositions | None = None
+    kept_keys = np.zeros(0, dtype=np.int64)
+    total = 0
+    for part in stream_labelled(store, game, without):
+        total += len(part)
+        keys = sample_keys(part.states, seed)
+        if kept is None:
+            kept, kept_keys = part, keys
+        else:
+            kept = LabelledPositions.concatenate([kept, part])
+            kept_keys = np.concatenate([kept_keys, keys])
+        if len(kept_keys) > count:
+            best = np.argpartition(kept_keys, count - 1)[:count]
+            kept, kept_keys = kept.take(best), kept_keys[best]
+    if kept is None:
+        return LabelledPositions.concatenate([]), 0
+    order = np.lexsort((kept.ids, kept_keys))  # ties (the same state twice) by id
+    return kept.take(order), total
+
+
+def count_positions(connection: Connection, game: str) -> dict[tuple[str, bool], int]:
+    """How many positions of ``game`` each source has, labelled (True) or not."""
+    rows = connection.execute(
+        select(Position.source, Position.label_id.is_not(None), func.count())
+        .where(Position.game == game)
+        .group_by(Position.source, Position.label_id.is_not(None))
+    ).all()
+    return {(source, bool(labelled)): count for source, labelled, count in rows}
+
+
+def set_priorities(connection: Connection, ids: np.ndarray, priorities: np.ndarray) -> None:
+    connection.execute(
+        update(Position.__table__)
+        .where(Position.__table__.c.id == bindparam("pid"))
+        .values(priority=bindparam("p")),
+        [{"pid": int(i), "p": float(p)} for i, p in zip(ids, priorities, strict=True)],
+    )
+
+
+def by_priority(connection: Connection, game: str, count: int) -> list[int]:
+    """The ``count`` positions of ``game`` with the highest relabelling priority, best first."""
+    return list(
+        connection.execute(
+            select(Position.id)
+            .where(Position.game == game, Position.priority.is_not(None))
+            .order_by(Position.priority.desc(), Position.id)
+            .limit(count)
+        ).scalars()
+    )

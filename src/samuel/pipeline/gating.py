@@ -1,0 +1,127 @@
+"""Stage 4: the gate. A candidate plays the champion (paired openings, an SPRT on the pairs) and
+the fixed anchor; it is promoted only if the SPRT accepts it as better and it scores at least
+``anchor_floor`` against the anchor (the seed's guard against a line of models that beat each
+other and drift away from good play). Both matches are :func:`samuel.match.play_match`, so the
+statistics are those of every other match (docs/matches.md)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from samuel.match.head_to_head import MatchResult, play_match
+from samuel.match.sprt import Sprt
+from samuel.players import PlayerSpec
+from samuel.seeds import derive_seed
+
+from .config import PipelineConfig
+
+CHAMPION_STREAM, ANCHOR_STREAM, CHAMPION_ANCHOR_STREAM = 0x6A7E1, 0x6A7E2, 0x6A7E3
+
+
+def network_spec(path: Path, depth: int) -> str:
+    """The player spec of a network file searching at ``depth`` (quoted as a spec needs)."""
+    return str(PlayerSpec(str(path), (("depth", str(depth)),)))
+
+
+@dataclass(frozen=True)
+class GateResult:
+    vs_champion: MatchResult
+    vs_anchor: MatchResult
+    champion_vs_anchor: MatchResult | None  # the champion's own anchor score, when unknown
+    promote: bool
+    reason: str
+
+
+def summary(result: MatchResult) -> dict:
+    """A match's figures, as the store keeps them."""
+    s = result.statistics
+    summary = {
+        "first": result.first,
+        "second": result.second,
+        "games": result.games,
+        "wins": s.wins,
+        "draws": s.draws,
+        "losses": s.losses,
+        "score": s.score,
+        "score_low": s.score_low,
+        "score_high": s.score_high,
+        "elo": s.elo,
+        "elo_error": s.elo_error,
+        "pentanomial": list(s.pentanomial.counts),
+        "seconds": result.seconds,
+    }
+    if result.sprt is not None:
+        summary["llr"] = result.sprt.llr
+        summary["sprt"] = result.sprt.decision or "undecided"
+    return summary
+
+
+def gate(
+    game: str,
+    candidate: Path,
+    champion: Path,
+    config: PipelineConfig,
+    seed: int,
+    champion_anchor_known: bool,
+    progress: bool = False,
+) -> GateResult:
+    """Play the gate's matches and decide."""
+    workers = config.workers or os.cpu_count() or 1
+    candidate_spec = network_spec(candidate, config.gate_depth)
+    champion_spec = network_spec(champion, config.gate_depth)
+    common = dict(
+        openings=config.opening_plies,
+        depth=config.gate_depth,
+        workers=workers,
+        game=game,
+        progress=progress,
+    )
+    vs_champion = play_match(
+        candidate_spec,
+        champion_spec,
+        config.gate_games,
+        seed=derive_seed(seed, CHAMPION_STREAM),
+        sprt=Sprt(elo0=config.elo0, elo1=config.elo1),
+        **common,
+    )
+    vs_anchor = play_match(
+        candidate_spec,
+        config.anchor,
+        config.anchor_games,
+        seed=derive_seed(seed, ANCHOR_STREAM),
+        **common,
+    )
+    champion_vs_anchor = None
+    if not champion_anchor_known:
+        champion_vs_anchor = play_match(
+            champion_spec,
+            config.anchor,
+            config.anchor_games,
+            seed=derive_seed(seed, CHAMPION_ANCHOR_STREAM),
+            **common,
+        )
+    decision = vs_champion.sprt.decision if vs_champion.sprt else None
+    anchor_score = vs_anchor.statistics.score
+    if decision != "H1":
+        reason = (
+            f"the SPRT {'rejected' if decision == 'H0' else 'did not accept'} it against the "
+            f"champion (score {100 * vs_champion.score:.1f}% in {vs_champion.games} games, "
+            f"LLR {vs_champion.sprt.llr:.2f})"
+        )
+        promote = False
+    elif anchor_score < config.anchor_floor:
+        reason = (
+            f"it beat the champion, but scored {100 * anchor_score:.1f}% against the anchor "
+            f"{config.anchor} (the floor is {100 * config.anchor_floor:.0f}%)"
+        )
+        promote = False
+    else:
+        reason = (
+            f"the SPRT accepted it against the champion (score {100 * vs_champion.score:.1f}% "
+            f"in {vs_champion.games} games, LLR {vs_champion.sprt.llr:.2f}) and it scored "
+            f"{100 * anchor_score:.1f}% against {config.anchor}"
+        )
+        promote = True
+    return GateResult(vs_champion, vs_anchor, champion_vs_anchor, promote, reason)

@@ -1,0 +1,565 @@
+"""The stages of a cycle: what units each is cut into (planning) and what a unit does (work).
+
+A cycle runs ``STAGES`` in order. Planning a stage writes its units in the transaction that
+moves the cycle to it, so a stage in the store always has its units; a stage with nothing to do
+plans none and the cycle moves straight on. A unit's work is computed outside any transaction
+and returns a function that stores its output; the loop calls it in the transaction that marks
+the unit done (``work.finish``), so output and completion commit together or not at all.
+
+Every seed is derived from the pipeline's seed, the cycle number, the stage and the unit's part
+(never from a run or a database id), and labels take theirs from the position's state: the
+same configuration gives the same positions, labels and models however many runs share the work.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import Connection, select, update
+
+from samuel.games import get_game
+from samuel.games import kernels as game_kernels
+from samuel.seeds import derive_seed
+
+from . import dataset, registry
+from .config import PipelineConfig
+from .gating import gate, summary
+from .relabel import prioritise
+from .schema import Cycle, Position, Tournament, WorkUnit, utc_now
+from .store import Provenance, Store, insert_positions
+from .work import ClaimedUnit
+
+STAGES = ("generate", "random", "label", "train", "gate", "prioritise", "relabel")
+DONE = "done"
+RANDOM_PER_UNIT = 1000  # random positions made by one unit
+TABLEBASE_PER_UNIT = 2000
+MEASURED_POSITIONS = 100_000  # the most game positions the random source's distribution reads
+GAME_ID_SPAN = 1 << 20  # origin_game = unit id * span + the game's number in its unit
+
+STREAMS = {stage: 0x57A9E0 + number for number, stage in enumerate(STAGES)}
+SELFPLAY, EXPERT, TABLEBASE = 1, 2, 3
+
+
+@dataclass(eq=False)  # hashed by identity: its params() are cached per context
+class Context:
+    """What every unit of one game's pipeline needs: the store, the folder, the game."""
+
+    store: Store
+    folder: Path
+    game: str
+    say: Callable[[str], None] = print
+    progress: bool = False
+    _tables: dict = field(default_factory=dict)
+
+    @property
+    def rules(self):
+        return get_game(self.game)
+
+    @property
+    def kernel_id(self) -> int:
+        return self.rules.kernel_id
+
+    def tablebase(self, config: PipelineConfig):
+        """The table the configuration names, loaded once (None without one)."""
+        if config.tablebase is None:
+            return None
+        if config.tablebase not in self._tables:
+            from samuel.games.tigers.tablebase.probe import load_tablebase
+
+            self._tables[config.tablebase] = load_tablebase(config.tablebase)
+        return self._tables[config.tablebase]
+
+    @functools.cache  # noqa: B019 - one context per run; a model's file never changes
+    def params(self, model_id: int) -> np.ndarray:
+        with self.store.read() as connection:
+            model = registry.get_model(connection, model_id)
+        return registry.load_model(self.folder, model)
+
+    def model_path(self, model_id: int) -> Path:
+        with self.store.read() as connection:
+            return self.folder / registry.get_model(connection, model_id).path
+
+
+def config_of(cycle) -> PipelineConfig:
+    return PipelineConfig.from_json(dict(cycle.config))
+
+
+def _parts(total: int, per_unit: int) -> list[int]:
+    return [min(per_unit, total - start) for start in range(0, total, per_unit)]
+
+
+# Planning: the tasks of each stage.
+
+
+def plan(connection: Connection, ctx: Context, cycle, stage: str) -> list[dict]:
+    config = config_of(cycle)
+    seed = derive_seed(config.seed, cycle.number, STREAMS[stage])
+    if stage == "generate":
+        tasks = [
+            {"kind": "selfplay", "games": n, "seed": derive_seed(seed, SELFPLAY, part)}
+            for part, n in enumerate(_parts(config.selfplay_games, config.games_per_unit))
+        ]
+        tasks += [
+            {"kind": "expert", "games": n, "seed": derive_seed(seed, EXPERT, part)}
+            for part, n in enumerate(_parts(config.expert_games, config.games_per_unit))
+        ]
+        if ctx.rules.name == "tigers":
+            tasks += [
+                {"kind": "tablebase", "count": n, "seed": derive_seed(seed, TABLEBASE, part)}
+                for part, n in enumerate(_parts(config.tablebase_positions, TABLEBASE_PER_UNIT))
+            ]
+        return tasks
+    if stage == "random":
+        if not config.random_positions:
+            return []
+        distribution = _measured_distribution(connection, ctx, cycle)
+        if distribution is None:
+            return []
+        return [
+            {
+                "kind": "random",
+                "count": n,
+                "seed": derive_seed(seed, part),
+                "distribution": distribution,
+            }
+            for part, n in enumerate(_parts(config.random_positions, RANDOM_PER_UNIT))
+        ]
+    if stage == "label":
+        ids = dataset.unlabelled_ids(connection, ctx.game)
+        return _id_tasks(ids, config.label_chunk, seed)
+    if stage == "train":
+        return [{"seed": seed}]
+    if stage == "gate":
+        return [{"seed": seed}] if cycle.candidate_id is not None else []
+    if stage == "prioritise":
+        promoted = connection.execute(
+            select(Tournament.decision).where(Tournament.id == cycle.tournament_id)
+        ).scalar_one_or_none()
+        return [{"seed": seed}] if promoted == "promote" and config.relabel_positions else []
+    if stage == "relabel":
+        ids = dataset.by_priority(connection, ctx.game, config.relabel_positions)
+        return _id_tasks(ids, config.label_chunk, seed, relabel=True)
+    raise ValueError(f"no stage {stage!r}")
+
+
+def _id_tasks(ids: list[int], chunk: int, seed: int, relabel: bool = False) -> list[dict]:
+    return [
+        {"ids": ids[start : start + chunk], "relabel": relabel}
+        for start in range(0, len(ids), chunk)
+    ]
+
+
+def _measured_distribution(connection: Connection, ctx: Context, cycle) -> dict | None:
+    """The random source's distribution, measured on real game positions: this cycle's
+    self-play and expert positions, or, if it made none new, the newest stored ones."""
+    from .sources import measure_distribution
+
+    units = select(WorkUnit.id).where(WorkUnit.cycle_id == cycle.id, WorkUnit.stage == "generate")
+    query = select(Position.state).where(
+        Position.game == ctx.game, Position.source.in_(("selfplay", "expert"))
+    )
+    rows = (
+        connection.execute(
+            query.where(Position.unit_id.in_(units))
+            .order_by(Position.state)
+            .limit(MEASURED_POSITIONS)
+        )
+        .scalars()
+        .all()
+    )
+    if not rows:
+        rows = (
+            connection.execute(query.order_by(Position.id.desc()).limit(MEASURED_POSITIONS))
+            .scalars()
+            .all()
+        )
+    if not rows:
+        return None
+    from .store import states_from_bytes
+
+    return measure_distribution(ctx.kernel_id, states_from_bytes(list(rows))).to_json()
+
+
+# Work: what a unit does. Each returns a function that stores the output, given the connection
+# of the transaction that finishes the unit, and returns the unit's result.
+
+Store_ = Callable[[Connection], dict]
+
+
+def work(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
+    return WORK[unit.stage](ctx, cycle, unit)
+
+
+def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
+    from samuel.games.kernels import EVALUATOR_NETWORK
+
+    from . import sources
+
+    config = config_of(cycle)
+    task = unit.task
+    champion = ctx.params(cycle.champion_id)
+    labels = None
+    if task["kind"] == "selfplay":
+        batch = sources.selfplay_positions(
+            ctx.kernel_id,
+            EVALUATOR_NETWORK,
+            champion,
+            task["games"],
+            config.selfplay_depth,
+            task["seed"],
+            random_plies=config.random_plies,
+            epsilon=config.selfplay_epsilon,
+        )
+        provenance = Provenance(
+            "selfplay", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
+        )
+    elif task["kind"] == "expert":
+        players = sources.default_expert_players(ctx.kernel_id, champion, ctx.tablebase(config))
+        batch = sources.expert_positions(ctx.kernel_id, players, task["games"], task["seed"])
+        provenance = Provenance(
+            "expert", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
+        )
+    elif task["kind"] == "tablebase":
+        batch, labels = sources.tablebase_positions(
+            ctx.tablebase(config), task["count"], task["seed"]
+        )
+        provenance = Provenance("tablebase", None, task["seed"], ctx.store.run_id, unit.id)
+    else:  # "random"
+        distribution = sources.PlacementDistribution.from_json(task["distribution"])
+        batch = sources.random_positions(ctx.kernel_id, distribution, task["count"], task["seed"])
+        provenance = Provenance("random", None, task["seed"], ctx.store.run_id, unit.id)
+    states = _full_width(batch.states)
+    origin = np.where(batch.games >= 0, unit.id * GAME_ID_SPAN + batch.games, -1)
+
+    def store_output(connection: Connection) -> dict:
+        new = insert_positions(connection, ctx.game, states, provenance, origin, batch.plies)
+        if labels is not None:
+            found = _ids_of(connection, ctx.game, "tablebase", states)
+            rows = sorted(found)
+            exact = np.asarray(labels, dtype=np.float32)[rows]
+            chosen = np.array([found[i] for i in rows], dtype=np.int64)
+            unlabelled = _unlabelled(connection, chosen)
+            keep = np.isin(chosen, unlabelled)
+            count = int(keep.sum())
+            dataset.add_labels(
+                connection,
+                chosen[keep],
+                exact[keep],
+                np.zeros(count),
+                np.zeros(count),
+                np.zeros(count, bool),
+                method="tablebase",
+                model_id=None,
+                unit_id=unit.id,
+            )
+        return {"kind": task["kind"], "positions": len(states), "new": new}
+
+    return store_output
+
+
+def _full_width(states: np.ndarray) -> np.ndarray:
+    """States padded with zeros to the kernels' STATE_SIZE words."""
+    states = np.asarray(states, dtype=np.int64)
+    if states.shape[1] == game_kernels.STATE_SIZE:
+        return np.ascontiguousarray(states)
+    full = np.zeros((len(states), game_kernels.STATE_SIZE), dtype=np.int64)
+    full[:, : states.shape[1]] = states
+    return full
+
+
+def _ids_of(connection: Connection, game: str, source: str, states: np.ndarray) -> dict:
+    """Row number in ``states`` -> position id, for the positions of ``source``."""
+    from .store import state_bytes
+
+    blobs = state_bytes(states)
+    found = {}
+    for start in range(0, len(blobs), 5000):
+        part = blobs[start : start + 5000]
+        rows = connection.execute(
+            select(Position.id, Position.state).where(
+                Position.game == game, Position.source == source, Position.state.in_(part)
+            )
+        ).all()
+        found.update((row.state, row.id) for row in rows)
+    return {i: found[blob] for i, blob in enumerate(blobs) if blob in found}
+
+
+def _unlabelled(connection: Connection, ids: np.ndarray) -> np.ndarray:
+    rows = (
+        connection.execute(
+            select(Position.id).where(
+                Position.id.in_([int(i) for i in ids]), Position.label_id.is_(None)
+            )
+        )
+        .scalars()
+        .all()
+    )
+    return np.array(rows, dtype=np.int64)
+
+
+def state_seeds(states: np.ndarray, seed: int) -> np.ndarray:
+    """A seed for each position from its state alone (and the stage's seed)."""
+    out = np.empty(len(states), dtype=np.int64)
+    for i, row in enumerate(np.ascontiguousarray(states, dtype="<i8")):
+        digest = hashlib.blake2b(row.tobytes(), digest_size=8, key=seed.to_bytes(8, "little"))
+        out[i] = int.from_bytes(digest.digest(), "little") >> 1
+    return out
+
+
+def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
+    from samuel.games.kernels import EVALUATOR_NETWORK
+
+    from .rollouts import RolloutConfig, rollout_labels, tablebase_labels
+
+    config = config_of(cycle)
+    relabel = unit.task.get("relabel", False)
+    with ctx.store.read() as connection:
+        ids, states = dataset.load_states(connection, list(unit.task["ids"]))
+        # Relabelling uses the champion of now (just promoted); labelling, the cycle's.
+        model_id = registry.active_model(connection, ctx.game).id if relabel else cycle.champion_id
+    exact = np.zeros(len(ids), dtype=bool)
+    exact_values = np.zeros(len(ids), dtype=np.float32)
+    table = ctx.tablebase(config)
+    if table is not None and len(ids):
+        exact, exact_values = tablebase_labels(table, states)
+    rollout = RolloutConfig(
+        rollouts=config.rollouts,
+        depth=config.rollout_depth,
+        epsilon=config.rollout_epsilon,
+        truncate_plies=config.truncate_plies,
+        variance_reduction=config.variance_reduction,
+    )
+    rest = ~exact
+    seed = derive_seed(config.seed, cycle.number, STREAMS["relabel" if relabel else "label"])
+    labels = rollout_labels(
+        ctx.kernel_id,
+        EVALUATOR_NETWORK,
+        ctx.params(model_id),
+        np.ascontiguousarray(states[rest]),
+        state_seeds(states[rest], seed),
+        rollout,
+    )
+
+    def store_output(connection: Connection) -> dict:
+        n = int(exact.sum())
+        dataset.add_labels(
+            connection,
+            ids[exact],
+            exact_values[exact],
+            np.zeros(n),
+            np.zeros(n),
+            np.zeros(n, bool),
+            method="tablebase",
+            model_id=None,
+            unit_id=unit.id,
+        )
+        dataset.add_labels(
+            connection,
+            ids[rest],
+            labels.values,
+            labels.stderr,
+            labels.rollouts,
+            labels.truncated,
+            method="rollout",
+            model_id=model_id,
+            unit_id=unit.id,
+        )
+        return {
+            "positions": len(ids),
+            "exact": n,
+            "rollout_games": labels.games,
+            "plies": labels.plies,
+        }
+
+    return store_output
+
+
+def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed: int, cycle: int):
+    """Train a candidate from the champion on a sample of the labelled positions; return its
+    parameters and what the registry keeps of its training."""
+    from .supervised import SupervisedConfig, train_supervised
+
+    sample, total = dataset.sample_labelled(
+        ctx.store, ctx.game, config.train_positions, seed, without=config.without
+    )
+    supervised = SupervisedConfig(
+        epochs=config.epochs,
+        batch_size=config.batch_size,
+        learning_rate=config.learning_rate,
+        patience=config.patience,
+        validation=config.validation,
+        seed=seed & 0x7FFFFFFF,
+    )
+    params, report = train_supervised(
+        ctx.kernel_id,
+        ctx.params(champion_id),
+        sample.states,
+        sample.values,
+        sample.groups,
+        supervised,
+        progress=ctx.progress,
+    )
+    sources, counts = np.unique(sample.sources.astype(str), return_counts=True)
+    training = {
+        "labelled_positions": total,
+        "sampled": len(sample),
+        "by_source": {str(s): int(c) for s, c in zip(sources, counts, strict=True)},
+        "without": config.without,
+        "cycle": cycle,
+        "pipeline_config": config.to_json(),
+        "report": report.to_json(),
+    }
+    return params, training, report
+
+
+def _train(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
+    params, training, report = train_candidate(
+        ctx, cycle.champion_id, config_of(cycle), unit.task["seed"], cycle.number
+    )
+
+    def store_output(connection: Connection) -> dict:
+        model_id = registry.register_model(
+            connection,
+            ctx.folder,
+            ctx.game,
+            params,
+            parent_id=cycle.champion_id,
+            status="candidate",
+            training=training,
+            run_id=ctx.store.run_id,
+        )
+        connection.execute(update(Cycle).where(Cycle.id == cycle.id).values(candidate_id=model_id))
+        return {
+            "model": model_id,
+            "validation_mse": report.validation_mse,
+            "baselines": report.baselines,
+        }
+
+    return store_output
+
+
+def _anchor_known(connection: Connection, model_id: int) -> bool:
+    """Whether some tournament measured this model against the anchor."""
+    return (
+        connection.execute(
+            select(Tournament.id).where(Tournament.candidate_id == model_id).limit(1)
+        ).first()
+        is not None
+        or connection.execute(
+            select(Tournament.id).where(Tournament.champion_id == model_id).limit(1)
+        ).first()
+        is not None
+    )
+
+
+def _gate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
+    config = config_of(cycle)
+    with ctx.store.read() as connection:
+        known = _anchor_known(connection, cycle.champion_id)
+    result = gate(
+        ctx.game,
+        ctx.model_path(cycle.candidate_id),
+        ctx.model_path(cycle.champion_id),
+        config,
+        unit.task["seed"],
+        champion_anchor_known=known,
+        progress=ctx.progress,
+    )
+
+    def store_output(connection: Connection) -> dict:
+        vs = result.vs_champion
+        anchor = result.vs_anchor.statistics
+        report = {
+            "vs_champion": summary(vs),
+            "vs_anchor": summary(result.vs_anchor),
+            "reason": result.reason,
+        }
+        if result.champion_vs_anchor is not None:
+            report["champion_vs_anchor"] = summary(result.champion_vs_anchor)
+        tournament_id = connection.execute(
+            Tournament.__table__.insert().returning(Tournament.id),
+            {
+                "game": ctx.game,
+                "candidate_id": cycle.candidate_id,
+                "champion_id": cycle.champion_id,
+                "games": vs.games,
+                "score": vs.score,
+                "pentanomial": {"counts": list(vs.statistics.pentanomial.counts)},
+                "llr": vs.sprt.llr,
+                "lower": vs.sprt.test.lower,
+                "upper": vs.sprt.test.upper,
+                "elo0": config.elo0,
+                "elo1": config.elo1,
+                "sprt": vs.sprt.decision or "undecided",
+                "anchor": config.anchor,
+                "anchor_games": result.vs_anchor.games,
+                "anchor_score": anchor.score,
+                "anchor_low": anchor.score_low,
+                "anchor_high": anchor.score_high,
+                "decision": "promote" if result.promote else "reject",
+                "report": report,
+                "run_id": ctx.store.run_id,
+                "created_at": utc_now(),
+            },
+        ).scalar_one()
+        connection.execute(
+            update(Cycle).where(Cycle.id == cycle.id).values(tournament_id=tournament_id)
+        )
+        if result.promote:
+            current = registry.active_model(connection, ctx.game, lock=True)
+            if current is not None and current.id != cycle.champion_id:
+                # Someone promoted another model by hand meanwhile: theirs stands.
+                registry.reject(connection, [cycle.candidate_id])
+                return {
+                    "tournament": tournament_id,
+                    "decision": "reject",
+                    "reason": f"model {current.id} was promoted meanwhile",
+                }
+            registry.promote(
+                connection,
+                cycle.candidate_id,
+                who=f"samuel pipeline run (run {ctx.store.run_id}, {registry.who()})",
+                why=f"cycle {cycle.number}: {result.reason}",
+                tournament_id=tournament_id,
+            )
+        else:
+            registry.reject(connection, [cycle.candidate_id])
+        return {
+            "tournament": tournament_id,
+            "decision": "promote" if result.promote else "reject",
+            "reason": result.reason,
+        }
+
+    return store_output
+
+
+def _prioritise(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
+    from samuel.games.kernels import EVALUATOR_NETWORK
+
+    from .rollouts import evaluate_positions
+
+    with ctx.store.read() as connection:
+        champion = registry.active_model(connection, ctx.game).id
+    params = ctx.params(champion)
+    count = prioritise(
+        ctx.store,
+        ctx.game,
+        lambda states: evaluate_positions(ctx.kernel_id, EVALUATOR_NETWORK, params, states),
+    )
+    return lambda connection: {"positions": count, "model": champion}
+
+
+WORK = {
+    "generate": _generate,
+    "random": _generate,
+    "label": _label,
+    "train": _train,
+    "gate": _gate,
+    "prioritise": _prioritise,
+    "relabel": _label,
+}

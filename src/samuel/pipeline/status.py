@@ -1,0 +1,292 @@
+"""What the commands show and do beside the loop: the status, the registry's table, the plot of
+the champion's score against the anchor, gating a model again, and the ablation of a source."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+from sqlalchemy import Connection, select, update
+
+from samuel.errors import CommandError
+from samuel.seeds import derive_seed
+
+from . import dataset, registry, work
+from .config import PipelineConfig
+from .gating import gate, network_spec, summary
+from .schema import Cycle, Model, Tournament, utc_now
+from .store import Store, safe_url
+
+ABLATION_STREAM = 0xAB1A7E
+
+
+def _cycles(connection: Connection, game: str) -> list:
+    return connection.execute(
+        select(Cycle.__table__).where(Cycle.game == game).order_by(Cycle.number)
+    ).all()
+
+
+def status_lines(store: Store, game: str) -> list[str]:
+    """``samuel pipeline status``: counts by source and label state, the active model, the
+    cycle under way, the last tournaments."""
+    lines = [f"store: {safe_url(store.url)}", f"game: {game}"]
+    with store.read() as connection:
+        counts = dataset.count_positions(connection, game)
+        sources = sorted({source for source, _ in counts})
+        lines.append("positions   labelled  unlabelled")
+        for source in sources:
+            labelled, unlabelled = counts.get((source, True), 0), counts.get((source, False), 0)
+            lines.append(f"  {source:10}{labelled:>9,}{unlabelled:>12,}")
+        total_l = sum(v for (_, labelled), v in counts.items() if labelled)
+        total_u = sum(v for (_, labelled), v in counts.items() if not labelled)
+        lines.append(f"  {'all':10}{total_l:>9,}{total_u:>12,}")
+        active = registry.active_model(connection, game)
+        lines.append(
+            "active model: none yet"
+            if active is None
+            else f"active model: {active.id} ({active.path}, sha256 {active.sha256[:12]}...)"
+        )
+        cycles = _cycles(connection, game)
+        if cycles:
+            cycle = cycles[-1]
+            if cycle.stage == "done":
+                lines.append(f"cycle {cycle.number}: done ({len(cycles)} cycles in all)")
+            else:
+                done, total = work.stage_progress(connection, cycle.id, cycle.stage)
+                lines.append(f"cycle {cycle.number}: {cycle.stage}, {done}/{total} units done")
+        tournaments = connection.execute(
+            select(Tournament.__table__)
+            .where(Tournament.game == game)
+            .order_by(Tournament.id.desc())
+            .limit(5)
+        ).all()
+        if tournaments:
+            lines.append("last tournaments (candidate vs champion; vs anchor):")
+        for t in tournaments:
+            lines.append(
+                f"  #{t.id}: model {t.candidate_id} vs {t.champion_id}: "
+                f"{100 * t.score:.1f}% in {t.games} games, LLR {t.llr:.2f} "
+                f"[{t.lower:.2f}, {t.upper:.2f}] {t.sprt}; vs {t.anchor} "
+                f"{100 * t.anchor_score:.1f}% ({100 * t.anchor_low:.1f}-{100 * t.anchor_high:.1f}) "
+                f"-> {t.decision}"
+            )
+    return lines
+
+
+def model_lines(store: Store, game: str | None) -> list[str]:
+    lines = [f"{'id':>4}  {'game':9}{'status':10}{'parent':>7}  created              file"]
+    with store.read() as connection:
+        for model in registry.list_models(connection, game):
+            parent = "-" if model.parent_id is None else str(model.parent_id)
+            created = model.created_at.strftime("%Y-%m-%d %H:%M:%S")
+            lines.append(
+                f"{model.id:>4}  {model.game:9}{model.status:10}{parent:>7}  {created}  "
+                f"{model.path}"
+            )
+    return lines
+
+
+def anchor_history(
+    connection: Connection, game: str
+) -> list[tuple[int, float, float, float, bool]]:
+    """Per finished gate, in cycle order: (cycle, the champion's anchor score after it, its
+    95% range low and high, whether the candidate was promoted)."""
+    rows = connection.execute(
+        select(Cycle.number, Tournament.__table__)
+        .join(Tournament, Tournament.id == Cycle.tournament_id)
+        .where(Cycle.game == game)
+        .order_by(Cycle.number)
+    ).all()
+    history = []
+    champion = None
+    for row in rows:
+        if champion is None and "champion_vs_anchor" in row.report:
+            first = row.report["champion_vs_anchor"]
+            champion = (first["score"], first["score_low"], first["score_high"])
+            history.append((row.number - 1, *champion, False))
+        if row.decision == "promote":
+            champion = (row.anchor_score, row.anchor_low, row.anchor_high)
+        if champion is not None:
+            history.append((row.number, *champion, row.decision == "promote"))
+    return history
+
+
+def plot_anchor_scores(store: Store, game: str, path: str) -> None:
+    """A PNG of the champion's score against the anchor over the cycles (with its 95% range)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from samuel.files import check_output_path, write_atomically
+
+    check_output_path(path, "plot")
+    with store.read() as connection:
+        history = anchor_history(connection, game)
+        anchor = connection.execute(
+            select(Tournament.anchor).where(Tournament.game == game).limit(1)
+        ).scalar_one_or_none()
+    if not history:
+        raise CommandError(f"no {game} gate has been played yet: nothing to plot")
+    cycles = np.array([h[0] for h in history])
+    score, low, high = (np.array([h[i] for h in history]) * 100 for i in (1, 2, 3))
+    figure, axes = plt.subplots(figsize=(7, 4))
+    axes.fill_between(cycles, low, high, step="post", alpha=0.25, label="95% range")
+    axes.step(cycles, score, where="post", label="champion")
+    promoted = np.array([h[4] for h in history])
+    axes.plot(cycles[promoted], score[promoted], "o", label="promotion")
+    axes.axhline(50, color="grey", linewidth=0.8)
+    axes.set_xlabel("cycle")
+    axes.set_ylabel(f"score against {anchor} (%)")
+    axes.set_title(f"{game}: the champion against the anchor")
+    axes.legend(loc="lower right")
+    figure.tight_layout()
+    import io
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=100)
+    plt.close(figure)
+    write_atomically(path, buffer.getvalue())
+
+
+def _stored_config(connection: Connection, game: str) -> PipelineConfig:
+    config = connection.execute(
+        select(Cycle.config).where(Cycle.game == game).order_by(Cycle.number.desc()).limit(1)
+    ).scalar_one_or_none()
+    return PipelineConfig.from_json(config) if config else PipelineConfig()
+
+
+def regate(store: Store, folder: Path, model_id: int, progress: bool = False) -> str:
+    """Gate a model (a rejected one, typically) against its game's champion; promote it if it
+    passes. Returns what happened."""
+    with store.read() as connection:
+        model = registry.get_model(connection, model_id)
+        champion = registry.active_model(connection, model.game)
+        config = _stored_config(connection, model.game)
+    if champion is None or champion.id == model_id:
+        raise CommandError(f"model {model_id} has no champion to play: it is the active one")
+    registry.load_model(folder, model)  # the files must be the registered ones
+    registry.load_model(folder, champion)
+    seed = derive_seed(config.seed, model_id, champion.id)
+    result = gate(
+        model.game,
+        folder / model.path,
+        folder / champion.path,
+        config,
+        seed,
+        champion_anchor_known=True,
+        progress=progress,
+    )
+    vs = result.vs_champion
+    anchor = result.vs_anchor.statistics
+    with store.write() as connection:
+        tournament_id = connection.execute(
+            Tournament.__table__.insert().returning(Tournament.id),
+            {
+                "game": model.game,
+                "candidate_id": model_id,
+                "champion_id": champion.id,
+                "games": vs.games,
+                "score": vs.score,
+                "pentanomial": {"counts": list(vs.statistics.pentanomial.counts)},
+                "llr": vs.sprt.llr,
+                "lower": vs.sprt.test.lower,
+                "upper": vs.sprt.test.upper,
+                "elo0": config.elo0,
+                "elo1": config.elo1,
+                "sprt": vs.sprt.decision or "undecided",
+                "anchor": config.anchor,
+                "anchor_games": result.vs_anchor.games,
+                "anchor_score": anchor.score,
+                "anchor_low": anchor.score_low,
+                "anchor_high": anchor.score_high,
+                "decision": "promote" if result.promote else "reject",
+                "report": {
+                    "vs_champion": summary(vs),
+                    "vs_anchor": summary(result.vs_anchor),
+                    "reason": result.reason,
+                    "regate": True,
+                },
+                "run_id": store.run_id,
+                "created_at": utc_now(),
+            },
+        ).scalar_one()
+        if result.promote:
+            current = registry.active_model(connection, model.game, lock=True)
+            if current is None or current.id != champion.id:
+                raise CommandError("the champion changed while the gate was played: gate again")
+            registry.promote(
+                connection,
+                model_id,
+                who=registry.who(),
+                why=f"re-gated: {result.reason}",
+                tournament_id=tournament_id,
+            )
+        else:
+            connection.execute(
+                update(Model)
+                .where(Model.id == model_id, Model.status != "active")
+                .values(status="rejected")
+            )
+    verdict = "promoted" if result.promote else "rejected"
+    return f"tournament {tournament_id}: model {model_id} {verdict}: {result.reason}"
+
+
+def ablate(
+    store: Store, folder: Path, game: str, without: str, games: int, progress: bool = False
+) -> list[str]:
+    """Train two candidates from the champion on the same sample, one with every source and one
+    without ``without``, and play them against each other: what the source is worth."""
+    from samuel.games.networks import save_network
+    from samuel.match.head_to_head import play_match
+
+    from .stages import Context, train_candidate
+
+    if games < 2 or games % 2:
+        raise CommandError("the ablation match needs an even number of games, at least 2")
+    with store.read() as connection:
+        config = _stored_config(connection, game)
+        champion = registry.active_model(connection, game)
+        counts = dataset.count_positions(connection, game)
+    if champion is None:
+        raise CommandError(f"{game} has no champion yet: run the pipeline first")
+    if not counts.get((without, True)):
+        raise CommandError(f"{game} has no labelled {without} positions to leave out")
+    ctx = Context(store=store, folder=folder, game=game, progress=progress)
+    seed = derive_seed(config.seed, ABLATION_STREAM, champion.id)
+    out = folder / "ablations"
+    out.mkdir(exist_ok=True)
+    paths, reports = {}, {}
+    for label, left_out in (("all", None), (f"without-{without}", without)):
+        params, training, _ = train_candidate(
+            ctx, champion.id, config.replace(without=left_out), seed, cycle=0
+        )
+        paths[label] = out / f"{game}-{champion.id}-{label}.bin"
+        save_network(params, paths[label], ctx.kernel_id)
+        reports[label] = training
+    match = play_match(
+        network_spec(paths["all"], config.gate_depth),
+        network_spec(paths[f"without-{without}"], config.gate_depth),
+        games,
+        seed=derive_seed(seed, 1),
+        openings=config.opening_plies,
+        workers=config.workers or os.cpu_count() or 1,
+        game=game,
+        progress=progress,
+    )
+    s = match.statistics
+    lines = []
+    for label, training in reports.items():
+        report = training["report"]
+        lines.append(
+            f"{label:>20}: {training['sampled']:,} positions {training['by_source']}, "
+            f"validation MSE {report['validation_mse']:.4f}"
+        )
+    lines.append(
+        f"all sources vs without {without}: {100 * s.score:.1f}% "
+        f"(95% range {100 * s.score_low:.1f}-{100 * s.score_high:.1f}) in {match.games} games, "
+        f"Elo {s.elo:+.0f} +/- {s.elo_error:.0f}"
+    )
+    lines.append(f"networks: {paths['all']}, {paths[f'without-{without}']}")
+    return lines
