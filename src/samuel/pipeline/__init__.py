@@ -1,0 +1,1 @@
+"""The production loop: positions, rollout labels, training, gating, promotion, relabelling."""
