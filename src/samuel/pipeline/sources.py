@@ -48,7 +48,8 @@ How random positions follow real ones
 :func:`random_positions` samples from it. For each position it draws a count tuple with
 probability proportional to its count; then, kind by kind in the order above, it puts that
 kind's count of pieces on the still-empty squares by weighted sampling without replacement
-(each draw picks one square with probability proportional to its weight among those left), the
+(each draw picks one square with probability proportional to its weight among those left; done
+at once by Efraimidis and Spirakis' exponential keys, which have the same law), the
 weight of a square being its smoothed occupation frequency ``(occupied + 0.5) / (positions + 1)``
 in the kind's bucket (a bucket with no positions takes the kind's frequencies over all buckets;
 a kind never seen, equal weights). The smoothing lets every square occur, rarely where real games
@@ -97,7 +98,9 @@ DISTRIBUTION_VERSION = 1
 class PositionBatch:
     """Positions from one source: no decided positions, no duplicates."""
 
-    states: np.ndarray  # (n, STATE_SIZE-or-the-game's words) int64, rules.encode(position)
+    # (n, words) int64, rules.encode(position): the game's own state_words (Tigers & Sheep 4,
+    # draughts 5; games.kernels.STATE_SIZE is the largest), as the searcher and self-play take them
+    states: np.ndarray
     games: np.ndarray  # (n,) int64: the batch's game each came from (0..), -1 for none (random)
     plies: np.ndarray  # (n,) int32: its ply in that game (0 for random positions)
 
@@ -328,11 +331,11 @@ def _load_table(tablebase):
     return load_tablebase(tablebase)
 
 
-# Depths for this 2-core machine (measured: benchmarks in the report of issue 12's sources):
-# classic is cheap, so it searches deepest; the hybrid evaluates the network at every leaf (a few
-# times slower), so a ply less; perfect is classic plus exact scores below the root once the
-# hand is empty. Tigers & Sheep at classic depth 6 plays about 400 plies a second on 2 cores,
-# draughts at depth 8 a few hundred.
+# Depths for this 2-core machine (shared with other work), measured warm with 2 numba threads:
+# Tigers & Sheep's self-games at these depths give about 620 decision points a second for
+# classic 6, 340 for hybrid 5 (the network at every leaf costs about a ply) and 1,500 for perfect
+# 6 (the table cuts the search short once the hand is empty); all nine pairings together, about
+# 590. Draughts' classic 8 gives about 540 a second. A ply deeper roughly divides these by 3-5.
 EXPERT_DEPTHS = {
     games.TIGERS_AND_SHEEP: {"classic": 6, "hybrid": 5, "perfect": 6},
     games.DRAUGHTS: {"classic": 8, "hybrid": 6},
@@ -977,12 +980,10 @@ def random_positions(
         )
     count = _count(count, "the number of positions", 1, MAX_COUNT)
     rng = np.random.default_rng(derive_seed(_seed(seed), 1))
-    frequencies = distribution.frequencies()
+    cumulative = np.cumsum(distribution.frequencies())
     weights = {}
     seen: set[tuple[int, ...]] = set()
     states = []
-    free_all = (1 << layout.squares) - 1
-    squares = np.arange(layout.squares)
     tries = 0
     while len(states) < count:
         if tries >= ATTEMPTS_PER_POSITION * count:
@@ -992,22 +993,26 @@ def random_positions(
                 "distinct ones"
             )
         tries += 1
-        values = distribution.counts[rng.choice(len(frequencies), p=frequencies)]
-        free = free_all
+        row = min(int(np.searchsorted(cumulative, rng.random(), side="right")), len(cumulative) - 1)
+        values = distribution.counts[row]
+        taken = np.zeros(layout.squares, dtype=bool)
         masks = []
         for kind, n in enumerate(_kind_counts(layout, values)):
             mask = 0
             if n:
                 if (kind, n) not in weights:
                     weights[kind, n] = _square_weights(distribution, kind, n)
-                open_squares = squares[[(free >> int(s)) & 1 == 1 for s in squares]]
-                if len(open_squares) < n:
-                    mask = -1
+                if layout.squares - taken.sum() < n:
                     break
-                w = weights[kind, n][open_squares]
-                for s in rng.choice(open_squares, size=n, replace=False, p=w / w.sum()):
-                    mask |= 1 << int(s)
-            free &= ~mask
+                # Weighted sampling without replacement by exponential keys (Efraimidis and
+                # Spirakis): the n smallest Exp(1) / weight among the open squares are drawn
+                # with the same law as n successive weighted draws, each among those left.
+                keys = rng.standard_exponential(layout.squares) / weights[kind, n]
+                keys[taken] = np.inf
+                chosen = np.argpartition(keys, n - 1)[:n]
+                taken[chosen] = True
+                for square in chosen:
+                    mask |= 1 << int(square)
             masks.append(mask)
         if len(masks) < len(layout.kinds):
             continue
