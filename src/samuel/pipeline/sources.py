@@ -1,0 +1,1135 @@
+"""Stage 1 of the production loop: where positions come from.
+
+Every source returns a :class:`PositionBatch`: positions as the kernels' int64 state rows
+(``rules.encode(position)``, the game's ``state_words`` words), none decided (the game goes on
+from each), none twice, each with the game of the batch it came from and its ply there. Every
+source works for any game in :mod:`samuel.games` (by its ``games.kernels`` number, variants
+included) and takes its randomness only from its ``seed`` (through
+:func:`samuel.seeds.derive_seed`), so a batch is the same on any number of numba threads.
+
+The sources
+-----------
+``selfplay``
+    :func:`selfplay_positions`: every position where a move was played in self-play games of the
+    champion (:func:`samuel.train.selfplay.play_selfplay`), game ``g`` seeded by
+    ``derive_seed(seed, g)``.
+``expert``
+    :func:`expert_positions`: the decision points (two or more legal moves, an expert to move)
+    of games between the strongest players Samuel has, :class:`ExpertPlayers`: deep ``classic``,
+    ``hybrid`` (classic + the champion network) and, for Tigers & Sheep with a tablebase,
+    ``perfect`` (classic whose search scores every position the table holds exactly, so it plays
+    perfectly once the hand is empty). Game ``g`` is played by the ``g % P``-th of the ``P``
+    ordered pairs of players (each player against each, itself included, with either side), after
+    ``random_plies`` random opening plies so that games differ, all compiled
+    (:func:`play_expert_games`, each player with its own search tables).
+``random``
+    :func:`random_positions`: positions made up to look like those of real games, in the way
+    described next.
+``tablebase``
+    :func:`tablebase_positions` (Tigers & Sheep only): positions with the hand empty drawn from a
+    built tablebase, with their exact values.
+
+How random positions follow real ones
+-------------------------------------
+:func:`measure_distribution` measures a :class:`PlacementDistribution` on real game positions
+(self-play or expert states):
+
+1. **Piece counts, jointly.** Every position gives a *count tuple*: for Tigers & Sheep
+   ``(sheep_on_board, sheep_in_hand, tiger_to_move, captured)``, for draughts
+   ``(black_men, black_kings, white_men, white_kings, black_to_move)``. The distribution keeps how
+   many positions had each tuple that occurred (the joint histogram, not one histogram per
+   field: the fields are far from independent).
+2. **Placements, per piece kind and count bucket.** The kinds are Tigers & Sheep's tigers and
+   sheep, draughts' black men, black kings, white men and white kings. A kind's count falls in a
+   *bucket* (``bucket_lows``: Tigers & Sheep 0-2, 3-5, ..., 18-20; draughts 0, 1, 2, 3-4, 5-6,
+   ..., 11-12). For every kind and bucket the distribution keeps how many positions fell in it
+   and, for every point or square, in how many of them a piece of that kind stood there.
+
+:func:`random_positions` samples from it. For each position it draws a count tuple with
+probability proportional to its count; then, kind by kind in the order above, it puts that
+kind's count of pieces on the still-empty squares by weighted sampling without replacement
+(each draw picks one square with probability proportional to its weight among those left; done
+at once by Efraimidis and Spirakis' exponential keys, which have the same law), the
+weight of a square being its smoothed occupation frequency ``(occupied + 0.5) / (positions + 1)``
+in the kind's bucket (a bucket with no positions takes the kind's frequencies over all buckets;
+a kind never seen, equal weights). The smoothing lets every square occur, rarely where real games
+never put the kind. The position is then built through the game's own interface (its
+``Position`` constructor, ``format_position`` and ``parse_position``, which refuse what no game
+can hold: a draughts man on its crowning row, a Tigers & Sheep position with 20 sheep in hand and
+the tigers to move, more captured sheep than end the game, ...) and **rejected** if the parser
+refuses it, if the game is over in it (:meth:`decided_outcome`), or if the batch already has it.
+So the counts follow the measured joint histogram up to those rejections, and each kind's
+placements follow its measured per-square frequencies up to the exclusion of squares already
+taken (sequential weighted sampling, not independent squares).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from samuel.games import kernels as games
+from samuel.games import registry
+from samuel.games.base import GameRules
+from samuel.games.networks import parameter_count, shipped_network
+from samuel.jit import kernel, parallel_kernel
+from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
+from samuel.seeds import derive_seed
+from samuel.train.selfplay import play_selfplay
+
+EXPERT_TABLE_BITS = 16  # deeper searches than self-play's: a larger transposition table
+MAX_GAMES = 1_000_000
+MAX_PLY_CAP = 10_000
+MAX_COUNT = 10_000_000
+SMOOTHING = 0.5  # pseudo-count added to every square's occupation (see the module's docstring)
+ATTEMPTS_PER_POSITION = 50  # random positions: give up after this many tries per position asked
+DISTRIBUTION_FORMAT = "samuel placement distribution"
+DISTRIBUTION_VERSION = 1
+
+
+# ---------------------------------------------------------------------------------------------
+# Batches, games and their rules
+
+
+@dataclass(frozen=True, eq=False)
+class PositionBatch:
+    """Positions from one source: no decided positions, no duplicates."""
+
+    # (n, words) int64, rules.encode(position): the game's own state_words (Tigers & Sheep 4,
+    # draughts 5; games.kernels.STATE_SIZE is the largest), as the searcher and self-play take them
+    states: np.ndarray
+    games: np.ndarray  # (n,) int64: the batch's game each came from (0..), -1 for none (random)
+    plies: np.ndarray  # (n,) int32: its ply in that game (0 for random positions)
+
+    def __post_init__(self) -> None:
+        n = len(self.states)
+        if self.states.ndim != 2 or self.games.shape != (n,) or self.plies.shape != (n,):
+            raise ValueError(
+                f"a batch's states are (n, words) with n games and n plies, not "
+                f"{self.states.shape}, {self.games.shape}, {self.plies.shape}"
+            )
+
+    def __len__(self) -> int:
+        return len(self.states)
+
+
+def game_rules(game: int) -> GameRules:
+    """The :class:`GameRules` of the game numbered ``game`` (a ``games.kernels`` number, a
+    Tigers & Sheep variant included); ValueError for a number that names no game."""
+    games.compiled_game(game)  # raises ValueError for no game or variant
+    game = int(game)
+    base = game & games.GAME_MASK
+    if base == games.TIGERS_AND_SHEEP:
+        from samuel.games.tigers.rules import TigersAndSheep
+
+        variant = game >> games.VARIANT_SHIFT
+        return TigersAndSheep() if variant == 0 else TigersAndSheep(captures_to_win=variant)
+    for rules in registry().values():
+        if rules.kernel_id == game:
+            return rules
+    raise ValueError(f"no registered game has number {game}")  # pragma: no cover
+
+
+def decode_state(game: int, state: np.ndarray):
+    """The game's friendly position (its ``Position``) of a kernel state row."""
+    rules = game_rules(game)
+    words = games.compiled_game(game).state_words
+    state = np.asarray(state)
+    if state.ndim != 1 or len(state) < words:
+        raise ValueError(f"a {rules.title} state has {words} words, not shape {state.shape}")
+    position_type = type(rules.initial_position())
+    if int(game) & games.GAME_MASK == games.TIGERS_AND_SHEEP:
+        return position_type.decode(state[:words], rules.captures_to_win)
+    return position_type.decode(state[:words])
+
+
+def _count(value, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be between {low} and {high}, not {value}")
+    return int(value)
+
+
+def _seed(seed) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise ValueError(f"a seed is a whole number, not {seed!r}")
+    return int(seed)
+
+
+def check_params(game: int, evaluator: int, params) -> np.ndarray:
+    """The evaluator's parameters as the kernels read them (classic float64, the network and the
+    hybrid float32), checked for their length: the kernels would read past a short array."""
+    sizes = games.compiled_game(game)
+    games.check_evaluator(game, evaluator)
+    network = parameter_count(game)
+    expected, dtype, what = {
+        games.EVALUATOR_CLASSIC: (sizes.classic_features, np.float64, "classic weights"),
+        games.EVALUATOR_NETWORK: (network, np.float32, "network parameters"),
+        games.EVALUATOR_HYBRID: (1 + sizes.classic_features + network, np.float32, "hybrid"),
+    }[evaluator]
+    try:
+        array = np.ascontiguousarray(params, dtype=dtype)
+    except (TypeError, ValueError):
+        raise ValueError(f"the {what} must be an array of numbers") from None
+    if array.shape != (expected,):
+        raise ValueError(
+            f"{sizes.title}'s {what} are {expected} numbers, not an array of shape {array.shape}"
+        )
+    if not np.isfinite(array).all():
+        raise ValueError(f"the {what} hold a NaN or an infinity")
+    return array
+
+
+def _first_unique(states: np.ndarray) -> np.ndarray:
+    """The indices of the first occurrence of every distinct row, in their order."""
+    if len(states) == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, first = np.unique(states, axis=0, return_index=True)
+    return np.sort(first)
+
+
+def _batch(states: np.ndarray, game_numbers: np.ndarray, plies: np.ndarray) -> PositionBatch:
+    keep = _first_unique(states)
+    return PositionBatch(
+        np.ascontiguousarray(states[keep], dtype=np.int64),
+        np.asarray(game_numbers[keep], dtype=np.int64),
+        np.asarray(plies[keep], dtype=np.int32),
+    )
+
+
+def _check_play(depth, random_plies, ply_cap, games_count) -> None:
+    _count(games_count, "the number of games", 1, MAX_GAMES)
+    _count(depth, "the search depth", 1, MAX_PLY - 1)
+    _count(random_plies, "the random opening plies", 0, MAX_PLY_CAP)
+    _count(ply_cap, "the ply cap", 1, MAX_PLY_CAP)
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-play
+
+
+def selfplay_positions(
+    game: int,
+    evaluator: int,
+    params: np.ndarray,
+    games: int,
+    depth: int,
+    seed: int,
+    random_plies: int = 4,
+    epsilon: float = 0.05,
+    ply_cap: int = 200,
+) -> PositionBatch:
+    """Every position where a move was played in ``games`` self-play games of ``(evaluator,
+    params)`` searching ``depth`` plies (game ``g`` seeded by ``derive_seed(seed, g)``;
+    ``random_plies`` random opening plies, then a random move with probability ``epsilon``,
+    a draw after ``ply_cap`` plies). A position met again (the start, a repeated opening) is
+    kept once, with its first game and ply."""
+    count = games
+    return _selfplay(game, evaluator, params, count, depth, seed, random_plies, epsilon, ply_cap)
+
+
+def _selfplay(game, evaluator, params, count, depth, seed, random_plies, epsilon, ply_cap):
+    rules = game_rules(game)
+    params = check_params(game, evaluator, params)
+    _check_play(depth, random_plies, ply_cap, count)
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float | np.floating):
+        raise ValueError(f"epsilon is a probability, not {epsilon!r}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon is a probability between 0 and 1, not {epsilon}")
+    seed = _seed(seed)
+    seeds = np.array([derive_seed(seed, g) for g in range(count)], dtype=np.int64)
+    root = rules.encode(rules.initial_position())
+    played = play_selfplay(
+        int(game), evaluator, params, root, depth, random_plies, float(epsilon), ply_cap, seeds
+    )
+    return _gather(played.positions, played.plies, lambda g, n: np.ones(n, dtype=bool))
+
+
+def _gather(positions: np.ndarray, plies: np.ndarray, keep) -> PositionBatch:
+    """The rows of per-game padded positions that ``keep(g, plies_g)`` (a mask) selects."""
+    states, numbers, at = [], [], []
+    for g in range(len(plies)):
+        n = int(plies[g])
+        mask = keep(g, n)
+        index = np.flatnonzero(mask)
+        states.append(positions[g, index])
+        numbers.append(np.full(len(index), g, dtype=np.int64))
+        at.append(index.astype(np.int32))
+    width = positions.shape[2]
+    return _batch(
+        np.concatenate(states) if states else np.zeros((0, width), dtype=np.int64),
+        np.concatenate(numbers) if numbers else np.zeros(0, dtype=np.int64),
+        np.concatenate(at) if at else np.zeros(0, dtype=np.int32),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Expert games
+
+
+@dataclass(frozen=True, eq=False)
+class ExpertPlayer:
+    """One expert: a search to ``depth`` with an evaluator, and for ``perfect`` a tablebase
+    (a :class:`samuel.games.tigers.tablebase.probe.Tablebase`) its search probes."""
+
+    name: str  # for people and reports: "classic", "hybrid", "perfect"
+    evaluator: int
+    params: np.ndarray
+    depth: int
+    tablebase: object | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class ExpertPlayers:
+    """The experts of one game (its ``games.kernels`` number); checked when made."""
+
+    game: int
+    players: tuple[ExpertPlayer, ...]
+
+    def __post_init__(self) -> None:
+        rules = game_rules(self.game)
+        if not isinstance(self.players, tuple) or not self.players:
+            raise ValueError("expert players are a non-empty tuple of ExpertPlayer")
+        checked = []
+        for player in self.players:
+            if not isinstance(player, ExpertPlayer):
+                raise ValueError(f"an expert is an ExpertPlayer, not {player!r}")
+            params = check_params(self.game, player.evaluator, player.params)
+            _count(player.depth, f"{player.name}'s depth", 1, MAX_PLY - 1)
+            table = player.tablebase
+            if table is not None:
+                ctw = getattr(table, "captures_to_win", None)
+                if int(self.game) & games.GAME_MASK != games.TIGERS_AND_SHEEP:
+                    raise ValueError(f"{player.name}: {rules.title} has no tablebase")
+                if ctw != rules.captures_to_win or not isinstance(table.layers, tuple):
+                    raise ValueError(
+                        f"{player.name}: the tablebase is for the game won by {ctw} captures, "
+                        f"not {rules.captures_to_win}"
+                    )
+            checked.append(
+                ExpertPlayer(player.name, player.evaluator, params, int(player.depth), table)
+            )
+        object.__setattr__(self, "players", tuple(checked))
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """The ordered pairs ``(first player's, second player's)`` games cycle through."""
+        n = len(self.players)
+        return [(a, b) for a in range(n) for b in range(n)]
+
+
+def _load_table(tablebase):
+    if tablebase is None or hasattr(tablebase, "layers"):
+        return tablebase
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+
+    if not isinstance(tablebase, str | os.PathLike):
+        raise ValueError(f"a tablebase is a loaded Tablebase or its folder, not {tablebase!r}")
+    return load_tablebase(tablebase)
+
+
+# Depths for this 2-core machine (shared with other work), measured warm with 2 numba threads:
+# Tigers & Sheep's self-games at these depths give about 620 decision points a second for
+# classic 6, 340 for hybrid 5 (the network at every leaf costs about a ply) and 1,500 for perfect
+# 6 (the table cuts the search short once the hand is empty); all nine pairings together, about
+# 590. Draughts' classic 8 gives about 540 a second. A ply deeper roughly divides these by 3-5.
+EXPERT_DEPTHS = {
+    games.TIGERS_AND_SHEEP: {"classic": 6, "hybrid": 5, "perfect": 6},
+    games.DRAUGHTS: {"classic": 8, "hybrid": 6},
+}
+
+
+def default_expert_players(
+    game: int, champion_params: np.ndarray | None, tablebase=None
+) -> ExpertPlayers:
+    """The strongest players Samuel has for the game: deep ``classic``; ``hybrid`` (classic +
+    ``champion_params``, the champion network, at the game's default scale; without one, the
+    network shipped for the game, if any); for Tigers & Sheep given a ``tablebase`` (a loaded
+    table or its folder), ``perfect``. Depths: :data:`EXPERT_DEPTHS`."""
+    from samuel.games.hybrid import default_scale, hybrid_parameters
+    from samuel.games.networks import load_network
+
+    rules = game_rules(game)
+    depths = EXPERT_DEPTHS[int(game) & games.GAME_MASK]
+    weights = rules.classic_weights()
+    players = [ExpertPlayer("classic", games.EVALUATOR_CLASSIC, weights, depths["classic"])]
+    network = champion_params
+    if network is None and shipped_network(game) is not None:
+        network = load_network(shipped_network(game), game)
+    if network is not None:
+        network = check_params(game, games.EVALUATOR_NETWORK, network)
+        params = hybrid_parameters(game, default_scale(game), weights, network)
+        players.append(ExpertPlayer("hybrid", games.EVALUATOR_HYBRID, params, depths["hybrid"]))
+    table = _load_table(tablebase)
+    if table is not None:
+        if "perfect" not in depths:
+            raise ValueError(f"{rules.title} has no tablebase: 'perfect' plays Tigers & Sheep")
+        players.append(
+            ExpertPlayer("perfect", games.EVALUATOR_CLASSIC, weights, depths["perfect"], table)
+        )
+    return ExpertPlayers(int(game), tuple(players))
+
+
+@kernel
+def play_expert_game(
+    game,
+    evaluator_a,
+    params_a,
+    table_a,
+    depth_a,
+    evaluator_b,
+    params_b,
+    table_b,
+    depth_b,
+    root,
+    random_plies,
+    ply_cap,
+    seed,
+    tables_a,
+    tables_b,
+    pv,
+    positions,
+    move_counts,
+):
+    """Play one game from ``root``, player a (its evaluator, parameters, tablebase or None and
+    depth) for the first player, b for the second; return ``(plies, result)``.
+
+    The first ``random_plies`` moves are random; after, the side to move's player searches
+    (with its own tables: a transposition table holds one evaluator's scores) unless it has one
+    legal move. ``positions[ply]`` is the position where the ply's move was played and
+    ``move_counts[ply]`` its number of legal moves. A position met for the third time draws, as
+    does the ply cap. The result is the first player's: 1, 0 or -1.
+    """
+    state = root.copy()
+    child = np.empty_like(state)
+    keys = np.empty(ply_cap + 1, dtype=np.int64)
+    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    window = 0
+    rng = seed
+    for ply in range(ply_cap):
+        key = games.key(game, state)
+        keys[ply] = key
+        seen = 0
+        for i in range(window, ply + 1):
+            if keys[i] == key:
+                seen += 1
+        if seen >= 3:
+            return ply, 0
+        n = games.generate(game, state, moves)
+        result = games.result(game, state, n)
+        if result != games.NOT_OVER:
+            return ply, result
+        positions[ply, :] = state
+        move_counts[ply] = n
+        if ply < random_plies:
+            pick, rng = _random_below(rng, n)
+            move = moves[pick]
+        elif n == 1:
+            move = moves[0]
+        else:
+            if games.sign(game, state) > 0:
+                search_kernel(
+                    game,
+                    evaluator_a,
+                    params_a,
+                    state,
+                    keys[: ply + 1],
+                    window,
+                    depth_a,
+                    0.0,
+                    _mix(seed + ply),
+                    tables_a,
+                    pv,
+                    table_a,
+                )
+            else:
+                search_kernel(
+                    game,
+                    evaluator_b,
+                    params_b,
+                    state,
+                    keys[: ply + 1],
+                    window,
+                    depth_b,
+                    0.0,
+                    _mix(seed + ply),
+                    tables_b,
+                    pv,
+                    table_b,
+                )
+            move = pv[0]
+        if games.is_irreversible(game, state, move):
+            window = ply + 1
+        games.play(game, state, move, child)
+        state[:] = child
+    return ply_cap, 0
+
+
+@parallel_kernel
+def play_expert_games(
+    game,
+    evaluator_a,
+    params_a,
+    table_a,
+    depth_a,
+    evaluator_b,
+    params_b,
+    table_b,
+    depth_b,
+    root,
+    random_plies,
+    ply_cap,
+    seeds,
+    table_bits,
+    positions,
+    move_counts,
+    plies,
+    results,
+):
+    """Play ``len(seeds)`` games of a against b in parallel, game ``g`` with ``seeds[g]``."""
+    for g in numba.prange(seeds.shape[0]):
+        tables_a = new_tables(table_bits, root.shape[0], games.MAX_MOVES)
+        tables_b = new_tables(table_bits, root.shape[0], games.MAX_MOVES)
+        pv = np.zeros(MAX_PLY, dtype=np.int64)
+        n, result = play_expert_game(
+            game,
+            evaluator_a,
+            params_a,
+            table_a,
+            depth_a,
+            evaluator_b,
+            params_b,
+            table_b,
+            depth_b,
+            root,
+            random_plies,
+            ply_cap,
+            seeds[g],
+            tables_a,
+            tables_b,
+            pv,
+            positions[g],
+            move_counts[g],
+        )
+        plies[g] = n
+        results[g] = result
+
+
+@dataclass(frozen=True, eq=False)
+class ExpertGames:
+    """Expert games, padded to the ply cap (game ``g`` played by ``pairs[g]``)."""
+
+    positions: np.ndarray  # (games, ply_cap, words) int64
+    move_counts: np.ndarray  # (games, ply_cap) int64: legal moves where each move was played
+    plies: np.ndarray  # (games,)
+    results: np.ndarray  # (games,) first player's: 1, 0, -1
+    pairs: np.ndarray  # (games, 2): the players' indices, first player's then second's
+
+
+def play_experts(
+    game: int, players: ExpertPlayers, games_count: int, seed: int, random_plies: int, ply_cap: int
+) -> ExpertGames:
+    """Play the expert games (see :func:`expert_positions`)."""
+    if not isinstance(players, ExpertPlayers):
+        raise ValueError(f"the experts are an ExpertPlayers, not {type(players).__name__}")
+    if int(players.game) != int(game):
+        raise ValueError(f"the experts play game {players.game}, not game {game}")
+    rules = game_rules(game)
+    _check_play(1, random_plies, ply_cap, games_count)
+    seed = _seed(seed)
+    root = rules.encode(rules.initial_position())
+    pairs = players.pairs()
+    positions = np.zeros((games_count, ply_cap, len(root)), dtype=np.int64)
+    move_counts = np.zeros((games_count, ply_cap), dtype=np.int64)
+    plies = np.zeros(games_count, dtype=np.int64)
+    results = np.zeros(games_count, dtype=np.int64)
+    chosen = np.array([pairs[g % len(pairs)] for g in range(games_count)], dtype=np.int64)
+    seeds = np.array([derive_seed(seed, g) for g in range(games_count)], dtype=np.int64)
+    for p, (a, b) in enumerate(pairs):
+        index = np.arange(p, games_count, len(pairs))
+        if len(index) == 0:
+            continue
+        first, second = players.players[a], players.players[b]
+        part_positions = np.zeros((len(index), ply_cap, len(root)), dtype=np.int64)
+        part_counts = np.zeros((len(index), ply_cap), dtype=np.int64)
+        part_plies = np.zeros(len(index), dtype=np.int64)
+        part_results = np.zeros(len(index), dtype=np.int64)
+        play_expert_games(
+            int(game),
+            first.evaluator,
+            first.params,
+            None if first.tablebase is None else first.tablebase.layers,
+            first.depth,
+            second.evaluator,
+            second.params,
+            None if second.tablebase is None else second.tablebase.layers,
+            second.depth,
+            root,
+            random_plies,
+            ply_cap,
+            seeds[index],
+            EXPERT_TABLE_BITS,
+            part_positions,
+            part_counts,
+            part_plies,
+            part_results,
+        )
+        positions[index] = part_positions
+        move_counts[index] = part_counts
+        plies[index] = part_plies
+        results[index] = part_results
+    return ExpertGames(positions, move_counts, plies, results, chosen)
+
+
+def expert_positions(
+    game: int,
+    players: ExpertPlayers,
+    games: int,
+    seed: int,
+    random_plies: int = 4,
+    ply_cap: int = 200,
+) -> PositionBatch:
+    """The decision points of ``games`` expert games: every position after the ``random_plies``
+    random opening plies where an expert was to move with two or more legal moves. Game ``g``
+    (seed ``derive_seed(seed, g)``) is played by the ``g % P``-th ordered pair of
+    ``players.pairs()``; a draw after ``ply_cap`` plies or on a threefold repetition."""
+    played = play_experts(game, players, games, seed, random_plies, ply_cap)
+    counts = played.move_counts
+
+    def keep(g: int, n: int) -> np.ndarray:
+        mask = np.zeros(counts.shape[1], dtype=bool)
+        mask[random_plies:n] = True
+        return mask & (counts[g] >= 2)
+
+    return _gather(played.positions, played.plies, keep)
+
+
+# ---------------------------------------------------------------------------------------------
+# Placement distributions
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """What a game's distribution measures: its count fields, piece kinds and buckets."""
+
+    count_fields: tuple[str, ...]
+    kinds: tuple[str, ...]
+    squares: int
+    bucket_lows: tuple[int, ...]
+    most: tuple[int, ...]  # the largest value of each count field
+
+
+TIGERS_LAYOUT = _Layout(
+    ("sheep_on_board", "sheep_in_hand", "tiger_to_move", "captured"),
+    ("tigers", "sheep"),
+    25,
+    (0, 3, 6, 9, 12, 15, 18),
+    (20, 20, 1, 20),
+)
+DRAUGHTS_LAYOUT = _Layout(
+    ("black_men", "black_kings", "white_men", "white_kings", "black_to_move"),
+    ("black_men", "black_kings", "white_men", "white_kings"),
+    32,
+    (0, 1, 2, 3, 5, 7, 9, 11),
+    (12, 12, 12, 12, 1),
+)
+
+
+def _layout(game: int) -> _Layout:
+    games.compiled_game(game)
+    if int(game) & games.GAME_MASK == games.TIGERS_AND_SHEEP:
+        return TIGERS_LAYOUT
+    return DRAUGHTS_LAYOUT
+
+
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    masks = masks.astype(np.uint64)
+    total = np.zeros(masks.shape, dtype=np.int64)
+    for shift in range(0, 64, 8):
+        total += POPCOUNT8[((masks >> np.uint64(shift)) & np.uint64(255)).astype(np.int64)]
+    return total
+
+
+POPCOUNT8 = np.array([bin(i).count("1") for i in range(256)], dtype=np.int64)
+
+
+def _kind_masks_and_counts(game: int, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(masks, counts)``: each kind's mask per position (n, kinds) and the count tuples
+    (n, fields), after checking that the rows can be positions of the game."""
+    layout = _layout(game)
+    words = games.compiled_game(game).state_words
+    states = np.asarray(states)
+    if states.ndim != 2 or states.shape[1] < words or not np.issubdtype(states.dtype, np.integer):
+        raise ValueError(
+            f"states are an (n, {words}) integer array of kernel rows, not {states.dtype} "
+            f"{states.shape}"
+        )
+    if len(states) == 0:
+        raise ValueError("no states to measure a distribution on")
+    s = states[:, :words].astype(np.int64)
+    full = (1 << layout.squares) - 1
+    if (s[:, :3] < 0).any() or (s[:, :2] > full).any() or not np.isin(s[:, 3], (0, 1)).all():
+        raise ValueError("a state's masks or side to move are out of range: not a game's rows")
+    if layout is TIGERS_LAYOUT:
+        tigers, sheep, hand, side = s[:, 0], s[:, 1], s[:, 2], s[:, 3]
+        on_board = _popcount(sheep)
+        captured = 20 - on_board - hand
+        if (
+            (_popcount(tigers) != 4).any()
+            or (tigers & sheep).any()
+            or (hand > 20).any()
+            or (captured < 0).any()
+        ):
+            raise ValueError("a state is no Tigers & Sheep position (4 tigers, 20 sheep at most)")
+        masks = np.stack([tigers, sheep], axis=1)
+        counts = np.stack([on_board, hand, side, captured], axis=1)
+    else:
+        black, white, kings, side = s[:, 0], s[:, 1], s[:, 2], s[:, 3]
+        if (black & white).any() or (kings & ~(black | white)).any() or (kings > full).any():
+            raise ValueError("a state is no draughts position (overlapping pieces or kings)")
+        masks = np.stack([black & ~kings, black & kings, white & ~kings, white & kings], axis=1)
+        counts = np.concatenate([_popcount(masks), side[:, None]], axis=1)
+        if (counts[:, 0] + counts[:, 1] > 12).any() or (counts[:, 2] + counts[:, 3] > 12).any():
+            raise ValueError("a state is no draughts position (more than 12 pieces a side)")
+    return masks, counts
+
+
+@dataclass(frozen=True, eq=False)
+class PlacementDistribution:
+    """Piece counts (jointly) and per-square placements measured on real positions of a game;
+    see the module's docstring for what is measured and how :func:`random_positions` samples.
+    Checked when made: a malformed one raises ValueError."""
+
+    game: int  # the games.kernels number it was measured on
+    count_fields: tuple[str, ...]
+    counts: np.ndarray  # (k, fields) int64: every count tuple that occurred
+    count_positions: np.ndarray  # (k,) int64: how many positions had it (> 0)
+    kinds: tuple[str, ...]
+    bucket_lows: tuple[int, ...]  # a kind's count c falls in the last bucket with low <= c
+    bucket_positions: np.ndarray  # (kinds, buckets) int64: positions per kind and bucket
+    occupied: np.ndarray  # (kinds, buckets, squares) int64: of those, how many had the square
+
+    def __post_init__(self) -> None:
+        layout = _layout(self.game)
+        if tuple(self.count_fields) != layout.count_fields:
+            raise ValueError(
+                f"the count fields are {list(layout.count_fields)}, not {list(self.count_fields)}"
+            )
+        if tuple(self.kinds) != layout.kinds:
+            raise ValueError(f"the piece kinds are {list(layout.kinds)}, not {list(self.kinds)}")
+        lows = self.bucket_lows
+        if (
+            not isinstance(lows, tuple)
+            or not lows
+            or lows[0] != 0
+            or any(not isinstance(v, int) or isinstance(v, bool) for v in lows)
+            or any(b <= a for a, b in zip(lows, lows[1:], strict=False))
+        ):
+            raise ValueError(f"bucket lows are increasing whole numbers from 0, not {lows!r}")
+        fields, kinds, buckets = len(layout.count_fields), len(layout.kinds), len(lows)
+        for name, array, shape in (
+            ("counts", self.counts, (None, fields)),
+            ("count_positions", self.count_positions, (None,)),
+            ("bucket_positions", self.bucket_positions, (kinds, buckets)),
+            ("occupied", self.occupied, (kinds, buckets, layout.squares)),
+        ):
+            if not isinstance(array, np.ndarray) or array.dtype != np.int64:
+                raise ValueError(f"{name} must be an int64 array")
+            if array.ndim != len(shape) or any(
+                want is not None and have != want
+                for have, want in zip(array.shape, shape, strict=True)
+            ):
+                raise ValueError(f"{name} has shape {array.shape}, not {shape}")
+            if (array < 0).any():
+                raise ValueError(f"{name} holds a negative number")
+        if len(self.counts) == 0 or len(self.count_positions) != len(self.counts):
+            raise ValueError("a distribution needs at least one count tuple, each with positions")
+        if (self.count_positions <= 0).any():
+            raise ValueError("every count tuple needs a positive number of positions")
+        if (self.counts > np.array(layout.most)).any():
+            raise ValueError(f"a count tuple is out of range (at most {layout.most})")
+        if len(np.unique(self.counts, axis=0)) != len(self.counts):
+            raise ValueError("a count tuple is listed twice")
+        if layout is TIGERS_LAYOUT:
+            board, hand, _, captured = self.counts.T
+            if (board + hand + captured != 20).any():
+                raise ValueError("sheep on board, in hand and captured must make 20")
+        else:
+            if (self.counts[:, 0] + self.counts[:, 1] > 12).any() or (
+                self.counts[:, 2] + self.counts[:, 3] > 12
+            ).any():
+                raise ValueError("a side has at most 12 pieces")
+        if (self.occupied > self.bucket_positions[:, :, None]).any():
+            raise ValueError("a square is occupied in more positions than its bucket has")
+
+    @property
+    def positions(self) -> int:
+        """How many positions it was measured on."""
+        return int(self.count_positions.sum())
+
+    def frequencies(self) -> np.ndarray:
+        """Each count tuple's share of the positions."""
+        return self.count_positions / self.count_positions.sum()
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict; :meth:`from_json` reads it back."""
+        return {
+            "format": DISTRIBUTION_FORMAT,
+            "version": DISTRIBUTION_VERSION,
+            "game": int(self.game),
+            "count_fields": list(self.count_fields),
+            "counts": [
+                {"values": [int(v) for v in row], "positions": int(n)}
+                for row, n in zip(self.counts, self.count_positions, strict=True)
+            ],
+            "kinds": list(self.kinds),
+            "bucket_lows": list(self.bucket_lows),
+            "placements": {
+                kind: [
+                    {
+                        "low": low,
+                        "positions": int(self.bucket_positions[k, b]),
+                        "occupied": [int(v) for v in self.occupied[k, b]],
+                    }
+                    for b, low in enumerate(self.bucket_lows)
+                ]
+                for k, kind in enumerate(self.kinds)
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: dict) -> PlacementDistribution:
+        """Read :meth:`to_json`'s dict back; ValueError saying what is wrong."""
+        if not isinstance(data, dict):
+            kind = type(data).__name__
+            raise ValueError(f"a placement distribution is a JSON object, not {kind}")
+        missing = {
+            "format",
+            "version",
+            "game",
+            "count_fields",
+            "counts",
+            "kinds",
+            "bucket_lows",
+            "placements",
+        } - set(data)
+        if missing:
+            raise ValueError(f"a placement distribution lacks {', '.join(sorted(missing))}")
+        if data["format"] != DISTRIBUTION_FORMAT or data["version"] != DISTRIBUTION_VERSION:
+            raise ValueError(
+                f"not a placement distribution of version {DISTRIBUTION_VERSION}: format "
+                f"{data['format']!r}, version {data['version']!r}"
+            )
+        game = data["game"]
+        if isinstance(game, bool) or not isinstance(game, int):
+            raise ValueError(f"the game is a game number, not {game!r}")
+        layout = _layout(game)
+        if not isinstance(data["count_fields"], list) or not isinstance(data["kinds"], list):
+            raise ValueError("count_fields and kinds are lists of names")
+        lows = data["bucket_lows"]
+        if not isinstance(lows, list):
+            raise ValueError("bucket_lows is a list of whole numbers")
+        entries = data["counts"]
+        if not isinstance(entries, list) or not all(
+            isinstance(e, dict) and set(e) == {"values", "positions"} for e in entries
+        ):
+            raise ValueError("counts is a list of {values, positions} objects")
+        counts = _int_array([e["values"] for e in entries], "counts", (len(entries), None))
+        if len(entries) == 0:
+            counts = np.zeros((0, len(layout.count_fields)), dtype=np.int64)
+        count_positions = _int_array([e["positions"] for e in entries], "counts' positions", None)
+        placements = data["placements"]
+        if not isinstance(placements, dict) or list(placements) != list(data["kinds"]):
+            raise ValueError("placements has one entry per kind, in the kinds' order")
+        bucket_positions, occupied = [], []
+        for kind, buckets in placements.items():
+            if not isinstance(buckets, list) or len(buckets) != len(lows):
+                raise ValueError(f"placements of {kind!r}: one entry per bucket")
+            for bucket, low in zip(buckets, lows, strict=True):
+                if not isinstance(bucket, dict) or set(bucket) != {"low", "positions", "occupied"}:
+                    raise ValueError(f"placements of {kind!r}: {{low, positions, occupied}}")
+                if bucket["low"] != low:
+                    raise ValueError(f"placements of {kind!r}: bucket lows differ from bucket_lows")
+            bucket_positions.append([b["positions"] for b in buckets])
+            occupied.append([b["occupied"] for b in buckets])
+        return cls(
+            game,
+            tuple(data["count_fields"]),
+            counts,
+            count_positions,
+            tuple(data["kinds"]),
+            tuple(lows),
+            _int_array(bucket_positions, "bucket positions", None),
+            _int_array(occupied, "occupied", None),
+        )
+
+
+def _int_array(values, name: str, shape) -> np.ndarray:
+    """``values`` as an int64 array; ValueError unless every entry is a whole number."""
+
+    def check(value):
+        if isinstance(value, list):
+            for item in value:
+                check(item)
+        elif isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name} must hold whole numbers, not {value!r}")
+
+    check(values)
+    try:
+        array = np.array(values, dtype=np.int64)
+    except (ValueError, OverflowError):
+        raise ValueError(f"{name} is not a regular array of whole numbers") from None
+    if shape is not None and len(values) and array.ndim != len(shape):
+        raise ValueError(f"{name} is not a regular array of whole numbers")
+    return array
+
+
+def _bucket(lows: tuple[int, ...], count: int) -> int:
+    return int(np.searchsorted(np.array(lows), count, side="right")) - 1
+
+
+def measure_distribution(game: int, states: np.ndarray) -> PlacementDistribution:
+    """The :class:`PlacementDistribution` of real positions of the game (kernel state rows, such
+    as a self-play or expert batch's ``states``)."""
+    layout = _layout(game)
+    masks, counts = _kind_masks_and_counts(game, states)
+    tuples, inverse = np.unique(counts, axis=0, return_inverse=True)
+    count_positions = np.bincount(inverse.reshape(-1), minlength=len(tuples)).astype(np.int64)
+    kinds, buckets, squares = len(layout.kinds), len(layout.bucket_lows), layout.squares
+    bucket_positions = np.zeros((kinds, buckets), dtype=np.int64)
+    occupied = np.zeros((kinds, buckets, squares), dtype=np.int64)
+    lows = np.array(layout.bucket_lows)
+    bits = np.arange(squares, dtype=np.int64)
+    for k in range(kinds):
+        kind_counts = _popcount(masks[:, k])
+        which = np.searchsorted(lows, kind_counts, side="right") - 1
+        bucket_positions[k] = np.bincount(which, minlength=buckets)
+        on = (masks[:, k, None] >> bits) & 1
+        for b in range(buckets):
+            occupied[k, b] = on[which == b].sum(axis=0)
+    return PlacementDistribution(
+        int(game),
+        layout.count_fields,
+        tuples.astype(np.int64),
+        count_positions,
+        layout.kinds,
+        layout.bucket_lows,
+        bucket_positions,
+        occupied,
+    )
+
+
+def _square_weights(distribution: PlacementDistribution, kind: int, count: int) -> np.ndarray:
+    """The sampling weights of every square for ``count`` pieces of kind ``kind``."""
+    b = _bucket(distribution.bucket_lows, count)
+    positions = distribution.bucket_positions[kind, b]
+    occupied = distribution.occupied[kind, b]
+    if positions == 0:  # no position had this bucket: the kind's frequencies over all buckets
+        positions = distribution.bucket_positions[kind].sum()
+        occupied = distribution.occupied[kind].sum(axis=0)
+    return (occupied + SMOOTHING) / (positions + 2 * SMOOTHING)
+
+
+def _kind_counts(layout: _Layout, values: np.ndarray) -> list[int]:
+    if layout is TIGERS_LAYOUT:
+        return [4, int(values[0])]
+    return [int(v) for v in values[:4]]
+
+
+def _build_position(rules: GameRules, layout: _Layout, masks: list[int], values: np.ndarray):
+    """The legal, undecided position with these kind masks and count tuple, or None: built
+    with the game's constructor, then read back through its own position parser."""
+    from samuel.games.base import NotationError
+
+    position_type = type(rules.initial_position())
+    try:
+        if layout is TIGERS_LAYOUT:
+            position = position_type(
+                masks[0], masks[1], int(values[1]), bool(values[2]), rules.captures_to_win
+            )
+        else:
+            black, white = masks[0] | masks[1], masks[2] | masks[3]
+            position = position_type(black, white, masks[1] | masks[3], bool(values[4]), 0)
+        position = rules.parse_position(rules.format_position(position))
+    except (NotationError, ValueError):
+        return None
+    if rules.decided_outcome(position) is not None:
+        return None
+    return position
+
+
+def random_positions(
+    game: int, distribution: PlacementDistribution, count: int, seed: int
+) -> PositionBatch:
+    """``count`` distinct random positions of the game, legal and undecided, whose piece counts
+    follow ``distribution``'s joint histogram and whose placements follow its per-square
+    frequencies (the module's docstring says how). ValueError if the distribution is of another
+    game, or if ``count`` such positions are not found in ``50 * count`` tries (a distribution of
+    decided positions, or of too few distinct ones)."""
+    rules = game_rules(game)
+    layout = _layout(game)
+    if not isinstance(distribution, PlacementDistribution):
+        raise ValueError(f"expected a PlacementDistribution, not {type(distribution).__name__}")
+    base = int(game) & games.GAME_MASK
+    if int(distribution.game) & games.GAME_MASK != base:
+        raise ValueError(
+            f"the distribution was measured on game {distribution.game}, not on {rules.title}"
+        )
+    count = _count(count, "the number of positions", 1, MAX_COUNT)
+    rng = np.random.default_rng(derive_seed(_seed(seed), 1))
+    cumulative = np.cumsum(distribution.frequencies())
+    weights = {}
+    seen: set[tuple[int, ...]] = set()
+    states = []
+    tries = 0
+    while len(states) < count:
+        if tries >= ATTEMPTS_PER_POSITION * count:
+            raise ValueError(
+                f"only {len(states)} of {count} random positions found in {tries} tries: the "
+                "distribution's counts give mostly illegal or decided positions, or too few "
+                "distinct ones"
+            )
+        tries += 1
+        row = min(int(np.searchsorted(cumulative, rng.random(), side="right")), len(cumulative) - 1)
+        values = distribution.counts[row]
+        taken = np.zeros(layout.squares, dtype=bool)
+        masks = []
+        for kind, n in enumerate(_kind_counts(layout, values)):
+            mask = 0
+            if n:
+                if (kind, n) not in weights:
+                    weights[kind, n] = _square_weights(distribution, kind, n)
+                if layout.squares - taken.sum() < n:
+                    break
+                # Weighted sampling without replacement by exponential keys (Efraimidis and
+                # Spirakis): the n smallest Exp(1) / weight among the open squares are drawn
+                # with the same law as n successive weighted draws, each among those left.
+                keys = rng.standard_exponential(layout.squares) / weights[kind, n]
+                keys[taken] = np.inf
+                chosen = np.argpartition(keys, n - 1)[:n]
+                taken[chosen] = True
+                for square in chosen:
+                    mask |= 1 << int(square)
+            masks.append(mask)
+        if len(masks) < len(layout.kinds):
+            continue
+        position = _build_position(rules, layout, masks, values)
+        if position is None:
+            continue
+        state = rules.encode(position)
+        key = tuple(int(v) for v in state)
+        if key in seen:
+            continue
+        seen.add(key)
+        states.append(state)
+    n = len(states)
+    return PositionBatch(
+        np.array(states, dtype=np.int64).reshape(n, -1),
+        np.full(n, -1, dtype=np.int64),
+        np.zeros(n, dtype=np.int32),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Tablebase positions
+
+
+def tablebase_positions(
+    table, count: int, seed: int, distribution: PlacementDistribution | None = None
+) -> tuple[PositionBatch, np.ndarray]:
+    """``count`` distinct undecided positions with the hand empty drawn from a Tigers & Sheep
+    tablebase (a loaded ``Tablebase`` or its folder), and their exact values (float32: +1 the
+    tigers win, 0 a draw, -1 the sheep win, with perfect play; the tigers' view).
+
+    A *layer* is the positions with ``captured`` sheep captured and one side to move. Layers are
+    drawn by ``distribution``'s frequencies of ``(captured, side to move)`` among its positions
+    with the hand empty (those the table's game has not already ended), or uniformly without a
+    distribution; a position uniformly within its layer (by index: every arrangement of 4 tigers
+    and the sheep, reachable in play or not). Decided positions (no legal move) are redrawn."""
+    from samuel.games.tigers.tablebase.index import decode_index, layer_size
+    from samuel.games.tigers.tablebase.values import outcome_of
+
+    table = _load_table(table)
+    if table is None:
+        raise ValueError("tablebase_positions needs a tablebase")
+    rules = table.rules
+    count = _count(count, "the number of positions", 1, MAX_COUNT)
+    layers = [(c, side) for c in range(table.captures_to_win) for side in (0, 1)]
+    if distribution is None:
+        weights = np.ones(len(layers))
+    else:
+        if not isinstance(distribution, PlacementDistribution):
+            raise ValueError(f"expected a PlacementDistribution, not {type(distribution).__name__}")
+        if int(distribution.game) & games.GAME_MASK != games.TIGERS_AND_SHEEP:
+            raise ValueError("the distribution is not of Tigers & Sheep positions")
+        weights = np.zeros(len(layers))
+        for values, n in zip(distribution.counts, distribution.count_positions, strict=True):
+            _, hand, side, captured = (int(v) for v in values)
+            if hand == 0 and captured < table.captures_to_win:
+                weights[2 * captured + side] += n
+        if weights.sum() == 0:
+            raise ValueError(
+                "the distribution has no positions with the hand empty that the table holds"
+            )
+    total = sum(layer_size(c) for c, _ in layers)
+    if count > total // 2:
+        raise ValueError(f"{count} positions is too many for a table of {total} positions")
+    probabilities = weights / weights.sum()
+    rng = np.random.default_rng(derive_seed(_seed(seed), 2))
+    seen: set[tuple[int, int, int]] = set()
+    states, values = [], []
+    tries = 0
+    Position = type(rules.initial_position())  # noqa: N806 (a class)
+    from samuel.games.tigers.board import FULL
+
+    while len(states) < count:
+        if tries >= ATTEMPTS_PER_POSITION * count:
+            raise ValueError(
+                f"only {len(states)} of {count} tablebase positions found in {tries} tries: "
+                "the layers drawn hold too few undecided positions"
+            )
+        tries += 1
+        captured, side = layers[rng.choice(len(layers), p=probabilities)]
+        index = int(rng.integers(layer_size(captured)))
+        if (captured, side, index) in seen:
+            continue
+        seen.add((captured, side, index))
+        tigers, empty = decode_index(index, captured + 1)
+        tigers, empty = int(tigers), int(empty)
+        position = Position(tigers, FULL & ~(tigers | empty), 0, bool(side), table.captures_to_win)
+        if position.decided_outcome() is not None:
+            continue
+        outcome, _ = outcome_of(table.code(position))
+        states.append(position.encode())
+        values.append(outcome if side else -outcome)
+    n = len(states)
+    batch = PositionBatch(
+        np.array(states, dtype=np.int64).reshape(n, -1),
+        np.full(n, -1, dtype=np.int64),
+        np.zeros(n, dtype=np.int32),
+    )
+    return batch, np.array(values, dtype=np.float32)
+
+
+__all__ = [
+    "EXPERT_DEPTHS",
+    "ExpertGames",
+    "ExpertPlayer",
+    "ExpertPlayers",
+    "PlacementDistribution",
+    "PositionBatch",
+    "check_params",
+    "decode_state",
+    "default_expert_players",
+    "expert_positions",
+    "game_rules",
+    "measure_distribution",
+    "play_expert_games",
+    "play_experts",
+    "random_positions",
+    "selfplay_positions",
+    "tablebase_positions",
+]
