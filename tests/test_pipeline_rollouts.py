@@ -210,6 +210,7 @@ def test_bad_inputs_are_refused_with_clear_errors(two_captures):
         dict(truncate_plies=-1),
         dict(truncate_plies=500),
         dict(lattice="sobol"),
+        dict(lattice=["weyl"]),
     ]
     for changes in bad_configs:
         with pytest.raises(ValueError):

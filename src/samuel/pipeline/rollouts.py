@@ -145,7 +145,7 @@ class RolloutConfig:
                 f"truncate_plies must be 0 (play to the end) or below the ply cap {ply_cap}, "
                 f"not {truncate}"
             )
-        if self.lattice not in LATTICES:
+        if not isinstance(self.lattice, str) or self.lattice not in LATTICES:
             raise ValueError(f"lattice must be one of {sorted(LATTICES)}, not {self.lattice!r}")
         if not isinstance(self.variance_reduction, bool | np.bool_):
             raise ValueError(
@@ -625,6 +625,11 @@ def tablebase_labels(table, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return mask, values
 
 
+def _points(masks: np.ndarray) -> np.ndarray:
+    """The points set in each board mask (its low 25 bits; numpy 1.26 has no bitwise_count)."""
+    return sum((masks >> point) & 1 for point in range(25))
+
+
 def _check_tigers_positions(states: np.ndarray) -> None:
     """What the table's indexing relies on (numba checks no bounds): 4 tigers and at most 20
     sheep on 25 points, apart; a hand of 0..20; a side to move of 0 or 1."""
@@ -634,8 +639,8 @@ def _check_tigers_positions(states: np.ndarray) -> None:
         (tigers & ~full != 0)
         | (sheep & ~full != 0)
         | (tigers & sheep != 0)
-        | (np.bitwise_count(tigers) != 4)
-        | (np.bitwise_count(sheep) + hand > 20)
+        | (_points(tigers) != 4)
+        | (_points(sheep) + hand > 20)
         | (hand < 0)
         | ((side != 0) & (side != 1))
     )
