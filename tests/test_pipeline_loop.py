@@ -21,7 +21,7 @@ TINY = [
     "--selfplay-games", "4", "--games-per-unit", "2", "--selfplay-depth", "1",
     "--expert-games", "2", "--random-positions", "40", "--rollouts", "2",
     "--rollout-depth", "1", "--label-chunk", "60", "--epochs", "2", "--patience", "1",
-    "--gate-games", "8", "--gate-depth", "1", "--anchor-games", "2", "--relabel-positions",
+    "--gate-games", "16", "--gate-depth", "1", "--anchor-games", "2", "--relabel-positions",
     "30", "--workers", "1", "--no-progress",
 ]  # fmt: skip
 # A gate that lets an equal candidate through: H1 is "no more than 500 Elo worse".
@@ -120,9 +120,11 @@ def _labels_done(database_url: str) -> tuple[int, int, int]:
     store = Store.open(database_url)
     try:
         with store.read() as connection:
-            states = connection.execute(
-                select(WorkUnit.state).where(WorkUnit.stage == "label")
-            ).scalars().all()
+            states = (
+                connection.execute(select(WorkUnit.state).where(WorkUnit.stage == "label"))
+                .scalars()
+                .all()
+            )
             labels = connection.execute(select(func.count()).select_from(Label)).scalar_one()
     finally:
         store.close()
@@ -156,9 +158,13 @@ def test_a_run_killed_mid_stage_loses_nothing_committed_and_a_restart_finishes(
 
     store = Store.open(database_url)
     with store.read() as connection:
-        committed = connection.execute(
-            select(WorkUnit.result).where(WorkUnit.stage == "label", WorkUnit.state == "done")
-        ).scalars().all()
+        committed = (
+            connection.execute(
+                select(WorkUnit.result).where(WorkUnit.stage == "label", WorkUnit.state == "done")
+            )
+            .scalars()
+            .all()
+        )
     # Every unit marked done has its labels; no unit's labels are there without it.
     assert labels_before == sum(result["positions"] for result in committed)
 

@@ -118,6 +118,7 @@ def plot_anchor_scores(store: Store, game: str, path: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     from samuel.files import check_output_path, write_atomically
 
@@ -137,6 +138,7 @@ def plot_anchor_scores(store: Store, game: str, path: str) -> None:
     promoted = np.array([h[4] for h in history])
     axes.plot(cycles[promoted], score[promoted], "o", label="promotion")
     axes.axhline(50, color="grey", linewidth=0.8)
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
     axes.set_xlabel("cycle")
     axes.set_ylabel(f"score against {anchor} (%)")
     axes.set_title(f"{game}: the champion against the anchor")
