@@ -229,11 +229,11 @@ def near_the_table(params, args) -> None:
     wins, draws, losses = (int(np.sum(exact == v)) for v in (1, 0, -1))
     hands = np.bincount(positions[:, 2], minlength=args.near_hand + 1)[1:].tolist()
     print(
-        f"\n4. rollouts ending at the tablebase: {len(positions)} positions with 1-{args.near_hand} "
-        f"sheep in hand (by hand: {hands}) from {args.source_games} self-play games at depth "
-        f"{args.source_depth}; exact values by full-width search to the table in "
-        f"{exact_seconds:.1f} s ({wins} tiger wins, {draws} draws, {losses} losses); "
-        f"epsilon {args.epsilon}"
+        f"\n4. rollouts ending at the tablebase: {len(positions)} positions with "
+        f"1-{args.near_hand} sheep in hand (by hand: {hands}) from {args.source_games} "
+        f"self-play games at depth {args.source_depth}; exact values by full-width search "
+        f"to the table in {exact_seconds:.1f} s ({wins} tiger wins, {draws} draws, "
+        f"{losses} losses); epsilon {args.epsilon}"
     )
     print(
         f"   {'labels':34} {'MAE':>7} {'RMSE':>7} {'bias':>7} {'mean stderr':>12} "
@@ -245,6 +245,11 @@ def near_the_table(params, args) -> None:
         f"   {'static network value':34} {np.abs(error).mean():7.3f} "
         f"{np.sqrt((error**2).mean()):7.3f} {error.mean():7.3f}"
     )
+    for with_table in (True, False):  # compile first: the seconds are the labelling's
+        warm = RolloutConfig(rollouts=2, depth=1, epsilon=args.epsilon)
+        rollout_labels(
+            GAME, NETWORK, params, positions[:1], seeds(9, 1), warm, table if with_table else None
+        )
     for depth in args.tb_depths:
         for with_table in (True, False):
             for k in args.ks:

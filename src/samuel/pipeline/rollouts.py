@@ -1,6 +1,7 @@
 """Labels by rollout (stage 2 of the loop): the value of a position is the mean result of K games
 played from it by the champion, plus its standard error; quick static evaluations; and, for
-Tigers & Sheep positions with the hand empty, the tablebase's exact value.
+Tigers & Sheep positions with the hand empty, the tablebase's exact value (which rollouts can
+also end at).
 
 **A rollout** is a self-play game (as :func:`samuel.train.selfplay.play_one_game` plays them: the
 same search, threefold repetition a draw, ``ply_cap`` plies a draw) from the position, at a low
@@ -8,6 +9,14 @@ depth, with a share ``epsilon`` of its plies played by a uniformly random legal 
 *truncated* rollout stops after ``truncate_plies`` plies and takes the evaluator's static value of
 the position reached (clamped to -1..1) as its result. A position that is already decided gets its
 exact result and no games (standard error 0). Values are in the first player's view, -1..1.
+
+**Ending at the tablebase** (Tigers & Sheep, ``table=``): a rollout stops at the first position
+the table holds (the hand empty) and takes its perfect-play value, and its searches probe the
+table too; a position the table holds is labelled exactly, with no games (``exact``). Why: played
+out to the end, rollouts at depth 1-2 play the movement phase badly, and their labels of
+positions with the hand empty were biased towards the tigers by +0.45 to +0.72 against the
+table's values (benchmarks/pipeline_rollouts.py, part 3). With the table a rollout only plays
+out the placement, and part 4 measures what that gives near its end.
 
 **Randomness** comes only from each position's seed (the caller derives it from the position's
 id), and rollout ``j`` of a position draws from a stream derived from (seed, j) alone: a label
