@@ -12,9 +12,17 @@ tablebase. Prints figures; nothing passes or fails.
    ``RMS noise``: the RMS difference from reference labels of ``--reference-k`` rollouts (VR,
    other seeds) at the same depth: the part of the error that more rollouts remove (it includes
    the reference's own noise, and for Weyl rows the shift of its mean).
+4. Rollouts that end at the tablebase (``rollout_labels(..., table=...)``) near the end of the
+   placement: self-play positions (as in 3) with 1 to ``--near-hand`` sheep in hand, whose exact
+   value is a full-width search over the placements left with the table at every leaf (the
+   compiled search to one ply beyond the hand's end: every line ends in the table or the game's
+   end, so its score is exact: ``±(WIN - plies)`` or a draw's 0). Rollout labels with the table
+   and without, at each depth and K, VR on and off: error against those exact values, the mean
+   plies per rollout game, and the share of games that ended at the table.
 
     .venv/bin/python benchmarks/pipeline_rollouts.py [--tablebase /work/tb/tablebase]
         [--games 512] [--positions 256] [--tb-positions 100] [--depth 1] [--tb-depths 1,2]
+        [--near-positions 100] [--near-hand 4] [--skip 1,2,3]
 """
 
 from __future__ import annotations
@@ -31,10 +39,12 @@ from samuel.games.tigers.rules import RULES
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.pipeline.rollouts import (
     RolloutConfig,
+    _root_results,
     evaluate_positions,
     rollout_labels,
     tablebase_labels,
 )
+from samuel.search.alphabeta import WIN_BOUND, Searcher
 from samuel.seeds import derive_seed
 from samuel.train.selfplay import play_selfplay
 
@@ -178,6 +188,100 @@ def tablebase_error(params, args) -> None:
                 )
 
 
+def exact_values(table, params, positions: np.ndarray) -> np.ndarray:
+    """Each position's perfect-play value (tigers' view, +1/0/-1): a search to one ply beyond the
+    hand's end, with the table probed below the root, sees only exact leaves."""
+    searcher = Searcher(GAME, table_bits=20)
+    values = np.empty(len(positions))
+    for i, state in enumerate(positions):
+        to_empty = 2 * int(state[2]) - 1 + int(state[3])  # plies until the last sheep is placed
+        keys = np.array([games.key(GAME, state)], dtype=np.int64)
+        found = searcher.search(
+            state, keys, 0, NETWORK, params, to_empty + 1, tablebase=table.layers
+        )
+        if abs(found.score) > WIN_BOUND:
+            outcome = 1.0 if found.score > 0 else -1.0
+        else:  # every leaf exact and no win: a draw scores exactly 0
+            assert found.score == 0.0 and found.depth == to_empty + 1, found
+            outcome = 0.0
+        values[i] = outcome * games.sign(GAME, state)  # side to move's -> the tigers'
+    return values
+
+
+def near_the_table(params, args) -> None:
+    table = load_tablebase(args.tablebase)
+    root = RULES.initial_position().encode()
+    played = play_selfplay(
+        GAME, NETWORK, params, root, args.source_depth, 8, 0.1, 200, seeds(7, args.source_games)
+    )
+    positions = played_positions(played)
+    near = (positions[:, 2] >= 1) & (positions[:, 2] <= args.near_hand)
+    positions = np.unique(positions[near], axis=0)
+    results = np.empty(len(positions), dtype=np.int64)
+    _root_results(GAME, positions, results)
+    positions = positions[results == games.NOT_OVER]  # decided ones get exact labels anyway
+    rng = np.random.default_rng(3)
+    pick = rng.choice(len(positions), min(args.near_positions, len(positions)), replace=False)
+    positions = np.ascontiguousarray(positions[np.sort(pick)])
+    started = time.perf_counter()
+    exact = exact_values(table, params, positions)
+    exact_seconds = time.perf_counter() - started
+    wins, draws, losses = (int(np.sum(exact == v)) for v in (1, 0, -1))
+    hands = np.bincount(positions[:, 2], minlength=args.near_hand + 1)[1:].tolist()
+    print(
+        f"\n4. rollouts ending at the tablebase: {len(positions)} positions with "
+        f"1-{args.near_hand} sheep in hand (by hand: {hands}) from {args.source_games} "
+        f"self-play games at depth {args.source_depth}; exact values by full-width search "
+        f"to the table in {exact_seconds:.1f} s ({wins} tiger wins, {draws} draws, "
+        f"{losses} losses); epsilon {args.epsilon}"
+    )
+    print(
+        f"   {'labels':34} {'MAE':>7} {'RMSE':>7} {'bias':>7} {'mean stderr':>12} "
+        f"{'plies/game':>10} {'at table':>8} {'seconds':>8}"
+    )
+    static = evaluate_positions(GAME, NETWORK, params, positions).astype(np.float64)
+    error = static - exact
+    print(
+        f"   {'static network value':34} {np.abs(error).mean():7.3f} "
+        f"{np.sqrt((error**2).mean()):7.3f} {error.mean():7.3f}"
+    )
+    for with_table in (True, False):  # compile first: the seconds are the labelling's
+        warm = RolloutConfig(rollouts=2, depth=1, epsilon=args.epsilon)
+        rollout_labels(
+            GAME, NETWORK, params, positions[:1], seeds(9, 1), warm, table if with_table else None
+        )
+    for depth in args.tb_depths:
+        for with_table in (True, False):
+            for k in args.ks:
+                for reduced in (True, False):
+                    config = RolloutConfig(
+                        rollouts=k, depth=depth, epsilon=args.epsilon, variance_reduction=reduced
+                    )
+                    started = time.perf_counter()
+                    labels = rollout_labels(
+                        GAME,
+                        NETWORK,
+                        params,
+                        positions,
+                        seeds(9, len(positions)),
+                        config,
+                        table if with_table else None,
+                    )
+                    seconds = time.perf_counter() - started
+                    error = labels.values.astype(np.float64) - exact
+                    name = (
+                        f"depth {depth}, K={k}, VR {'on' if reduced else 'off'}, "
+                        f"{'table' if with_table else 'no table'}"
+                    )
+                    print(
+                        f"   {name:34} {np.abs(error).mean():7.3f} "
+                        f"{np.sqrt((error**2).mean()):7.3f} {error.mean():7.3f} "
+                        f"{labels.stderr.mean():12.3f} {labels.plies / labels.games:10.1f} "
+                        f"{labels.tabled.sum() / labels.games:8.0%} {seconds:8.1f}",
+                        flush=True,
+                    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tablebase", default="/work/tb/tablebase")
@@ -203,7 +307,11 @@ def main() -> None:
         default=[4, 16, 64],
         help="K values of part 3 (comma-separated)",
     )
-    parser.add_argument("--skip", default="", help="parts to skip, e.g. 3 or 1,2")
+    parser.add_argument("--near-positions", type=int, default=100, help="positions in part 4")
+    parser.add_argument(
+        "--near-hand", type=int, default=4, help="part 4: at most this many sheep in hand"
+    )
+    parser.add_argument("--skip", default="", help="parts to skip, e.g. 3 or 1,2,3")
     args = parser.parse_args()
     params = load_network(shipped_network(GAME), GAME)
     skip = set(args.skip.split(","))
@@ -212,6 +320,8 @@ def main() -> None:
         labelling(params, positions, args)
     if "3" not in skip:
         tablebase_error(params, args)
+    if "4" not in skip:
+        near_the_table(params, args)
 
 
 if __name__ == "__main__":

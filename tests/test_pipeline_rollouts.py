@@ -242,3 +242,153 @@ def test_bad_inputs_are_refused_with_clear_errors(two_captures):
     nonsense = np.array([[FULL, FULL, 0, 1]], dtype=np.int64)
     with pytest.raises(ValueError, match="not a Tigers"):
         tablebase_labels(two_captures, nonsense)
+
+
+# --- rollouts that end at the tablebase ----------------------------------------------------------
+
+TWO = games.tigers_and_sheep(2)  # the variant whose tablebase builds in seconds
+
+
+def near_the_end_of_placement(count: int, seed: int) -> np.ndarray:
+    """Variant positions with 1 or 2 sheep in hand, either side to move, not over: random
+    legal moves from the start."""
+    rng = np.random.default_rng(seed)
+    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    found = []
+    while len(found) < count:
+        hand, tigers_move = 1 + len(found) % 2, len(found) % 4 < 2
+        state, child = start(TIGERS), np.empty(4, dtype=np.int64)
+        while True:
+            n = games.generate(TWO, state, moves)
+            if games.result(TWO, state, n) != games.NOT_OVER or state[2] < hand:
+                break
+            if state[2] == hand and bool(state[3]) == tigers_move:
+                found.append(state.copy())
+                break
+            games.play(TWO, state, moves[rng.integers(n)], child)
+            state = child.copy()
+    return np.stack(found)
+
+
+def exact_value(table, state: np.ndarray) -> int:
+    """Perfect play over the placements left, the table's value once the hand is empty: the
+    first player's (the tigers') result, by plain minimax in Python."""
+    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    n = games.generate(TWO, state, moves)
+    result = games.result(TWO, state, n)
+    if result != games.NOT_OVER:
+        return int(result)
+    if state[2] == 0:
+        mask, values = tablebase_labels(table, state[None])
+        assert mask[0]
+        return int(values[0])
+    side = games.sign(TWO, state)
+    best = -2
+    for move in moves[:n].copy():
+        child = np.empty(4, dtype=np.int64)
+        games.play(TWO, state, move, child)
+        best = max(best, side * exact_value(table, child))
+    return side * best
+
+
+def test_deep_enough_rollouts_end_at_the_table_with_the_perfect_play_value(two_captures):
+    """At depth 4 the rollout's first search already sees the table below every line (at most
+    4 plies to the hand's end), so with no random plies each rollout plays perfectly to the
+    table: every label is the exact minimax value, with no spread. Without the table the same
+    rollouts play on past the hand's end."""
+    states = near_the_end_of_placement(16, seed=1)
+    exact = [exact_value(two_captures, state) for state in states]
+    assert set(exact) >= {1, -1} or set(exact) >= {1, 0}  # not all one value
+    config = RolloutConfig(rollouts=4, depth=4, epsilon=0.0)
+    labels = rollout_labels(TWO, NETWORK, network(TWO), states, seeds_for(16), config, two_captures)
+    assert labels.values.tolist() == exact
+    assert labels.stderr.tolist() == [0.0] * 16 and labels.rollouts.tolist() == [4] * 16
+    assert not labels.exact.any() and not labels.truncated.any()
+    to_empty = 2 * states[:, 2] - 1 + states[:, 3]  # plies until the last sheep is placed
+    assert labels.plies <= 4 * int(to_empty.sum())
+    assert labels.tabled.sum() > 0 and set(labels.tabled.tolist()) <= {0, 4}
+    plain = rollout_labels(TWO, NETWORK, network(TWO), states, seeds_for(16), config)
+    assert plain.plies > labels.plies and not plain.tabled.any()
+
+
+def test_random_rollouts_end_where_the_hand_empties_with_the_tables_value(two_captures):
+    """Every ply random (epsilon 1, plain Monte Carlo: no search, so the table cannot change a
+    move): the rollout replayed in Python from its stream stops at the first position with the
+    hand empty and takes the table's value there, or at the game's end if that comes first."""
+    states = near_the_end_of_placement(8, seed=2)
+    seeds = seeds_for(8, run=3)
+    config = RolloutConfig(rollouts=6, epsilon=1.0, variance_reduction=False)
+    labels = rollout_labels(TWO, NETWORK, network(TWO), states, seeds, config, two_captures)
+    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    total, ended = 0, []
+    for i, root in enumerate(states):
+        outcomes, tabled = [], 0
+        for j in range(6):
+            rng, _, _ = rollouts._rollout_stream(seeds[i], j, rollouts.PLAIN)
+            state = root.copy()
+            while True:
+                n = games.generate(TWO, state, moves)
+                result = games.result(TWO, state, n)
+                if result != games.NOT_OVER:
+                    outcomes.append(float(result))
+                    break
+                if state[2] == 0:
+                    outcomes.append(float(tablebase_labels(two_captures, state[None])[1][0]))
+                    tabled += 1
+                    break
+                _, rng = rollouts._uniform(rng)  # the coin (always random at epsilon 1)
+                u, rng = rollouts._uniform(rng)
+                child = np.empty(4, dtype=np.int64)
+                games.play(TWO, state, moves[min(int(u * n), n - 1)], child)
+                state = child
+                total += 1
+        assert labels.values[i] == np.float32(np.mean(outcomes)), i
+        ended.append(tabled)
+    assert labels.tabled.tolist() == ended and sum(ended) > 0
+    assert labels.plies == total
+
+
+def test_positions_the_table_holds_get_its_exact_value_without_games(two_captures):
+    rng = np.random.default_rng(7)
+    held = []
+    for index in rng.integers(0, layer_size(1), 6):
+        tigers, empty = decode_index(int(index), 1)
+        held.append(np.array([tigers, FULL & ~(int(tigers) | int(empty)), 0, index % 2]))
+    states = np.concatenate([np.stack(held).astype(np.int64), near_the_end_of_placement(2, 4)])
+    config = RolloutConfig(rollouts=4, epsilon=0.1)
+    labels = rollout_labels(TWO, NETWORK, network(TWO), states, seeds_for(8), config, two_captures)
+    _, values = tablebase_labels(two_captures, states[:6])
+    assert labels.exact.tolist() == [True] * 6 + [False] * 2
+    assert labels.values[:6].tolist() == values.tolist()
+    assert labels.rollouts.tolist() == [0] * 6 + [4] * 2 and labels.games == 8
+    assert labels.stderr[:6].tolist() == [0.0] * 6 and labels.tabled[:6].tolist() == [0] * 6
+
+
+def test_a_table_of_another_game_or_variant_is_refused(two_captures):
+    states = np.stack([start(TIGERS)] * 2)
+    with pytest.raises(ValueError, match="won by 2 captures"):
+        rollout_labels(TIGERS, NETWORK, network(TIGERS), states, seeds_for(2), QUICK, two_captures)
+    draughts = np.stack([start(DRAUGHTS)] * 2)
+    with pytest.raises(ValueError, match="cannot label positions of"):
+        rollout_labels(
+            DRAUGHTS, NETWORK, network(DRAUGHTS), draughts, seeds_for(2), QUICK, two_captures
+        )
+    with pytest.raises(ValueError, match="Tablebase"):
+        rollout_labels(TWO, NETWORK, network(TWO), states, seeds_for(2), QUICK, object())
+
+
+def test_labels_with_the_table_are_the_same_on_one_and_two_threads(two_captures):
+    states = near_the_end_of_placement(8, seed=5)
+    seeds = seeds_for(8, run=6)
+    config = RolloutConfig(rollouts=4, epsilon=0.3)
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = rollout_labels(TWO, NETWORK, network(TWO), states, seeds, config, two_captures)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = rollout_labels(TWO, NETWORK, network(TWO), states, seeds, config, two_captures)
+    finally:
+        numba.set_num_threads(before)
+    for name in ("values", "stderr", "rollouts", "truncated", "exact", "tabled"):
+        assert np.array_equal(getattr(one, name), getattr(two, name)), name
+    assert one.plies == two.plies and one.tabled.sum() > 0

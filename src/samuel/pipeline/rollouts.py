@@ -1,6 +1,7 @@
 """Labels by rollout (stage 2 of the loop): the value of a position is the mean result of K games
 played from it by the champion, plus its standard error; quick static evaluations; and, for
-Tigers & Sheep positions with the hand empty, the tablebase's exact value.
+Tigers & Sheep positions with the hand empty, the tablebase's exact value (which rollouts can
+also end at).
 
 **A rollout** is a self-play game (as :func:`samuel.train.selfplay.play_one_game` plays them: the
 same search, threefold repetition a draw, ``ply_cap`` plies a draw) from the position, at a low
@@ -8,6 +9,14 @@ depth, with a share ``epsilon`` of its plies played by a uniformly random legal 
 *truncated* rollout stops after ``truncate_plies`` plies and takes the evaluator's static value of
 the position reached (clamped to -1..1) as its result. A position that is already decided gets its
 exact result and no games (standard error 0). Values are in the first player's view, -1..1.
+
+**Ending at the tablebase** (Tigers & Sheep, ``table=``): a rollout stops at the first position
+the table holds (the hand empty) and takes its perfect-play value, and its searches probe the
+table too; a position the table holds is labelled exactly, with no games (``exact``). Why: played
+out to the end, rollouts at depth 1-2 play the movement phase badly, and their labels of
+positions with the hand empty were biased towards the tigers by +0.45 to +0.72 against the
+table's values (benchmarks/pipeline_rollouts.py, part 3). With the table a rollout only plays
+out the placement, and part 4 measures what that gives near its end.
 
 **Randomness** comes only from each position's seed (the caller derives it from the position's
 id), and rollout ``j`` of a position draws from a stream derived from (seed, j) alone: a label
@@ -163,6 +172,8 @@ class RolloutLabels:
     truncated: np.ndarray  # bool (n,) whether any of its rollouts was truncated
     plies: int  # plies played in all
     games: int  # rollout games played in all
+    exact: np.ndarray  # bool (n,) the tablebase's value at the root (stderr 0, no rollouts)
+    tabled: np.ndarray  # int32 (n,) rollouts that ended at the tablebase (took its value)
 
 
 # --- compiled core -------------------------------------------------------------------------------
@@ -215,9 +226,14 @@ def play_rollout(
     replies,
     state,
     child,
+    tablebase=None,
 ):
-    """Play one rollout from ``root``; return ``(outcome, plies, truncated)``, the outcome in the
-    first player's view (-1..1; an exact 1, 0 or -1 unless truncated).
+    """Play one rollout from ``root``; return ``(outcome, plies, truncated, tabled)``, the
+    outcome in the first player's view (-1..1; an exact 1, 0 or -1 unless truncated).
+
+    With a ``tablebase`` (the game's layers, or None: then that code is not even compiled, as in
+    :func:`~samuel.search.alphabeta.search_kernel`), the rollout stops at the first position the
+    table holds and takes its perfect-play value (``tabled`` True), and its searches probe it.
 
     ``lattice`` says which plies go random (PLAIN: a coin per ply from the stream; STRATIFIED,
     WEYL: the module docstring's phases, ``offset`` the rollout's, ``rotation_seed`` the
@@ -236,16 +252,20 @@ def play_rollout(
             if keys[i] == key:
                 seen += 1
         if seen >= 3:
-            return 0.0, ply, False
+            return 0.0, ply, False, False
         n = games.generate(game, state, moves)
         result = games.result(game, state, n)
         if result != games.NOT_OVER:
-            return float(result), ply, False
+            return float(result), ply, False, False
+        if tablebase is not None:
+            found, outcome, _ = games.tablebase_result(game, state, tablebase)
+            if found:  # the side to move's outcome -> the first player's
+                return float(outcome * games.sign(game, state)), ply, False, True
         if truncate_plies > 0 and ply == truncate_plies:
             scratch = tables[13]
             active = tables[16]
             value = games.evaluate(game, evaluator, params, state, scratch, active)
-            return _clamp(value), ply, True
+            return _clamp(value), ply, True, False
         if lattice == WEYL:  # each side's own plies: a lattice over all plies of period
             # 2 / epsilon would give one side every random ply of a rollout
             phase = offset + (ply & 1) * SECOND_SIDE_SHIFT + (ply >> 1) * epsilon
@@ -285,13 +305,14 @@ def play_rollout(
                 _mix(stream + ply),  # ties at the root: the pair's stream (shared by partners)
                 tables,
                 pv,
+                tablebase,
             )
             move = pv[0]
         if games.is_irreversible(game, state, move):
             window = ply + 1
         games.play(game, state, move, child)
         state[:] = child
-    return 0.0, ply_cap, False
+    return 0.0, ply_cap, False, False
 
 
 @kernel
@@ -351,9 +372,12 @@ def _play_rollouts(
     outcomes,
     plies,
     truncated,
+    tabled,
+    tablebase,
 ):
     """Rollout ``j`` of root ``i`` into ``outcomes[i * rollouts + j]`` (and ``plies``,
-    ``truncated``); the work is cut into ``chunks`` parts, each with its own search tables."""
+    ``truncated``, ``tabled``); the work is cut into ``chunks`` parts, each with its own search
+    tables. ``tablebase`` is the game's layers or None (see :func:`play_rollout`)."""
     items = roots.shape[0] * rollouts
     for c in numba.prange(chunks):
         start = c * items // chunks
@@ -371,7 +395,7 @@ def _play_rollouts(
             i = item // rollouts
             j = item - i * rollouts
             stream, offset, antithetic = _rollout_stream(seeds[i], j, reduced)
-            outcome, n, cut = play_rollout(
+            outcome, n, cut, ended = play_rollout(
                 game,
                 evaluator,
                 params,
@@ -392,10 +416,12 @@ def _play_rollouts(
                 replies,
                 state,
                 child,
+                tablebase,
             )
             outcomes[item] = outcome
             plies[item] = n
             truncated[item] = cut
+            tabled[item] = ended
 
 
 @parallel_kernel
@@ -527,11 +553,17 @@ def rollout_labels(
     states: np.ndarray,
     seeds: np.ndarray,
     config: RolloutConfig,
+    table=None,
 ) -> RolloutLabels:
     """Label each position by ``config.rollouts`` rollout games (see the module's docstring),
     in parallel on numba's threads; the same seeds give the same labels however the positions
     are batched and on any number of threads. ``states`` is ``(n, state_words)`` int64 (the
-    kernels' form, ``rules.encode``), ``seeds`` ``(n,)`` int64, one per position."""
+    kernels' form, ``rules.encode``), ``seeds`` ``(n,)`` int64, one per position.
+
+    ``table`` (Tigers & Sheep only: a loaded
+    :class:`~samuel.games.tigers.tablebase.probe.Tablebase` for the game's captures to win, or
+    None): positions it holds get its exact value with no games; rollouts end at the first
+    position it holds, with its value, and their searches probe it."""
     if not isinstance(config, RolloutConfig):
         raise ValueError(f"config must be a RolloutConfig, not {type(config)}")
     check_params(game, evaluator, params)
@@ -539,14 +571,21 @@ def rollout_labels(
     count = states.shape[0]
     check_seeds(seeds, count)
     game = int(game)
+    layers = None if table is None else _table_layers(table, game)
     results = np.empty(count, dtype=np.int64)
     if count:
         _root_results(game, states, results)
-    open_ = np.flatnonzero(results == games.NOT_OVER)
+    exact = np.zeros(count, dtype=np.bool_)
+    exact_values = np.zeros(count, dtype=np.int8)
+    if layers is not None and count:
+        exact, exact_values = tablebase_labels(table, states)  # checks the positions, too
+    open_ = np.flatnonzero((results == games.NOT_OVER) & ~exact)
     values = np.where(results == games.NOT_OVER, 0, results).astype(np.float64)
+    values[exact] = exact_values[exact]
     stderr = np.zeros(count, dtype=np.float64)
     played = np.zeros(count, dtype=np.int32)
     truncated = np.zeros(count, dtype=np.bool_)
+    tabled = np.zeros(count, dtype=np.int32)
     k = config.rollouts
     items = len(open_) * k
     total_plies = 0
@@ -555,6 +594,7 @@ def rollout_labels(
         outcomes = np.zeros(items, dtype=np.float64)
         plies = np.zeros(items, dtype=np.int64)
         cut = np.zeros(items, dtype=np.bool_)
+        ended = np.zeros(items, dtype=np.bool_)
         chunks = min(items, CHUNKS_PER_THREAD * numba.get_num_threads())
         _play_rollouts(
             game,
@@ -572,12 +612,15 @@ def rollout_labels(
             outcomes,
             plies,
             cut,
+            ended,
+            layers,
         )
         outcomes = outcomes.reshape(len(open_), k)
         values[open_] = outcomes.mean(axis=1)
         stderr[open_] = _spread(outcomes, k, bool(config.variance_reduction))
         played[open_] = k
         truncated[open_] = cut.reshape(len(open_), k).any(axis=1)
+        tabled[open_] = ended.reshape(len(open_), k).sum(axis=1)
         total_plies = int(plies.sum())
     return RolloutLabels(
         values=np.clip(values, -1.0, 1.0).astype(np.float32),
@@ -586,6 +629,8 @@ def rollout_labels(
         truncated=truncated,
         plies=total_plies,
         games=items,
+        exact=exact,
+        tabled=tabled,
     )
 
 
@@ -607,14 +652,7 @@ def tablebase_labels(table, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     :class:`~samuel.games.tigers.tablebase.probe.Tablebase`) holds the position (the hand empty,
     fewer sheep captured than win), ``values`` its perfect-play result there, +1 / 0 / -1 in the
     first player's (the tigers') view (0 where the mask is False)."""
-    layers = getattr(table, "layers", None)
-    captures = getattr(table, "captures_to_win", None)
-    if not isinstance(layers, tuple) or not isinstance(captures, int):
-        raise ValueError(f"expected a loaded Tablebase (probe.load_tablebase), not {type(table)}")
-    if len(layers) != 2 * captures or captures < 1:
-        raise ValueError(
-            f"a tablebase for {captures} captures has {2 * captures} layers, not {len(layers)}"
-        )
+    layers, captures = _table_parts(table)
     game = games.tigers_and_sheep(captures)
     states = check_states(game, states)
     _check_tigers_positions(states)
@@ -623,6 +661,32 @@ def tablebase_labels(table, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     if states.shape[0]:
         _tablebase_values(game, states, layers, captures, mask, values)
     return mask, values
+
+
+def _table_parts(table) -> tuple[tuple, int]:
+    """A loaded tablebase's ``(layers, captures_to_win)``; ValueError for anything else."""
+    layers = getattr(table, "layers", None)
+    captures = getattr(table, "captures_to_win", None)
+    if not isinstance(layers, tuple) or not isinstance(captures, int):
+        raise ValueError(f"expected a loaded Tablebase (probe.load_tablebase), not {type(table)}")
+    if len(layers) != 2 * captures or captures < 1:
+        raise ValueError(
+            f"a tablebase for {captures} captures has {2 * captures} layers, not {len(layers)}"
+        )
+    return layers, captures
+
+
+def _table_layers(table, game: int) -> tuple:
+    """The layers of ``table`` for rollouts of ``game``; ValueError unless it is the table of
+    that game (Tigers & Sheep won by the table's captures)."""
+    layers, captures = _table_parts(table)
+    if game != games.tigers_and_sheep(captures):
+        raise ValueError(
+            f"the tablebase is of Tigers & Sheep won by {captures} captures (game number "
+            f"{games.tigers_and_sheep(captures)}): it cannot label positions of "
+            f"{games.compiled_game(game).title} (game number {game})"
+        )
+    return layers
 
 
 def _points(masks: np.ndarray) -> np.ndarray:

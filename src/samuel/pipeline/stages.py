@@ -343,6 +343,7 @@ def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         np.ascontiguousarray(states[rest]),
         state_seeds(states[rest], seed),
         rollout,
+        table,  # placement-phase positions: rollouts end once the hand is empty, exactly
     )
 
     def store_output(connection: Connection) -> dict:
