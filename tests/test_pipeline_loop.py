@@ -82,6 +82,14 @@ def test_cycles_run_end_to_end_and_check_catches_tampering(database_url, tmp_pat
     assert models.returncode == 0 and "retired" in models.stdout and "active" in models.stdout
     check = samuel("pipeline", "check", folder, *db)
     assert check.returncode == 0, check.stdout + check.stderr
+    assert "validation MSE" in run.stdout and "constant" in run.stdout
+
+    # What the random source is worth: two candidates, one trained without it, and their match.
+    ablate = samuel("pipeline", "ablate", folder, *db, "--without", "random", "--games", "2",
+                    "--no-progress")  # fmt: skip
+    assert ablate.returncode == 0, ablate.stderr
+    assert "all sources vs without random" in ablate.stdout
+    assert "'random'" not in ablate.stdout.splitlines()[1]  # the second trained without it
 
     # A second cycle with a gate no candidate passes: rejected, no relabelling, champion kept.
     run = samuel("pipeline", "run", folder, *db, "--game", "tigers", "--cycles", "1",
@@ -96,6 +104,14 @@ def test_cycles_run_end_to_end_and_check_catches_tampering(database_url, tmp_pat
     assert second.champion_id == cycle.candidate_id
     assert decision == "reject" and status_of[second.candidate_id] == "rejected"
     assert status_of[cycle.candidate_id] == "active"
+
+    # The rejected candidate gated again (with the stored, strict gate): rejected again, logged.
+    regate = samuel("pipeline", "gate", folder, *db, str(second.candidate_id), "--no-progress")
+    assert regate.returncode == 0, regate.stderr
+    assert f"model {second.candidate_id} rejected" in regate.stdout
+    with store.read() as connection:
+        tournaments = connection.execute(select(func.count()).select_from(Tournament)).scalar_one()
+    assert tournaments == 3
 
     # Tampering: a model file changed, then two active models.
     path = tmp_path / "pipe" / "models" / f"tigers-{cycle.candidate_id:06d}.bin"

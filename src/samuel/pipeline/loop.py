@@ -232,10 +232,16 @@ def describe_cycle(store: Store, cycle_id: int) -> str:
     labelled = sum((r.result or {}).get("positions", 0) for r in rows if r.stage == "label")
     relabelled = sum((r.result or {}).get("positions", 0) for r in rows if r.stage == "relabel")
     gate = next((r.result for r in rows if r.stage == "gate"), None)
+    trained = next((r.result for r in rows if r.stage == "train"), None)
     verdict = "no gate" if gate is None else f"{gate['decision']}: {gate['reason']}"
+    training = ""
+    if trained is not None:
+        baselines = ", ".join(f"{k} {v:.4f}" for k, v in trained["baselines"].items())
+        training = f" (validation MSE {trained['validation_mse']:.4f}; baselines: {baselines})"
     return (
         f"{cycle.game} cycle {cycle.number} done ({units} units): {new} new positions, "
-        f"{labelled} labelled, {relabelled} relabelled; candidate {cycle.candidate_id}, {verdict}"
+        f"{labelled} labelled, {relabelled} relabelled; candidate {cycle.candidate_id}"
+        f"{training}, {verdict}"
     )
 
 
