@@ -37,6 +37,7 @@ class LabelledPositions:
     stderr: np.ndarray  # (n,) float32
     groups: np.ndarray  # (n,) int64: the game each came from, -1 for none
     sources: np.ndarray  # (n,) str
+    exact: np.ndarray  # (n,) bool: the label is exact (the table's, or a decided position's)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -49,6 +50,7 @@ class LabelledPositions:
             self.stderr[index],
             self.groups[index],
             self.sources[index],
+            self.exact[index],
         )
 
     @staticmethod
@@ -61,12 +63,13 @@ class LabelledPositions:
                 np.zeros(0, np.float32),
                 np.zeros(0, np.int64),
                 np.zeros(0, dtype=object),
+                np.zeros(0, dtype=bool),
             )
         return LabelledPositions(
             *(np.concatenate([getattr(p, f) for p in parts]) for f in LabelledPositions.FIELDS)
         )
 
-    FIELDS = ("ids", "states", "values", "stderr", "groups", "sources")
+    FIELDS = ("ids", "states", "values", "stderr", "groups", "sources", "exact")
 
 
 def load_states(connection: Connection, ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -147,6 +150,7 @@ def _labelled_query(game: str, without: str | None = None):
             Position.source,
             Label.value,
             Label.stderr,
+            Label.rollouts,
         )
         .join(Label, Label.id == Position.label_id)
         .where(Position.game == game)
@@ -172,6 +176,7 @@ def stream_labelled(
                 np.array([r.stderr for r in rows], dtype=np.float32),
                 np.array([-1 if r.origin_game is None else r.origin_game for r in rows], np.int64),
                 np.array([r.source for r in rows], dtype=object),
+                np.array([r.rollouts == 0 for r in rows], dtype=bool),
             )
 
 
@@ -191,14 +196,19 @@ def sample_keys(states: np.ndarray, seed: int) -> np.ndarray:
 
 
 def sample_labelled(
-    store: Store, game: str, count: int, seed: int, without: str | None = None
+    store: Store,
+    game: str,
+    count: int,
+    seed: int,
+    without: str | None = None,
+    chunk: int = CHUNK,
 ) -> tuple[LabelledPositions, int]:
     """A uniform sample of at most ``count`` labelled positions (a bottom-k sketch over the
     stream); returns it (in key order) and how many labelled positions there were in all."""
     kept: LabelledPositions | None = None
     kept_keys = np.zeros(0, dtype=np.int64)
     total = 0
-    for part in stream_labelled(store, game, without):
+    for part in stream_labelled(store, game, without, chunk):
         total += len(part)
         keys = sample_keys(part.states, seed)
         if kept is None:
@@ -230,7 +240,10 @@ def set_priorities(connection: Connection, ids: np.ndarray, priorities: np.ndarr
         update(Position.__table__)
         .where(Position.__table__.c.id == bindparam("pid"))
         .values(priority=bindparam("p")),
-        [{"pid": int(i), "p": float(p)} for i, p in zip(ids, priorities, strict=True)],
+        [
+            {"pid": int(i), "p": None if np.isnan(p) else float(p)}
+            for i, p in zip(ids, priorities, strict=True)
+        ],
     )
 
 

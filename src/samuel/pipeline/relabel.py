@@ -10,6 +10,9 @@ position is the sum of three terms, each in the units of a value (-1..1):
 - **recency**: ``RECENCY_WEIGHT`` times the position's rank among the game's positions by age
   (1 for the newest, 0 for the oldest), so the newest sample of the data is done first.
 
+Exact labels (the table's, a decided position's: no rollouts) are never relabelled: their
+priority stays empty.
+
 The priorities are computed chunk by chunk over the stream of labelled positions and written to
 ``positions.priority``; the relabelling units then take the best ``relabel_positions`` through
 the ``(game, priority)`` index. A relabelled position's priority is cleared with its new label.
@@ -64,6 +67,7 @@ def prioritise(
         values = priorities(
             quick_values(part.states), part.values, part.stderr, part.ids, first, last
         )
+        values[part.exact] = np.nan  # stored as no priority: exact labels stay
         with store.write() as connection:
             set_priorities(connection, part.ids, values)
         done += len(part)
