@@ -208,6 +208,10 @@ def test_bad_input_gets_a_clear_error(tmp_path):
     assert run.returncode == 2 and "SQLite or PostgreSQL" in run.stderr
     run = samuel("pipeline", "run", str(tmp_path), "--rollouts", "3", "--cycles", "1")
     assert run.returncode == 2 and "even" in run.stderr
+    run = samuel("pipeline", "run", str(tmp_path), "--anchor", "nobody", "--cycles", "1")
+    assert run.returncode == 2 and "unknown player" in run.stderr
+    run = samuel("pipeline", "run", str(tmp_path), "--tablebase", str(tmp_path / "no"))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
     run = samuel("pipeline", "promote", str(tmp_path), "7", "--why", "x")
     assert run.returncode == 2 and "no model 7" in run.stderr
     assert "Traceback" not in run.stderr

@@ -119,14 +119,35 @@ def _latest_config(store, game: str) -> dict | None:
         ).scalar_one_or_none()
 
 
+def _check_before_running(config, game: str) -> None:
+    """Refuse a bad anchor or tablebase now, not in the middle of a cycle."""
+    from samuel.games import get_game
+    from samuel.players import HumanPlayer, make_player
+
+    rules = get_game(game)
+    if config.tablebase is not None:
+        if game != "tigers":
+            raise CommandError("--tablebase is Tigers & Sheep's; other games have none")
+        from samuel.games.tigers.tablebase.probe import load_tablebase
+
+        table = load_tablebase(config.tablebase)
+        if table.captures_to_win != rules.captures_to_win:
+            raise CommandError(
+                f"{config.tablebase} is the table of the game won by {table.captures_to_win} "
+                f"captures, not {rules.captures_to_win}"
+            )
+    anchor = make_player(config.anchor, rules, depth=config.gate_depth)
+    if isinstance(anchor, HumanPlayer):
+        raise CommandError("the anchor must be an engine, not human")
+
+
 def command_run(args: argparse.Namespace) -> None:
     folder, store = _open(args, create=True)
     try:
         from .loop import run
 
         config = _config(args, _latest_config(store, args.game))
-        if config.tablebase is not None and args.game != "tigers":
-            raise CommandError("--tablebase is Tigers & Sheep's; other games have none")
+        _check_before_running(config, args.game)
         ctx = _context(folder, store, args.game, progress=not args.no_progress)
         report = run(store, ctx, config, cycles=args.cycles, init=args.init)
         print(f"{len(report.cycles)} cycle(s) finished, {report.units} units done by this run")
