@@ -25,7 +25,7 @@ class PipelineConfig:
     tablebase: str | None = None  # the table's folder: exact labels, `tablebase` source, perfect
     # Stage 2: labels by rollout.
     rollouts: int = 16  # K games per position
-    rollout_depth: int = 1  # the champion's depth in rollouts
+    rollout_depth: int = 2  # the champion's depth in rollouts (docs/pipeline.md: 2 beats 1)
     rollout_epsilon: float = 0.05  # share of plies played at random
     truncate_plies: int = 0  # 0: to the end; N: stop after N plies and take the network's value
     variance_reduction: bool = True  # antithetic pairs, low-discrepancy random plies
