@@ -193,7 +193,14 @@ def step_prioritise(url: str, args) -> dict:
     from samuel.pipeline.store import Store
 
     store = Store.open(url, command="benchmarks/pipeline.py prioritise")
-    done = prioritise(store, GAME, quick_values)
+    seen = [0]
+
+    def progress(count: int) -> None:
+        seen[0] += count
+        if args.verbose and seen[0] % 1_000_000 < count:
+            print(f"    prioritised {seen[0]:,}   {load()}", file=sys.stderr, flush=True)
+
+    done = prioritise(store, GAME, quick_values, progress)
     store.close()
     return {"prioritised": done}
 
