@@ -284,7 +284,9 @@ def near_the_table(params, args) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tablebase", default="tablebase", help="the full table (samuel tablebase build)")
+    parser.add_argument(
+        "--tablebase", default="tablebase", help="the full table (samuel tablebase build)"
+    )
     parser.add_argument("--games", type=int, default=512, help="games in part 1")
     parser.add_argument("--positions", type=int, default=256, help="positions in part 2")
     parser.add_argument("--tb-positions", type=int, default=100, help="positions in part 3")

@@ -119,19 +119,37 @@ def main() -> None:
         threads = numba.get_num_threads()
         # Each side in a fresh process: both keep thread pools whose waiting threads would
         # otherwise slow the other down.
-        print(f"{args.game}: {args.samples} self-play positions, batch {args.batch_size}, "
-              f"{args.epochs} epochs, {threads} threads")
+        print(
+            f"{args.game}: {args.samples} self-play positions, batch {args.batch_size}, "
+            f"{args.epochs} epochs, {threads} threads"
+        )
         rates = {}
         with tempfile.TemporaryDirectory() as folder:
             data = Path(folder) / "samples.npz"
             samples = self_play_samples(args.game, args.samples)
             np.savez(data, states=samples.states, targets=samples.targets)
             for side in ("samuel", "pytorch"):
-                run = subprocess.run([sys.executable, __file__, "--only", side, "--game",
-                                      args.game, "--data", str(data), "--batch-size",
-                                      str(args.batch_size), "--epochs", str(args.epochs),
-                                      "--threads", str(threads)],
-                                     capture_output=True, text=True, check=True)
+                run = subprocess.run(
+                    [
+                        sys.executable,
+                        __file__,
+                        "--only",
+                        side,
+                        "--game",
+                        args.game,
+                        "--data",
+                        str(data),
+                        "--batch-size",
+                        str(args.batch_size),
+                        "--epochs",
+                        str(args.epochs),
+                        "--threads",
+                        str(threads),
+                    ],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
                 rates[side] = float(run.stdout.split()[-1]) if run.stdout.strip() else None
         print(f"samuel (numba)    {rates['samuel']:12,.0f} samples/s")
         if rates["pytorch"] is None:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
-from sqlalchemy import Connection, bindparam, func, select, update
+from sqlalchemy import Connection, bindparam, func, select, text, update
 
 from samuel.games.kernels import STATE_SIZE
 
@@ -141,43 +141,19 @@ def unlabelled_ids(connection: Connection, game: str) -> list[int]:
     )
 
 
-def _labelled_query(game: str, without: str | None = None):
-    query = (
-        select(
-            Position.id,
-            Position.state,
-            Position.origin_game,
-            Position.source,
-            Label.value,
-            Label.stderr,
-            Label.rollouts,
-        )
-        .join(Label, Label.id == Position.label_id)
-        .where(Position.game == game)
-    )
-    if without is not None:
-        query = query.where(Position.source != without)
-    return query
-
-
 def stream_labelled(
     store: Store, game: str, without: str | None = None, chunk: int = CHUNK
 ) -> Iterator[LabelledPositions]:
-    """Every labelled position of ``game`` (leaving out one source), ``chunk`` at a time."""
-    with store.read() as connection:
-        result = connection.execution_options(yield_per=chunk).execute(
-            _labelled_query(game, without)
-        )
-        for rows in result.partitions(chunk):
-            yield LabelledPositions(
-                np.array([r.id for r in rows], dtype=np.int64),
-                states_from_bytes([r.state for r in rows]),
-                np.array([r.value for r in rows], dtype=np.float32),
-                np.array([r.stderr for r in rows], dtype=np.float32),
-                np.array([-1 if r.origin_game is None else r.origin_game for r in rows], np.int64),
-                np.array([r.source for r in rows], dtype=object),
-                np.array([r.rollouts == 0 for r in rows], dtype=bool),
-            )
+    """Every labelled position of ``game`` (leaving out one source), ``chunk`` at a time in id
+    order, each chunk read in a transaction of its own (:func:`labelled_after`)."""
+    after = -1
+    while True:
+        with store.read() as connection:
+            part = labelled_after(connection, game, after, chunk, without)
+        if len(part) == 0:
+            return
+        yield part
+        after = int(part.ids[-1])
 
 
 def sample_keys(states: np.ndarray, seed: int) -> np.ndarray:
@@ -236,14 +212,70 @@ def count_positions(connection: Connection, game: str) -> dict[tuple[str, bool],
 
 
 def set_priorities(connection: Connection, ids: np.ndarray, priorities: np.ndarray) -> None:
-    connection.execute(
-        update(Position.__table__)
-        .where(Position.__table__.c.id == bindparam("pid"))
-        .values(priority=bindparam("p")),
-        [
-            {"pid": int(i), "p": None if np.isnan(p) else float(p)}
-            for i, p in zip(ids, priorities, strict=True)
-        ],
+    """Give the positions ``ids`` these relabelling priorities, in bulk: ``executemany`` in id
+    order on SQLite, binary COPY into a temporary table and one ``UPDATE ... FROM`` on
+    PostgreSQL."""
+    ids = np.asarray(ids, dtype=np.int64).reshape(-1)
+    priorities = np.asarray(priorities, dtype=np.float64).reshape(-1)
+    if len(ids) != len(priorities):
+        raise ValueError("ids and priorities must have the same length")
+    if len(ids) == 0:
+        return
+    order = np.argsort(ids, kind="stable")
+    ids, priorities = ids[order], priorities[order]
+    raw = connection.connection.driver_connection
+    if connection.dialect.name == "postgresql":
+        from .store import binary_copy_block
+
+        with raw.cursor() as cursor:
+            cursor.execute(
+                "CREATE TEMPORARY TABLE IF NOT EXISTS priorities_copy "
+                "(id bigint NOT NULL, priority float8 NOT NULL)"
+            )
+            with cursor.copy("COPY priorities_copy (id, priority) FROM STDIN BINARY") as copy:
+                copy.write(binary_copy_block([(ids, ">i8"), (priorities, ">f8")]))
+            cursor.execute(
+                "UPDATE positions SET priority = priorities_copy.priority FROM priorities_copy "
+                "WHERE positions.id = priorities_copy.id"
+            )
+            cursor.execute("TRUNCATE priorities_copy")
+        return
+    cursor = raw.cursor()
+    cursor.executemany(
+        "UPDATE positions SET priority = ? WHERE id = ?",
+        zip(priorities.tolist(), ids.tolist(), strict=True),
+    )
+
+
+def labelled_after(
+    connection: Connection,
+    game: str,
+    after: int,
+    chunk: int = CHUNK,
+    without: str | None = None,
+) -> LabelledPositions:
+    """The next ``chunk`` labelled positions of ``game`` with ids above ``after``, in id order
+    (leaving out the source ``without``). Walks the primary key (SQLite: ``NOT INDEXED``, which
+    its planner would otherwise trade for the game's index and a sort of all of it), so a chunk
+    costs its own rows whatever the store's size."""
+    hint = " NOT INDEXED" if connection.dialect.name == "sqlite" else ""
+    leave_out = " AND p.source != :without" if without is not None else ""
+    rows = connection.execute(
+        text(
+            "SELECT p.id, p.state, p.origin_game, p.source, l.value, l.stderr, l.rollouts "
+            f"FROM positions AS p{hint} JOIN labels AS l ON l.id = p.label_id "
+            f"WHERE p.game = :game AND p.id > :after{leave_out} ORDER BY p.id LIMIT :chunk"
+        ),
+        {"game": game, "after": after, "chunk": chunk, "without": without},
+    ).all()
+    return LabelledPositions(
+        np.array([r.id for r in rows], dtype=np.int64),
+        states_from_bytes([r.state for r in rows]),
+        np.array([r.value for r in rows], dtype=np.float32),
+        np.array([r.stderr for r in rows], dtype=np.float32),
+        np.array([-1 if r.origin_game is None else r.origin_game for r in rows], np.int64),
+        np.array([r.source for r in rows], dtype=object),
+        np.array([r.rollouts == 0 for r in rows], dtype=bool),
     )
 
 

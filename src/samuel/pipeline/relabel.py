@@ -25,7 +25,7 @@ from collections.abc import Callable
 import numpy as np
 from sqlalchemy import func, select
 
-from .dataset import CHUNK, set_priorities, stream_labelled
+from .dataset import CHUNK, labelled_after, set_priorities
 from .schema import Position
 from .store import Store
 
@@ -55,21 +55,29 @@ def prioritise(
 ) -> int:
     """Compute and store the priority of every labelled position of ``game``;
     ``quick_values(states)`` is the new champion's static value of each state. Returns how many
-    positions were given one. Each chunk's priorities are committed as they are computed."""
+    positions were given one. Each chunk's priorities are committed as they are computed (the
+    walk goes by id, one transaction a chunk)."""
     with store.read() as connection:
         first, last = connection.execute(
             select(func.min(Position.id), func.max(Position.id)).where(Position.game == game)
         ).one()
     if first is None:
         return 0
-    done = 0
-    for part in stream_labelled(store, game, chunk=CHUNK):
-        values = priorities(
-            quick_values(part.states), part.values, part.stderr, part.ids, first, last
-        )
-        values[part.exact] = np.nan  # stored as no priority: exact labels stay
+    done, after = 0, first - 1
+    while True:
+        # One transaction a chunk, reading and writing it: no read stays open across the walk
+        # (on SQLite one would keep the write-ahead log from being checkpointed, and it would
+        # grow by every chunk's pages).
         with store.write() as connection:
-            set_priorities(connection, part.ids, values)
+            part = labelled_after(connection, game, after, CHUNK)
+            if len(part) == 0:
+                break
+            values = priorities(
+                quick_values(part.states), part.values, part.stderr, part.ids, first, last
+            )
+            keep = ~part.exact  # exact labels stay: their priority stays empty
+            set_priorities(connection, part.ids[keep], values[keep])
+        after = int(part.ids[-1])
         done += len(part)
         if progress is not None:
             progress(len(part))

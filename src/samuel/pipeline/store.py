@@ -15,6 +15,7 @@ One code path serves both databases; where they differ it is said here and nowhe
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import socket
 import sys
@@ -243,47 +244,118 @@ def insert_positions(
 
     ``origin_games`` says which game each came from (for the validation split by game; None for
     a position from no game), ``plies`` its ply there."""
-    count = len(states)
-    blobs = state_bytes(states)
-    origins = [None] * count if origin_games is None else [int(g) for g in origin_games]
-    origins = [None if g is not None and g < 0 else g for g in origins]
-    ply_list = [0] * count if plies is None else [int(p) for p in plies]
-    if len(origins) != count or len(ply_list) != count:
+    rows = np.ascontiguousarray(states, dtype="<i8")
+    if rows.ndim != 2 or rows.shape[1] != STATE_SIZE:
+        raise ValueError(f"states must be (n, {STATE_SIZE}) rows, not {rows.shape}")
+    count = len(rows)
+    origins = (
+        np.full(count, -1, dtype=np.int64)
+        if origin_games is None
+        else np.asarray(origin_games, dtype=np.int64).reshape(-1)
+    )
+    ply_array = (
+        np.zeros(count, dtype=np.int64)
+        if plies is None
+        else np.asarray(plies, dtype=np.int64).reshape(-1)
+    )
+    if len(origins) != count or len(ply_array) != count:
         raise ValueError("states, origin_games and plies must have the same length")
+    if count == 0:
+        return 0
+    if ply_array.min() < -(2**15) or ply_array.max() >= 2**15:
+        raise ValueError("a ply does not fit the store's smallint")
+    origins = np.where(origins < 0, -1, origins)  # negative: from no game (stored as NULL)
+    if connection.dialect.name == "postgresql":
+        return _copy_positions(connection, game, rows, provenance, origins, ply_array)
     now = utc_now()
     p = provenance
-    rows = [
-        (game, blob, p.source, p.model_id, p.seed, p.run_id, p.unit_id, origin, ply, now)
-        for blob, origin, ply in zip(blobs, origins, ply_list, strict=True)
-    ]
-    if not rows:
-        return 0
-    if connection.dialect.name == "postgresql":
-        return _copy_positions(connection, rows)
+    blobs = state_bytes(rows)
+    origin_list = [None if g < 0 else g for g in origins.tolist()]
     columns = ", ".join(POSITION_COLUMNS)
     marks = ", ".join("?" * len(POSITION_COLUMNS))
-    cursor = connection.connection.driver_connection.cursor()
-    before = connection.connection.driver_connection.total_changes
-    cursor.executemany(f"INSERT OR IGNORE INTO positions ({columns}) VALUES ({marks})", rows)
-    return connection.connection.driver_connection.total_changes - before
-
-
-def _copy_positions(connection: Connection, rows: list[tuple]) -> int:
-    """PostgreSQL: COPY into a temporary table, then insert what is new."""
-    columns = ", ".join(POSITION_COLUMNS)
     raw = connection.connection.driver_connection
+    cursor = raw.cursor()
+    before = raw.total_changes
+    cursor.executemany(
+        f"INSERT OR IGNORE INTO positions ({columns}) VALUES ({marks})",
+        zip(
+            itertools.repeat(game),
+            blobs,
+            itertools.repeat(p.source),
+            itertools.repeat(p.model_id),
+            itertools.repeat(p.seed),
+            itertools.repeat(p.run_id),
+            itertools.repeat(p.unit_id),
+            origin_list,
+            ply_array.tolist(),
+            itertools.repeat(now),
+        ),
+    )
+    return raw.total_changes - before
+
+
+COPY_HEADER = b"PGCOPY\n\xff\r\n\x00" + bytes(8)  # signature, flags, no header extension
+COPY_TRAILER = b"\xff\xff"
+
+
+def binary_copy_block(fields: list[tuple[np.ndarray, str]]) -> bytes:
+    """PostgreSQL's binary COPY data for rows of fixed-size, non-null fields, built in one
+    piece by numpy: ``fields`` are (column array, big-endian numpy type such as ``">i8"``, or
+    ``"V40"`` for a bytea of 40 bytes per row given as an (n, 40) uint8 or (n, 5) int64 array)."""
+    count = len(fields[0][0])
+    layout = [("fields", ">i2")]
+    for number, (_, kind) in enumerate(fields):
+        layout += [(f"length{number}", ">i4"), (f"value{number}", kind)]
+    block = np.empty(count, dtype=np.dtype(layout))
+    block["fields"] = len(fields)
+    for number, (column, kind) in enumerate(fields):
+        size = np.dtype(kind).itemsize
+        block[f"length{number}"] = size
+        if kind.startswith("V"):
+            raw = np.ascontiguousarray(column).view(np.uint8).reshape(count, size)
+            block[f"value{number}"] = raw.view(np.dtype(kind)).reshape(count)
+        else:
+            block[f"value{number}"] = column
+    return COPY_HEADER + block.tobytes() + COPY_TRAILER
+
+
+def _copy_positions(
+    connection: Connection,
+    game: str,
+    states: np.ndarray,
+    provenance: Provenance,
+    origins: np.ndarray,
+    plies: np.ndarray,
+) -> int:
+    """PostgreSQL: binary COPY of what differs by row (state, origin game, ply) into a temporary
+    table, then one INSERT ... SELECT of what is new, the batch's provenance as parameters."""
+    raw = connection.connection.driver_connection
+    p = provenance
     with raw.cursor() as cursor:
         cursor.execute(
-            f"CREATE TEMPORARY TABLE IF NOT EXISTS positions_in AS SELECT {columns} "
-            "FROM positions WITH NO DATA"
+            "CREATE TEMPORARY TABLE IF NOT EXISTS positions_copy "
+            "(state bytea NOT NULL, origin_game bigint NOT NULL, ply smallint NOT NULL)"
         )
-        with cursor.copy(f"COPY positions_in ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
+        block = binary_copy_block([(states, f"V{STATE_BYTES}"), (origins, ">i8"), (plies, ">i2")])
+        with cursor.copy("COPY positions_copy (state, origin_game, ply) FROM STDIN BINARY") as copy:
+            copy.write(block)
+        del block
         cursor.execute(
-            f"INSERT INTO positions ({columns}) SELECT {columns} FROM positions_in "
-            "ON CONFLICT (state, source, game) DO NOTHING"
+            f"INSERT INTO positions ({', '.join(POSITION_COLUMNS)}) "
+            "SELECT %(game)s::varchar, state, %(source)s::varchar, %(model_id)s::integer, "
+            "%(seed)s::bigint, %(run_id)s::integer, %(unit_id)s::integer, "
+            "NULLIF(origin_game, -1), ply, %(now)s::timestamptz FROM positions_copy "
+            "ON CONFLICT (state, source, game) DO NOTHING",
+            {
+                "game": game,
+                "source": p.source,
+                "model_id": p.model_id,
+                "seed": p.seed,
+                "run_id": p.run_id,
+                "unit_id": p.unit_id,
+                "now": utc_now(),
+            },
         )
         inserted = cursor.rowcount
-        cursor.execute("TRUNCATE positions_in")
+        cursor.execute("TRUNCATE positions_copy")
     return inserted
