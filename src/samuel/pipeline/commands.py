@@ -16,6 +16,7 @@ another: a SQLite file or a PostgreSQL URL (``postgresql+psycopg://user@host/db`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import os
 from pathlib import Path
@@ -37,7 +38,9 @@ def _imports():
         ) from None
 
 
-def _open(args: argparse.Namespace, create: bool = False):
+@contextlib.contextmanager
+def _opened(args: argparse.Namespace, create: bool = False):
+    """The pipeline's folder and its store, opened (and migrated) for one command, closed after."""
     _imports()
     from .store import Store, database_url
 
@@ -51,7 +54,11 @@ def _open(args: argparse.Namespace, create: bool = False):
     if url.startswith("sqlite:") and not create and db is None:
         if not (folder / "pipeline.sqlite").exists():
             raise CommandError(f"{folder} holds no pipeline store (pipeline.sqlite)")
-    return folder, Store.open(url)
+    store = Store.open(url)
+    try:
+        yield folder, store
+    finally:
+        store.close()
 
 
 # The options of `run` that set the configuration: given ones override the stored config.
@@ -142,8 +149,7 @@ def _check_before_running(config, game: str) -> None:
 
 
 def command_run(args: argparse.Namespace) -> None:
-    folder, store = _open(args, create=True)
-    try:
+    with _opened(args, create=True) as (folder, store):
         from .loop import run
 
         config = _config(args, _latest_config(store, args.game))
@@ -151,13 +157,10 @@ def command_run(args: argparse.Namespace) -> None:
         ctx = _context(folder, store, args.game, progress=not args.no_progress)
         report = run(store, ctx, config, cycles=args.cycles, init=args.init)
         print(f"{len(report.cycles)} cycle(s) finished, {report.units} units done by this run")
-    finally:
-        store.close()
 
 
 def command_status(args: argparse.Namespace) -> None:
-    folder, store = _open(args)
-    try:
+    with _opened(args) as (folder, store):
         from .status import plot_anchor_scores, status_lines
 
         for line in status_lines(store, args.game):
@@ -165,24 +168,18 @@ def command_status(args: argparse.Namespace) -> None:
         if args.plot:
             plot_anchor_scores(store, args.game, args.plot)
             print(f"plot: {args.plot}")
-    finally:
-        store.close()
 
 
 def command_models(args: argparse.Namespace) -> None:
-    folder, store = _open(args)
-    try:
+    with _opened(args) as (folder, store):
         from .status import model_lines
 
         for line in model_lines(store, args.game):
             print(line)
-    finally:
-        store.close()
 
 
 def command_promote(args: argparse.Namespace) -> None:
-    folder, store = _open(args)
-    try:
+    with _opened(args) as (folder, store):
         from . import registry
 
         with store.write() as connection:
@@ -196,25 +193,19 @@ def command_promote(args: argparse.Namespace) -> None:
                 tournament_id=args.tournament,
             )
         print(f"model {args.id} is the active {model.game} model (was {previous})")
-    finally:
-        store.close()
 
 
 def command_reject(args: argparse.Namespace) -> None:
-    folder, store = _open(args)
-    try:
+    with _opened(args) as (folder, store):
         from . import registry
 
         with store.write() as connection:
             registry.reject(connection, args.ids)
         print(f"rejected: {', '.join(map(str, args.ids))}")
-    finally:
-        store.close()
 
 
 def command_check(args: argparse.Namespace) -> None:
-    folder, store = _open(args)
-    try:
+    with _opened(args) as (folder, store):
         from . import registry
 
         with store.read() as connection:
@@ -225,31 +216,23 @@ def command_check(args: argparse.Namespace) -> None:
         if serious:
             raise CommandError(f"{len(serious)} problem(s) in the store (listed above)")
         print("the store and the files agree")
-    finally:
-        store.close()
 
 
 def command_gate(args: argparse.Namespace) -> None:
-    folder, store = _open(args)
-    try:
+    with _opened(args) as (folder, store):
         from .status import regate
 
         print(regate(store, folder, args.id, progress=not args.no_progress))
-    finally:
-        store.close()
 
 
 def command_ablate(args: argparse.Namespace) -> None:
-    folder, store = _open(args)
-    try:
+    with _opened(args) as (folder, store):
         from .status import ablate
 
         for line in ablate(
             store, folder, args.game, args.without, args.games, progress=not args.no_progress
         ):
             print(line)
-    finally:
-        store.close()
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

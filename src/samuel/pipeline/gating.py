@@ -10,12 +10,15 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy import Connection
+
 from samuel.match.head_to_head import MatchResult, play_match
 from samuel.match.sprt import Sprt
 from samuel.players import PlayerSpec
 from samuel.seeds import derive_seed
 
 from .config import PipelineConfig
+from .schema import Tournament, utc_now
 
 CHAMPION_STREAM, ANCHOR_STREAM, CHAMPION_ANCHOR_STREAM = 0x6A7E1, 0x6A7E2, 0x6A7E3
 
@@ -125,3 +128,52 @@ def gate(
         )
         promote = True
     return GateResult(vs_champion, vs_anchor, champion_vs_anchor, promote, reason)
+
+
+def record_tournament(
+    connection: Connection,
+    game: str,
+    candidate_id: int,
+    champion_id: int,
+    config: PipelineConfig,
+    result: GateResult,
+    run_id: int | None,
+    **extra,
+) -> int:
+    """Store a gate's tournament whole (``extra``: more entries for its report); its id."""
+    vs = result.vs_champion
+    anchor = result.vs_anchor.statistics
+    report = {
+        "vs_champion": summary(vs),
+        "vs_anchor": summary(result.vs_anchor),
+        "reason": result.reason,
+        **extra,
+    }
+    if result.champion_vs_anchor is not None:
+        report["champion_vs_anchor"] = summary(result.champion_vs_anchor)
+    return connection.execute(
+        Tournament.__table__.insert().returning(Tournament.id),
+        {
+            "game": game,
+            "candidate_id": candidate_id,
+            "champion_id": champion_id,
+            "games": vs.games,
+            "score": vs.score,
+            "pentanomial": {"counts": list(vs.statistics.pentanomial.counts)},
+            "llr": vs.sprt.llr,
+            "lower": vs.sprt.test.lower,
+            "upper": vs.sprt.test.upper,
+            "elo0": config.elo0,
+            "elo1": config.elo1,
+            "sprt": vs.sprt.decision or "undecided",
+            "anchor": config.anchor,
+            "anchor_games": result.vs_anchor.games,
+            "anchor_score": anchor.score,
+            "anchor_low": anchor.score_low,
+            "anchor_high": anchor.score_high,
+            "decision": "promote" if result.promote else "reject",
+            "report": report,
+            "run_id": run_id,
+            "created_at": utc_now(),
+        },
+    ).scalar_one()

@@ -28,9 +28,9 @@ from samuel.seeds import derive_seed
 
 from . import dataset, registry
 from .config import PipelineConfig
-from .gating import gate, summary
+from .gating import gate, record_tournament
 from .relabel import prioritise
-from .schema import Cycle, Position, Tournament, WorkUnit, utc_now
+from .schema import Cycle, Position, Tournament, WorkUnit
 from .store import Provenance, Store, insert_positions
 from .work import ClaimedUnit
 
@@ -473,41 +473,15 @@ def _gate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     )
 
     def store_output(connection: Connection) -> dict:
-        vs = result.vs_champion
-        anchor = result.vs_anchor.statistics
-        report = {
-            "vs_champion": summary(vs),
-            "vs_anchor": summary(result.vs_anchor),
-            "reason": result.reason,
-        }
-        if result.champion_vs_anchor is not None:
-            report["champion_vs_anchor"] = summary(result.champion_vs_anchor)
-        tournament_id = connection.execute(
-            Tournament.__table__.insert().returning(Tournament.id),
-            {
-                "game": ctx.game,
-                "candidate_id": cycle.candidate_id,
-                "champion_id": cycle.champion_id,
-                "games": vs.games,
-                "score": vs.score,
-                "pentanomial": {"counts": list(vs.statistics.pentanomial.counts)},
-                "llr": vs.sprt.llr,
-                "lower": vs.sprt.test.lower,
-                "upper": vs.sprt.test.upper,
-                "elo0": config.elo0,
-                "elo1": config.elo1,
-                "sprt": vs.sprt.decision or "undecided",
-                "anchor": config.anchor,
-                "anchor_games": result.vs_anchor.games,
-                "anchor_score": anchor.score,
-                "anchor_low": anchor.score_low,
-                "anchor_high": anchor.score_high,
-                "decision": "promote" if result.promote else "reject",
-                "report": report,
-                "run_id": ctx.store.run_id,
-                "created_at": utc_now(),
-            },
-        ).scalar_one()
+        tournament_id = record_tournament(
+            connection,
+            ctx.game,
+            cycle.candidate_id,
+            cycle.champion_id,
+            config,
+            result,
+            ctx.store.run_id,
+        )
         connection.execute(
             update(Cycle).where(Cycle.id == cycle.id).values(tournament_id=tournament_id)
         )

@@ -14,8 +14,8 @@ from samuel.seeds import derive_seed
 
 from . import dataset, registry, work
 from .config import PipelineConfig
-from .gating import gate, network_spec, summary
-from .schema import Cycle, Model, Tournament, utc_now
+from .gating import gate, network_spec, record_tournament
+from .schema import Cycle, Model, Tournament
 from .store import Store, safe_url
 
 ABLATION_STREAM = 0xAB1A7E
@@ -180,40 +180,17 @@ def regate(store: Store, folder: Path, model_id: int, progress: bool = False) ->
         champion_anchor_known=True,
         progress=progress,
     )
-    vs = result.vs_champion
-    anchor = result.vs_anchor.statistics
     with store.write() as connection:
-        tournament_id = connection.execute(
-            Tournament.__table__.insert().returning(Tournament.id),
-            {
-                "game": model.game,
-                "candidate_id": model_id,
-                "champion_id": champion.id,
-                "games": vs.games,
-                "score": vs.score,
-                "pentanomial": {"counts": list(vs.statistics.pentanomial.counts)},
-                "llr": vs.sprt.llr,
-                "lower": vs.sprt.test.lower,
-                "upper": vs.sprt.test.upper,
-                "elo0": config.elo0,
-                "elo1": config.elo1,
-                "sprt": vs.sprt.decision or "undecided",
-                "anchor": config.anchor,
-                "anchor_games": result.vs_anchor.games,
-                "anchor_score": anchor.score,
-                "anchor_low": anchor.score_low,
-                "anchor_high": anchor.score_high,
-                "decision": "promote" if result.promote else "reject",
-                "report": {
-                    "vs_champion": summary(vs),
-                    "vs_anchor": summary(result.vs_anchor),
-                    "reason": result.reason,
-                    "regate": True,
-                },
-                "run_id": store.run_id,
-                "created_at": utc_now(),
-            },
-        ).scalar_one()
+        tournament_id = record_tournament(
+            connection,
+            model.game,
+            model_id,
+            champion.id,
+            config,
+            result,
+            store.run_id,
+            regate=True,
+        )
         if result.promote:
             current = registry.active_model(connection, model.game, lock=True)
             if current is None or current.id != champion.id:
