@@ -65,8 +65,8 @@ def test_decided_positions_get_their_exact_result_without_games():
     assert labels.values[0] == 1.0 and labels.stderr[0] == 0.0 and labels.rollouts[0] == 0
     assert labels.rollouts[1] == 4 and labels.games == 4
     black_only = np.array(
-        [[1, 0, 0, 0, 0], [0, 1, 0, 1, 0]], dtype=np.int64
-    )  # side to move has none
+        [[1, 0, 0, 0, 0], [0, 1 << 5, 0, 1, 0]], dtype=np.int64
+    )  # side to move has none (the white man on square 6, not on its crowning row)
     labels = rollout_labels(DRAUGHTS, NETWORK, network(DRAUGHTS), black_only, seeds_for(2), QUICK)
     assert labels.values.tolist() == [1.0, -1.0] and labels.stderr.tolist() == [0.0, 0.0]
     assert labels.games == 0 and labels.plies == 0 and not labels.truncated.any()
@@ -392,3 +392,17 @@ def test_labels_with_the_table_are_the_same_on_one_and_two_threads(two_captures)
     for name in ("values", "stderr", "rollouts", "truncated", "exact", "tabled"):
         assert np.array_equal(getattr(one, name), getattr(two, name)), name
     assert one.plies == two.plies and one.tabled.sum() > 0
+
+
+def test_a_row_that_is_no_position_is_refused_before_any_kernel():
+    from samuel.games.networks import random_network
+    from samuel.pipeline.rollouts import RolloutConfig, evaluate_positions, rollout_labels
+
+    params = random_network(0, 1)
+    bad = np.zeros((1, games.STATE_SIZE), dtype=np.int64)
+    bad[0, 0] = (1 << 25) | 0b11111  # a tiger off the board, and five tigers
+    with pytest.raises(ValueError, match="not a position"):
+        rollout_labels(0, games.EVALUATOR_NETWORK, params, bad, np.zeros(1, np.int64),
+                       RolloutConfig(rollouts=2))  # fmt: skip
+    with pytest.raises(ValueError, match="not a position"):
+        evaluate_positions(0, games.EVALUATOR_NETWORK, params, bad)

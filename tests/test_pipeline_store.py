@@ -249,3 +249,18 @@ def test_leases_hand_each_unit_to_one_run_and_free_a_dead_runs(database_url, tmp
     assert again.id == b.id
     first.close()
     second.close()
+
+
+def test_a_model_file_outside_the_models_folder_is_never_read(store, tmp_path):
+    model_id = _register(store, tmp_path, seed=1)
+    (tmp_path / "elsewhere.bin").write_bytes(b"not a network")
+    with store.write() as connection:
+        connection.execute(
+            update(Model).where(Model.id == model_id).values(path="models/../elsewhere.bin")
+        )
+    with store.read() as connection:
+        model = registry.get_model(connection, model_id)
+        problems = registry.check(connection, tmp_path)
+    with pytest.raises(registry.RegistryError, match="is not in"):
+        registry.load_model(tmp_path, model)
+    assert "file" in [p.what for p in problems]

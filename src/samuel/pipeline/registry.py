@@ -113,9 +113,22 @@ def active_model(connection: Connection, game: str, lock: bool = False) -> Row |
     return rows[0] if rows else None
 
 
-def load_model(folder: Path, model: Model) -> np.ndarray:
+def model_file(folder: Path, model: Row) -> Path:
+    """A model's file: its path in the store, confined to the folder's ``models/`` (a store
+    edited by hand must not make the loop read any file it names)."""
+    models = (Path(folder) / MODELS_FOLDER).resolve()
+    path = (Path(folder) / model.path).resolve()
+    if not model.path or path.parent != models:
+        raise RegistryError(
+            f"model {model.id}: its file {model.path!r} is not in {models} (the store was "
+            "changed by hand?)"
+        )
+    return path
+
+
+def load_model(folder: Path, model: Row) -> np.ndarray:
     """A model's parameters, after checking its file against the registry's hash."""
-    path = folder / model.path
+    path = model_file(folder, model)
     try:
         digest = sha256_of(path)
     except OSError as error:
@@ -200,9 +213,10 @@ def check(connection: Connection, folder: Path) -> list[Problem]:
     problems: list[Problem] = []
     models = list_models(connection)
     for model in models:
-        path = folder / model.path
-        if not model.path:
-            problems.append(Problem("file", f"model {model.id} has no file (registration cut)"))
+        try:
+            path = model_file(folder, model)
+        except RegistryError as error:
+            problems.append(Problem("file", str(error)))
             continue
         try:
             digest = sha256_of(path)

@@ -503,7 +503,9 @@ def check_params(game: int, evaluator: int, params: np.ndarray) -> None:
 def check_states(game: int, states: np.ndarray) -> np.ndarray:
     """The positions as the kernels read them, ``(n, state_words)`` int64 C-contiguous; raise
     ValueError for anything else. Rows of ``STATE_SIZE`` words (padded) are accepted when the
-    padding is zero. Does not check that each row is a legal position: the caller does."""
+    padding is zero. Every row must be a position of the game (the game's own check,
+    :data:`samuel.tune.dataset.STATE_PROBLEMS`): the kernels index tables by its words, and
+    numba checks no bounds."""
     sizes = games.compiled_game(game)
     if not isinstance(states, np.ndarray):
         raise ValueError(f"positions must be a NumPy array, not {type(states)}")
@@ -521,6 +523,13 @@ def check_states(game: int, states: np.ndarray) -> np.ndarray:
         if np.any(states[:, words:]):
             raise ValueError(f"{sizes.title} positions have {words} words; the padding must be 0")
         states = np.ascontiguousarray(states[:, :words])
+    from samuel.tune.dataset import STATE_PROBLEMS
+
+    from .sources import game_name
+
+    problem = STATE_PROBLEMS[game_name(game)](states)
+    if problem is not None:
+        raise ValueError(f"not a {sizes.title} position: {problem}")
     return states
 
 
@@ -655,7 +664,6 @@ def tablebase_labels(table, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     layers, captures = _table_parts(table)
     game = games.tigers_and_sheep(captures)
     states = check_states(game, states)
-    _check_tigers_positions(states)
     mask = np.zeros(states.shape[0], dtype=np.bool_)
     values = np.zeros(states.shape[0], dtype=np.int8)
     if states.shape[0]:
@@ -687,29 +695,3 @@ def _table_layers(table, game: int) -> tuple:
             f"{games.compiled_game(game).title} (game number {game})"
         )
     return layers
-
-
-def _points(masks: np.ndarray) -> np.ndarray:
-    """The points set in each board mask (its low 25 bits; numpy 1.26 has no bitwise_count)."""
-    return sum((masks >> point) & 1 for point in range(25))
-
-
-def _check_tigers_positions(states: np.ndarray) -> None:
-    """What the table's indexing relies on (numba checks no bounds): 4 tigers and at most 20
-    sheep on 25 points, apart; a hand of 0..20; a side to move of 0 or 1."""
-    full = (1 << 25) - 1
-    tigers, sheep, hand, side = (states[:, i] for i in range(4))
-    bad = (
-        (tigers & ~full != 0)
-        | (sheep & ~full != 0)
-        | (tigers & sheep != 0)
-        | (_points(tigers) != 4)
-        | (_points(sheep) + hand > 20)
-        | (hand < 0)
-        | ((side != 0) & (side != 1))
-    )
-    if np.any(bad):
-        first = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"position {first} is not a Tigers & Sheep position: {states[first].tolist()}"
-        )

@@ -133,6 +133,11 @@ def game_rules(game: int) -> GameRules:
     raise ValueError(f"no registered game has number {game}")  # pragma: no cover
 
 
+def game_name(game: int) -> str:
+    """The registry name of the game numbered ``game``; a variant has its game's name."""
+    return game_rules(int(game) & games.GAME_MASK).name
+
+
 def decode_state(game: int, state: np.ndarray):
     """The game's friendly position (its ``Position``) of a kernel state row."""
     rules = game_rules(game)

@@ -173,8 +173,8 @@ def regate(store: Store, folder: Path, model_id: int, progress: bool = False) ->
     seed = derive_seed(config.seed, model_id, champion.id)
     result = gate(
         model.game,
-        folder / model.path,
-        folder / champion.path,
+        registry.model_file(folder, model),
+        registry.model_file(folder, champion),
         config,
         seed,
         champion_anchor_known=True,
