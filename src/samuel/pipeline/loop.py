@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from sqlalchemy import Connection, func, select, update
 
@@ -24,7 +23,7 @@ from samuel.games.networks import load_network, random_network, shipped_network
 from samuel.progress import progress_bar
 from samuel.seeds import derive_seed
 
-from . import registry, work
+from . import registry, stages, work
 from .config import PipelineConfig
 from .schema import Cycle, WorkUnit, utc_now
 from .stages import DONE, STAGES, Context, plan
@@ -199,10 +198,8 @@ def run(
         if unit is None:
             time.sleep(POLL_SECONDS)
             continue
-        from .stages import work as do_work
-
         with work.Heartbeat(store, unit):
-            store_output = do_work(ctx, cycle, unit)
+            store_output = stages.work(ctx, cycle, unit)
         try:
             with store.write() as connection:
                 result = store_output(connection)
@@ -243,9 +240,3 @@ def describe_cycle(store: Store, cycle_id: int) -> str:
         f"{labelled} labelled, {relabelled} relabelled; candidate {cycle.candidate_id}"
         f"{training}, {verdict}"
     )
-
-
-def pipeline_folder(folder: str | Path) -> Path:
-    path = Path(folder)
-    path.mkdir(parents=True, exist_ok=True)
-    return path

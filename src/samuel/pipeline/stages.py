@@ -27,6 +27,7 @@ from samuel.games import kernels as game_kernels
 from samuel.seeds import derive_seed
 
 from . import dataset, registry
+from .bulk import import_labelled
 from .config import PipelineConfig
 from .gating import gate, record_tournament
 from .relabel import prioritise
@@ -82,7 +83,7 @@ class Context:
 
     def model_path(self, model_id: int) -> Path:
         with self.store.read() as connection:
-            return self.folder / registry.get_model(connection, model_id).path
+            return registry.model_file(self.folder, registry.get_model(connection, model_id))
 
 
 def config_of(cycle) -> PipelineConfig:
@@ -237,26 +238,21 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     origin = np.where(batch.games >= 0, unit.id * GAME_ID_SPAN + batch.games, -1)
 
     def store_output(connection: Connection) -> dict:
-        new = insert_positions(connection, ctx.game, states, provenance, origin, batch.plies)
-        if labels is not None:
-            found = _ids_of(connection, ctx.game, "tablebase", states)
-            rows = sorted(found)
-            exact = np.asarray(labels, dtype=np.float32)[rows]
-            chosen = np.array([found[i] for i in rows], dtype=np.int64)
-            unlabelled = _unlabelled(connection, chosen)
-            keep = np.isin(chosen, unlabelled)
-            count = int(keep.sum())
-            dataset.add_labels(
+        if labels is None:
+            new = insert_positions(connection, ctx.game, states, provenance, origin, batch.plies)
+        else:  # the table's positions come with their exact values
+            new = import_labelled(
                 connection,
-                chosen[keep],
-                exact[keep],
-                np.zeros(count),
-                np.zeros(count),
-                np.zeros(count, bool),
+                ctx.game,
+                states,
+                labels,
+                0.0,
+                provenance,
                 method="tablebase",
-                model_id=None,
                 unit_id=unit.id,
-            )
+                origin_games=origin,
+                plies=batch.plies,
+            ).positions
         return {"kind": task["kind"], "positions": len(states), "new": new}
 
     return store_output
@@ -270,36 +266,6 @@ def _full_width(states: np.ndarray) -> np.ndarray:
     full = np.zeros((len(states), game_kernels.STATE_SIZE), dtype=np.int64)
     full[:, : states.shape[1]] = states
     return full
-
-
-def _ids_of(connection: Connection, game: str, source: str, states: np.ndarray) -> dict:
-    """Row number in ``states`` -> position id, for the positions of ``source``."""
-    from .store import state_bytes
-
-    blobs = state_bytes(states)
-    found = {}
-    for start in range(0, len(blobs), 5000):
-        part = blobs[start : start + 5000]
-        rows = connection.execute(
-            select(Position.id, Position.state).where(
-                Position.game == game, Position.source == source, Position.state.in_(part)
-            )
-        ).all()
-        found.update((row.state, row.id) for row in rows)
-    return {i: found[blob] for i, blob in enumerate(blobs) if blob in found}
-
-
-def _unlabelled(connection: Connection, ids: np.ndarray) -> np.ndarray:
-    rows = (
-        connection.execute(
-            select(Position.id).where(
-                Position.id.in_([int(i) for i in ids]), Position.label_id.is_(None)
-            )
-        )
-        .scalars()
-        .all()
-    )
-    return np.array(rows, dtype=np.int64)
 
 
 def state_seeds(states: np.ndarray, seed: int) -> np.ndarray:

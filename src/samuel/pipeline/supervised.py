@@ -197,14 +197,9 @@ class SupervisedReport:
 
 def _game_name(game: int) -> str:
     """The registry name of the game numbered ``game`` (variants included)."""
-    from samuel.games import registry
+    from .sources import game_name
 
-    games.compiled_game(game)  # a ValueError for a number that names no game
-    base = int(game) & games.GAME_MASK
-    for name, rules in registry().items():
-        if rules.kernel_id == base:
-            return name
-    raise ValueError(f"no registered game has kernel number {base}")
+    return game_name(game)
 
 
 def _checked_states(game: int, states) -> np.ndarray:
