@@ -1,6 +1,7 @@
 """The network's kernels against textbook algebra, its gradients against finite differences (for
 both games' input sizes), the games' encoders against plain references, Adam against its
-formula, and the weights file (versions 1 and 2, and a file for the wrong game)."""
+formula, and the weights file (versions 1, 2 and 3, and a file for the wrong game; the moves-left
+head's own tests are in test_moves_left.py)."""
 
 from __future__ import annotations
 
@@ -184,8 +185,9 @@ def test_save_and_load_round_trip_records_the_game(tmp_path, name):
     assert np.array_equal(load_network(path, game), params)
     loaded = read_network(path)
     assert (loaded.game, loaded.inputs) == (game, inputs_of(name))
-    assert path.stat().st_size == 24 + 4 * len(params)
-    assert path.read_bytes()[:12] == b"TSNN" + struct.pack("<2I", 2, game)
+    assert path.stat().st_size == 28 + 4 * len(params)
+    assert path.read_bytes()[:12] == b"TSNN" + struct.pack("<2I", 3, game)
+    assert loaded.moves_left is False and path.read_bytes()[24:28] == struct.pack("<I", 1)
     assert [p.name for p in tmp_path.iterdir()] == ["net.bin"]
 
 
@@ -218,7 +220,10 @@ def test_a_network_for_another_game_is_refused_naming_both(tmp_path):
     save_parameters(N.random_parameters(52, 1), path, K.DRAUGHTS)
     with pytest.raises(WeightsFileError, match="has 52 inputs; English draughts's network has 128"):
         load_network(path, K.DRAUGHTS)
-    with pytest.raises(ValueError, match="network has 10369 parameters, not \\(5505,\\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"network has 10369 parameters \(10402 with the moves-left head\), not \(5505,\)",
+    ):
         save_network(N.random_parameters(52, 1), path, K.DRAUGHTS)
 
 
@@ -237,7 +242,7 @@ PARAMS = N.parameter_count(52)
         (b"TSN", "too short"),
         (b"TSNN\x02\x00\x00\x00\x00\x00", "too short"),
         (header(magic=b"ABCD") + bytes(4 * PARAMS), "does not start with TSNN"),
-        (header(version=3) + bytes(4 * PARAMS), "version 3; this program reads versions 1, 2"),
+        (header(version=4) + bytes(4 * PARAMS), "version 4; this program reads versions 1, 2, 3"),
         (header(sizes=(52, 128, 32)) + bytes(4 * PARAMS), "has layers 52-128-32"),
         (header(sizes=(0, 64, 32)), "has layers 0-64-32"),
         (header(sizes=(1 << 31, 64, 32)), "has layers 2147483648-64-32"),

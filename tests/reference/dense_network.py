@@ -9,7 +9,7 @@ from samuel.nn import network as N
 
 
 def layers(params: np.ndarray):
-    shape = N.layout(N.input_count(len(params)))
+    shape = N.layout(*N.network_shape(len(params)))
     p = params.astype(np.float64)
     w1 = p[shape.w1 : shape.b1].reshape(shape.inputs, N.HIDDEN1)  # input-major
     w2 = p[shape.w2 : shape.b2].reshape(N.HIDDEN2, N.HIDDEN1)  # unit-major
@@ -45,4 +45,46 @@ def finite_difference_gradient(
         up[i] += step
         down[i] -= step
         grad[n] = (loss(up, inputs, target) - loss(down, inputs, target)) / (2 * step)
+    return grad
+
+
+def hidden(params: np.ndarray, inputs: np.ndarray) -> np.ndarray:
+    """The second hidden layer's activations."""
+    w1, b1, w2, b2, _, _ = layers(params)
+    h1 = np.maximum(0.0, inputs.astype(np.float64) @ w1 + b1)
+    return np.maximum(0.0, w2 @ h1 + b2)
+
+
+def plies(params: np.ndarray, inputs: np.ndarray) -> float:
+    """The moves-left head's output in plies: PLIES_SCALE * softplus(W4 . h2 + B4)."""
+    shape = N.layout(*N.network_shape(len(params)))
+    p = params.astype(np.float64)
+    z = p[shape.w4 : shape.b4] @ hidden(params, inputs) + p[shape.b4]
+    return float(N.PLIES_SCALE * np.logaddexp(0.0, z))
+
+
+def heads_loss(
+    params: np.ndarray, inputs: np.ndarray, target: float, plies_target: float, weight: float
+) -> float:
+    """The loss :func:`samuel.nn.network.add_gradient_heads` differentiates."""
+    error = (plies(params, inputs) - plies_target) / N.PLIES_SCALE
+    delta = N.HUBER_PLIES / N.PLIES_SCALE
+    huber = 0.5 * error**2 if abs(error) <= delta else delta * (abs(error) - 0.5 * delta)
+    return loss(params, inputs, target) + weight * huber
+
+
+def finite_difference_heads_gradient(
+    params, inputs, target, plies_target, weight, indices, step=1e-6
+) -> np.ndarray:
+    """Central differences of :func:`heads_loss` for the chosen parameters."""
+    base = params.astype(np.float64)
+    grad = np.zeros(len(indices))
+    for n, i in enumerate(indices):
+        up, down = base.copy(), base.copy()
+        up[i] += step
+        down[i] -= step
+        grad[n] = (
+            heads_loss(up, inputs, target, plies_target, weight)
+            - heads_loss(down, inputs, target, plies_target, weight)
+        ) / (2 * step)
     return grad

@@ -24,6 +24,8 @@ import math
 
 import numpy as np
 
+from samuel.nn.network import value_only
+
 from . import kernels
 from .draughts.hybrid import DEFAULT_SCALE as DRAUGHTS_SCALE
 from .networks import parameter_count
@@ -53,6 +55,8 @@ def hybrid_parameters(
     if np.shape(classic_weights) != (features,):
         raise ValueError(f"expected {features} classic weights, not {np.shape(classic_weights)}")
     count = parameter_count(game)
+    if np.shape(network_params) == (parameter_count(game, True),):
+        network_params = value_only(network_params)  # the hybrid uses the value alone
     if np.shape(network_params) != (count,):
         raise ValueError(f"expected {count} network parameters, not {np.shape(network_params)}")
     params = np.empty(CLASSIC + features + count, dtype=np.float32)

@@ -1,4 +1,6 @@
-"""The network: ``inputs -> 64 ReLU -> 32 ReLU -> 1 tanh``, written by hand, for any game.
+"""The network: ``inputs -> 64 ReLU -> 32 ReLU -> 1 tanh``, written by hand, for any game, with
+an optional second head, *plies left* (``32 -> 1 softplus``, scaled to plies; seed 003's
+moves-left head, ``docs/moves-left.md``), that shares the hidden layers.
 
 The network knows nothing of any game: a game's encoder kernel
 (:func:`samuel.games.kernels.network_inputs`) lists the *set inputs* of a position, their indices
@@ -7,7 +9,9 @@ a fraction), and the game says how many inputs its network has (Tigers & Sheep 5
 and whose point of view its value is in. The output is in ``-1..1``. See ``docs/training.md``.
 
 All parameters live in one flat float32 array at offsets that depend only on the input count
-(:func:`layout`), so the optimiser, the gradient and the file format treat them as one list of
+(:func:`layout`); the moves-left head's ``W4`` (32) and ``B4`` (1) come after everything else, so
+a network with the head starts with a whole value-only network and :func:`forward` reads either;
+so the optimiser, the gradient and the file format treat them as one list of
 numbers. ``W1`` is input-major (input ``i``'s 64 weights are contiguous) so that the sparse
 forward pass can add whole rows; ``W2`` is unit-major (hidden-2 unit ``k``'s 64 incoming weights
 are contiguous).
@@ -25,6 +29,16 @@ HIDDEN1 = 64
 HIDDEN2 = 32
 # The parameters after W1: B1, W2, B2, W3, B3.
 TAIL = HIDDEN1 + HIDDEN1 * HIDDEN2 + HIDDEN2 + HIDDEN2 + 1
+
+# The moves-left head: W4 and B4, after B3.
+MOVES_LEFT_PARAMS = HIDDEN2 + 1
+# The head's output is PLIES_SCALE * softplus(W4 . h2 + B4) plies: a unit of 20 plies keeps its
+# pre-activation near the value's scale (targets run from 1 to a few hundred plies).
+PLIES_SCALE = 20.0
+# The Huber loss's quadratic zone, in plies (lc0's "huber10"): errors beyond it count linearly,
+# so a few very long games do not dominate the gradient.
+HUBER_PLIES = 10.0
+NO_PLIES = -1.0  # a plies target that says "none": the sample trains the value only
 
 # Scratch space for one forward/backward pass: h1 (64), h2 (32), and their gradients. The
 # forward pass alone uses the first ``FORWARD_SCRATCH`` entries.
@@ -49,32 +63,56 @@ class Layout:
     b2: int
     w3: int
     b3: int
+    w4: int  # the moves-left head's weights, -1 without the head
+    b4: int
     params: int
 
+    @property
+    def moves_left(self) -> bool:
+        return self.w4 >= 0
 
-def layout(inputs: int) -> Layout:
-    """The offsets of a network of ``inputs`` inputs.
 
-    >>> layout(52).params, layout(128).params
-    (5505, 10369)
+def layout(inputs: int, moves_left: bool = False) -> Layout:
+    """The offsets of a network of ``inputs`` inputs (with the moves-left head or not).
+
+    >>> layout(52).params, layout(128).params, layout(52, moves_left=True).params
+    (5505, 10369, 5538)
     """
     b1 = inputs * HIDDEN1
     w2 = b1 + HIDDEN1
     b2 = w2 + HIDDEN1 * HIDDEN2
     w3 = b2 + HIDDEN2
     b3 = w3 + HIDDEN2
-    return Layout(inputs, 0, b1, w2, b2, w3, b3, b3 + 1)
+    if moves_left:
+        return Layout(inputs, 0, b1, w2, b2, w3, b3, b3 + 1, b3 + 1 + HIDDEN2, b3 + 2 + HIDDEN2)
+    return Layout(inputs, 0, b1, w2, b2, w3, b3, -1, -1, b3 + 1)
 
 
-def parameter_count(inputs: int) -> int:
-    """How many parameters a network of ``inputs`` inputs has."""
-    return inputs * HIDDEN1 + TAIL
+def parameter_count(inputs: int, moves_left: bool = False) -> int:
+    """How many parameters a network of ``inputs`` inputs has (with the moves-left head or not)."""
+    return inputs * HIDDEN1 + TAIL + (MOVES_LEFT_PARAMS if moves_left else 0)
+
+
+def network_shape(params: int) -> tuple[int, bool]:
+    """The input count of a network of ``params`` parameters and whether it has the moves-left
+    head; ``(-1, False)`` if no network has that many. (The two forms never share a count:
+    the head's 33 parameters are not a multiple of a layer-1 row's 64.)"""
+    for moves_left in (False, True):
+        inputs, rest = divmod(params - TAIL - (MOVES_LEFT_PARAMS if moves_left else 0), HIDDEN1)
+        if rest == 0 and inputs > 0:
+            return inputs, moves_left
+    return -1, False
 
 
 def input_count(params: int) -> int:
-    """The inputs of a network of ``params`` parameters; -1 if no input count gives that many."""
-    inputs, rest = divmod(params - TAIL, HIDDEN1)
-    return inputs if rest == 0 and inputs > 0 else -1
+    """The inputs of a network of ``params`` parameters, with or without the moves-left head;
+    -1 if no input count gives that many."""
+    return network_shape(params)[0]
+
+
+def has_moves_left(params: np.ndarray) -> bool:
+    """Whether the flat parameter array holds the moves-left head."""
+    return network_shape(len(params))[1]
 
 
 # The kernels index slices (``params[start:start + HIDDEN1]``, a whole layer) by loop counters,
@@ -198,17 +236,152 @@ def add_gradient(
     return 0.5 * error * error
 
 
-def random_parameters(inputs: int, seed: int) -> np.ndarray:
+@kernel
+def _softplus(z: float) -> float:
+    """log(1 + e^z), without overflow for large z."""
+    if z > 0:
+        return z + np.log1p(np.exp(-z))
+    return np.log1p(np.exp(z))
+
+
+@kernel
+def plies_left(params: np.ndarray, inputs: int, scratch: np.ndarray) -> float:
+    """The moves-left head's output, in plies (not negative), for the position whose
+    :func:`forward` pass just left its activations in ``scratch``. Does not check that ``params``
+    has the head."""
+    w4 = inputs * HIDDEN1 + TAIL
+    head = params[w4 : w4 + HIDDEN2]
+    h2 = scratch[H2 : H2 + HIDDEN2]
+    z = params[w4 + HIDDEN2]
+    for k in range(HIDDEN2):
+        z += head[k] * h2[k]
+    return PLIES_SCALE * _softplus(z)
+
+
+@kernel
+def huber(error: float, delta: float) -> float:
+    """The Huber loss of ``error``: quadratic within ``delta``, linear beyond."""
+    size = abs(error)
+    if size <= delta:
+        return 0.5 * error * error
+    return delta * (size - 0.5 * delta)
+
+
+@kernel
+def add_gradient_heads(
+    params: np.ndarray,
+    grad: np.ndarray,
+    inputs: int,
+    active: np.ndarray,
+    values: np.ndarray,
+    count: int,
+    target: float,
+    plies: float,
+    weight: float,
+    scratch: np.ndarray,
+):
+    """Add to ``grad`` the gradient of one sample's loss for a network with the moves-left head:
+    ``(value - target)^2 / 2 + weight * huber((plies_left - plies) / PLIES_SCALE)``, the Huber
+    zone being ``HUBER_PLIES`` plies. A ``plies`` below 0 (``NO_PLIES``) trains the value only.
+    Returns ``(value loss, unweighted plies loss)``; the plies loss is in units of PLIES_SCALE
+    plies, as the gradient sees it."""
+    out = forward(params, inputs, active, values, count, scratch)
+    b1 = inputs * HIDDEN1
+    w2 = b1 + HIDDEN1
+    b2 = w2 + HIDDEN1 * HIDDEN2
+    w3 = b2 + HIDDEN2
+    b3 = w3 + HIDDEN2
+    w4 = b3 + 1
+    b4 = w4 + HIDDEN2
+    h1 = scratch[H1 : H1 + HIDDEN1]
+    h2 = scratch[H2 : H2 + HIDDEN2]
+    d1 = scratch[D1 : D1 + HIDDEN1]
+    d2 = scratch[D2 : D2 + HIDDEN2]
+    error = out - target
+    d_out = np.float32(error * (1.0 - out * out))  # through tanh
+    d_head = np.float32(0.0)
+    plies_loss = 0.0
+    if plies >= 0.0 and weight > 0.0:
+        z = params[b4]
+        for k in range(HIDDEN2):
+            z += params[w4 + k] * h2[k]
+        scaled = (PLIES_SCALE * _softplus(z) - plies) / PLIES_SCALE
+        delta = HUBER_PLIES / PLIES_SCALE
+        plies_loss = huber(scaled, delta)
+        slope = max(-delta, min(delta, scaled))  # the Huber loss's derivative
+        d_head = np.float32(weight * slope / (1.0 + np.exp(-z)))  # softplus' = sigmoid
+    layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
+    grad2 = grad[w2 : w2 + HIDDEN1 * HIDDEN2]
+    grad[b3] += d_out
+    grad[b4] += d_head
+    for k in range(HIDDEN2):
+        grad[w3 + k] += d_out * h2[k]
+        grad[w4 + k] += d_head * h2[k]
+        if h2[k] > 0:
+            d2[k] = d_out * params[w3 + k] + d_head * params[w4 + k]
+        else:
+            d2[k] = np.float32(0.0)
+    for j in range(HIDDEN1):
+        d1[j] = 0
+    for k in range(HIDDEN2):
+        g = d2[k]
+        if g == 0:
+            continue
+        grad[b2 + k] += g
+        row = k * HIDDEN1
+        for j in range(HIDDEN1):
+            grad2[row + j] += g * h1[j]
+            d1[j] += g * layer2[row + j]
+    grad_bias = grad[b1 : b1 + HIDDEN1]
+    for j in range(HIDDEN1):
+        if h1[j] <= 0:
+            d1[j] = 0
+        grad_bias[j] += d1[j]
+    for n in range(count):
+        start = active[n] * HIDDEN1
+        grad_row = grad[start : start + HIDDEN1]
+        value = values[n]
+        if value == 1.0:
+            for j in range(HIDDEN1):
+                grad_row[j] += d1[j]
+        else:
+            for j in range(HIDDEN1):
+                grad_row[j] += value * d1[j]
+    return 0.5 * error * error, plies_loss
+
+
+def random_parameters(inputs: int, seed: int, moves_left: bool = False) -> np.ndarray:
     """He initialisation of a network of ``inputs`` inputs: normal weights scaled by
     sqrt(2 / fan_in), zero biases; layer 1's fan-in is taken as ``HE_FAN_IN_LAYER1``, since only
-    some of its inputs are set at once."""
-    shape = layout(inputs)
+    some of its inputs are set at once. With ``moves_left``, the head's weights are drawn after
+    the rest, so the value layers are the same as without it."""
+    shape = layout(inputs, moves_left)
     rng = np.random.default_rng(seed)
     params = np.zeros(shape.params, dtype=np.float32)
     params[shape.w1 : shape.b1] = rng.normal(0.0, np.sqrt(2.0 / HE_FAN_IN_LAYER1), inputs * HIDDEN1)
     params[shape.w2 : shape.b2] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), HIDDEN1 * HIDDEN2)
     params[shape.w3 : shape.b3] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN2), HIDDEN2)
+    if moves_left:
+        params[shape.w4 : shape.b4] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN2), HIDDEN2)
     return params
+
+
+def with_moves_left(params: np.ndarray, seed: int) -> np.ndarray:
+    """The value-only network ``params`` with a new moves-left head (small random weights from
+    ``seed``, so it starts near ``PLIES_SCALE * log 2`` plies everywhere); a network that has the
+    head already is returned as it is (a copy)."""
+    if has_moves_left(params):
+        return np.array(params, dtype=np.float32)
+    rng = np.random.default_rng(seed)
+    head = np.zeros(MOVES_LEFT_PARAMS, dtype=np.float32)
+    head[:HIDDEN2] = rng.normal(0.0, 0.1 * np.sqrt(2.0 / HIDDEN2), HIDDEN2)
+    return np.concatenate([np.asarray(params, dtype=np.float32), head])
+
+
+def value_only(params: np.ndarray) -> np.ndarray:
+    """The network without its moves-left head (itself if it has none)."""
+    inputs, moves_left = network_shape(len(params))
+    return params[: parameter_count(inputs)] if moves_left else params
 
 
 def dense_inputs(inputs: int, active: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:

@@ -1,25 +1,28 @@
-"""The network's file format (the seed's ``TSNN``), all little-endian. Version 2 records the game:
+"""The network's file format (the seed's ``TSNN``), all little-endian. Version 3 records the game
+and the network's heads:
 
 =======  =====================================================
-bytes    contents (version 2, written)
+bytes    contents (version 3, written)
 =======  =====================================================
 0..4     ``TSNN``
-4..8     version (u32, 2)
+4..8     version (u32, 3)
 8..12    the game's id (u32: its number in ``samuel.games.kernels``)
 12..24   inputs, hidden 1, hidden 2 (u32 each)
-24..     every parameter as f32, in the flat array's order
+24..28   heads (u32 bit set: 1 the value, 2 plies left; the value is always there)
+28..     every parameter as f32, in the flat array's order (the moves-left head's last)
 =======  =====================================================
 
-Version 1 (the seed's, read only) has no game id: bytes 8..20 are the layer sizes and the
-parameters follow. Every version 1 file predates the other games, so it reads as game
-``VERSION1_GAME`` (0, Tigers & Sheep).
+Version 2 (read only) is version 3 without the heads field: a value-only network. Version 1 (the
+seed's, read only) has no game id either: bytes 8..20 are the layer sizes and the parameters
+follow. Every version 1 file predates the other games, so it reads as game ``VERSION1_GAME``
+(0, Tigers & Sheep). Older files therefore load as value-only networks and play as before.
 
-Loading rejects a wrong magic, version, layer sizes, file size or a parameter that is not finite
-with a message that says which (never quoting the file's bytes), and opens regular files only.
-It reads the game and the input count from the header; whether they are the ones wanted is the
-caller's check (:mod:`samuel.games.networks`, which knows the games' names). Changing what an
-input *means* without changing the sizes calls for bumping ``VERSION``. Files are written
-atomically: a temporary file in the same folder, renamed into place.
+Loading rejects a wrong magic, version, layer sizes, heads, file size or a parameter that is not
+finite with a message that says which (never quoting the file's bytes), and opens regular files
+only. It reads the game, the input count and the heads from the header; whether they are the ones
+wanted is the caller's check (:mod:`samuel.games.networks`, which knows the games' names).
+Changing what an input *means* without changing the sizes calls for bumping ``VERSION``. Files are
+written atomically: a temporary file in the same folder, renamed into place.
 """
 
 from __future__ import annotations
@@ -34,15 +37,19 @@ import numpy as np
 from samuel.errors import SamuelError
 from samuel.files import FileError, open_regular, write_atomically
 
-from .network import HIDDEN1, HIDDEN2, input_count, parameter_count
+from .network import HIDDEN1, HIDDEN2, network_shape, parameter_count
 
 MAGIC = b"TSNN"
-VERSION = 2
+VERSION = 3
 PREFIX = struct.Struct("<4sI")  # magic, version: enough to tell the header's form
 HEADERS = {
     1: struct.Struct("<4s4I"),  # magic, version, inputs, hidden 1, hidden 2
     2: struct.Struct("<4s5I"),  # magic, version, game, inputs, hidden 1, hidden 2
+    3: struct.Struct("<4s6I"),  # magic, version, game, inputs, hidden 1, hidden 2, heads
 }
+HEAD_VALUE = 1  # the heads field's bits
+HEAD_MOVES_LEFT = 2
+KNOWN_HEADS = (HEAD_VALUE, HEAD_VALUE | HEAD_MOVES_LEFT)
 HEADER = HEADERS[VERSION]
 VERSION1_GAME = 0  # the game every version 1 file belongs to (they have no id)
 # The most inputs a file may say its network has: far above any game's, and small enough that the
@@ -59,23 +66,26 @@ class WeightsFileError(SamuelError, ValueError):
 
 @dataclass(frozen=True)
 class NetworkFile:
-    """What a weights file holds: the game it belongs to, its input count, its parameters."""
+    """What a weights file holds: the game it belongs to, its input count, its parameters
+    (with the moves-left head's last, if it has one)."""
 
     game: int
     inputs: int
-    params: np.ndarray  # float32, parameter_count(inputs) of them
+    params: np.ndarray  # float32, parameter_count(inputs, moves_left) of them
+    moves_left: bool = False
 
 
-def file_bytes(inputs: int) -> int:
-    """The size of a (version 2) file of a network of ``inputs`` inputs."""
-    return HEADER.size + 4 * parameter_count(inputs)
+def file_bytes(inputs: int, moves_left: bool = False) -> int:
+    """The size of a (version 3) file of a network of ``inputs`` inputs."""
+    return HEADER.size + 4 * parameter_count(inputs, moves_left)
 
 
 def save_parameters(params: np.ndarray, path: str | os.PathLike, game: int) -> None:
-    """Write the parameters of a network of game ``game`` in the TSNN format (version 2),
-    atomically; the input count follows from their number. Refuses (``ValueError``) parameters
-    that are not finite: such a file could never be loaded, so the caller must stop first."""
-    inputs = input_count(len(params)) if np.ndim(params) == 1 else -1
+    """Write the parameters of a network of game ``game`` in the TSNN format (version 3),
+    atomically; the input count and the heads follow from their number. Refuses (``ValueError``)
+    parameters that are not finite: such a file could never be loaded, so the caller must stop
+    first."""
+    inputs, moves_left = network_shape(len(params)) if np.ndim(params) == 1 else (-1, False)
     if inputs < 0:
         raise ValueError(f"{np.shape(params)} parameters are no network's")
     if not 0 <= game < 1 << 32:
@@ -83,7 +93,8 @@ def save_parameters(params: np.ndarray, path: str | os.PathLike, game: int) -> N
     if not np.all(np.isfinite(params)):
         raise ValueError("refusing to save a network whose parameters are not all finite")
     path = Path(path)
-    head = HEADER.pack(MAGIC, VERSION, game, inputs, HIDDEN1, HIDDEN2)
+    heads = HEAD_VALUE | (HEAD_MOVES_LEFT if moves_left else 0)
+    head = HEADER.pack(MAGIC, VERSION, game, inputs, HIDDEN1, HIDDEN2, heads)
     write_atomically(path, head + np.asarray(params).astype("<f4").tobytes())
 
 
@@ -102,7 +113,7 @@ def read_network(path: str | os.PathLike) -> NetworkFile:
             version = _check_prefix(path, head, size)
             header = HEADERS[version]
             head += file.read(header.size - PREFIX.size)
-            game, inputs, expected = _check_header(path, head, size, version)
+            game, inputs, moves_left, expected = _check_header(path, head, size, version)
             data = file.read(expected - header.size)
     except FileError as error:
         raise WeightsFileError(str(error)) from None
@@ -113,7 +124,7 @@ def read_network(path: str | os.PathLike) -> NetworkFile:
     params = np.frombuffer(data, dtype="<f4").astype(np.float32)
     if not np.all(np.isfinite(params)):
         raise WeightsFileError(f"weights file {path} holds parameters that are not finite")
-    return NetworkFile(game, inputs, params)
+    return NetworkFile(game, inputs, params, moves_left)
 
 
 def _too_short(path: Path, size: int) -> WeightsFileError:
@@ -136,25 +147,36 @@ def _check_prefix(path: Path, head: bytes, size: int) -> int:
     return version
 
 
-def _check_header(path: Path, head: bytes, size: int, version: int) -> tuple[int, int, int]:
-    """The game, the input count and the file size the header says."""
+def _check_header(path: Path, head: bytes, size: int, version: int) -> tuple[int, int, bool, int]:
+    """The game, the input count, whether there is a moves-left head, and the file size the
+    header says."""
     header = HEADERS[version]
     if len(head) < header.size:
         raise _too_short(path, size)
+    heads = HEAD_VALUE
     if version == 1:
         _, _, inputs, hidden1, hidden2 = header.unpack(head)
         game = VERSION1_GAME
-    else:
+    elif version == 2:
         _, _, game, inputs, hidden1, hidden2 = header.unpack(head)
+    else:
+        _, _, game, inputs, hidden1, hidden2, heads = header.unpack(head)
+        if heads not in KNOWN_HEADS:
+            raise WeightsFileError(
+                f"weights file {path} says its heads are {heads:#x}; this program knows the value "
+                f"({HEAD_VALUE}) and plies left ({HEAD_MOVES_LEFT}), and the value is always there"
+            )
+    moves_left = bool(heads & HEAD_MOVES_LEFT)
     if (hidden1, hidden2) != (HIDDEN1, HIDDEN2) or not 1 <= inputs <= MAX_INPUTS:
         raise WeightsFileError(
             f"weights file {path} has layers {inputs}-{hidden1}-{hidden2}; this network is "
             f"INPUTS-{HIDDEN1}-{HIDDEN2} (1 to {MAX_INPUTS} inputs)"
         )
-    expected = header.size + 4 * parameter_count(inputs)
+    expected = header.size + 4 * parameter_count(inputs, moves_left)
     if size != expected:
+        kind = " with a moves-left head" if moves_left else ""
         raise WeightsFileError(
-            f"weights file {path} is {size} bytes; a {inputs}-{HIDDEN1}-{HIDDEN2} network "
+            f"weights file {path} is {size} bytes; a {inputs}-{HIDDEN1}-{HIDDEN2} network{kind} "
             f"takes {expected}"
         )
-    return game, inputs, expected
+    return game, inputs, moves_left, expected
