@@ -8,7 +8,9 @@ bit-identical on 1 or N threads (``numba.set_num_threads``).
 A set of ``n`` samples is their set inputs, as a game's encoder lists them
 (:func:`samuel.games.kernels.network_inputs`): ``active`` (n, width) int64 indices and ``values``
 (n, width) float32, of which sample ``i`` uses the first ``counts[i]``; and ``target`` (n,)
-float32, in the network's view. ``inputs`` is the network's input count.
+float32, in the network's view. ``inputs`` is the network's input count. A network with the
+moves-left head also takes ``plies`` (n,) float32, each sample's plies-left target (``NO_PLIES``:
+none), and the weight of its loss against the value's.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import numpy as np
 
 from samuel.jit import kernel, parallel_kernel
 
-from .network import SCRATCH, add_gradient, forward
+from .network import SCRATCH, add_gradient, add_gradient_heads, forward, plies_left
 
 GRAD_CHUNK = 32
 LOSS_CHUNK = 1024
@@ -61,6 +63,66 @@ def batch_loss(params, inputs, active, values, counts, target):
     for c in range(chunks):
         total += losses[c]
     return total
+
+
+@parallel_kernel
+def batch_gradient_heads(params, inputs, active, values, counts, target, plies, weight, grad):
+    """:func:`batch_gradient` for a network with the moves-left head: write the summed gradient
+    of the value and (weighted) plies losses into ``grad``; return the summed value loss and the
+    summed unweighted plies loss."""
+    n = target.shape[0]
+    chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
+    partial = np.zeros((chunks, params.shape[0]), dtype=np.float32)
+    losses = np.zeros((chunks, 2), dtype=np.float64)
+    for c in numba.prange(chunks):
+        scratch = np.empty(SCRATCH, dtype=np.float32)
+        for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
+            value_loss, plies_loss = add_gradient_heads(
+                params,
+                partial[c],
+                inputs,
+                active[i],
+                values[i],
+                counts[i],
+                target[i],
+                plies[i],
+                weight,
+                scratch,
+            )
+            losses[c, 0] += value_loss
+            losses[c, 1] += plies_loss
+    grad[:] = 0
+    value_total = 0.0
+    plies_total = 0.0
+    for c in range(chunks):
+        grad += partial[c]
+        value_total += losses[c, 0]
+        plies_total += losses[c, 1]
+    return value_total, plies_total
+
+
+@parallel_kernel
+def batch_plies_error(params, inputs, active, values, counts, plies):
+    """The summed absolute error, in plies, of the moves-left head over the samples that have a
+    plies target, and how many have one."""
+    n = plies.shape[0]
+    chunks = (n + LOSS_CHUNK - 1) // LOSS_CHUNK
+    errors = np.zeros(chunks, dtype=np.float64)
+    counted = np.zeros(chunks, dtype=np.int64)
+    for c in numba.prange(chunks):
+        scratch = np.empty(SCRATCH, dtype=np.float32)
+        for i in range(c * LOSS_CHUNK, min(n, (c + 1) * LOSS_CHUNK)):
+            if plies[i] < 0:
+                continue
+            forward(params, inputs, active[i], values[i], counts[i], scratch)
+            errors[c] += abs(plies_left(params, inputs, scratch) - plies[i])
+            counted[c] += 1
+    total = 0.0
+    count = 0
+    for c in range(chunks):
+        total += errors[c]
+        count += counted[c]
+    return total, count
 
 
 @kernel

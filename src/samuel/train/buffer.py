@@ -21,16 +21,25 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from samuel.nn.network import NO_PLIES
+
 FIRST_WIN, SECOND_WIN, DRAW = 0, 1, 2  # the first player's win (Tigers & Sheep: the tigers')
 OUTCOMES = (FIRST_WIN, SECOND_WIN, DRAW)
 
 
 @dataclass(frozen=True)
 class Samples:
-    """Positions with targets: equal-length arrays (``state`` rows are the kernels' positions)."""
+    """Positions with targets: equal-length arrays (``state`` rows are the kernels' positions).
+    ``plies`` is each position's plies-left target for the moves-left head (``NO_PLIES``, -1,
+    where there is none); left out, no sample has one."""
 
     states: np.ndarray  # (n, state size) int64
     targets: np.ndarray  # (n,) float32, the first player's view
+    plies: np.ndarray | None = None  # (n,) float32, plies left; filled with NO_PLIES if None
+
+    def __post_init__(self) -> None:
+        if self.plies is None:
+            object.__setattr__(self, "plies", np.full(len(self.targets), NO_PLIES, np.float32))
 
     def __len__(self) -> int:
         return len(self.targets)
@@ -44,11 +53,13 @@ class Samples:
         if not parts:
             return Samples.empty(state_size)
         return Samples(
-            np.concatenate([p.states for p in parts]), np.concatenate([p.targets for p in parts])
+            np.concatenate([p.states for p in parts]),
+            np.concatenate([p.targets for p in parts]),
+            np.concatenate([p.plies for p in parts]),
         )
 
     def take(self, indices: np.ndarray) -> Samples:
-        return Samples(self.states[indices], self.targets[indices])
+        return Samples(self.states[indices], self.targets[indices], self.plies[indices])
 
 
 class SampleBuffer:

@@ -8,6 +8,10 @@ Black's value into White's. Samples keep their targets in the first player's vie
 the target by the symmetry's sign and then into the network's view
 (:func:`samuel.games.kernels.network_sign`). For draughts, whose inputs are the side to move's,
 the two turns cancel: a position and its half-turn give the same inputs and the same target.
+
+A network with the moves-left head (:func:`samuel.nn.network.has_moves_left`) is trained on both
+losses at once, the plies loss weighted by ``moves_left_weight`` (lc0's 0.1); a symmetry does not
+change how many plies a game has left, so plies targets go through unturned.
 """
 
 from __future__ import annotations
@@ -18,10 +22,18 @@ import numpy as np
 
 from samuel.games import kernels as games
 from samuel.jit import kernel
-from samuel.nn.batches import adam_step, batch_gradient, batch_loss
+from samuel.nn.batches import (
+    adam_step,
+    batch_gradient,
+    batch_gradient_heads,
+    batch_loss,
+    batch_plies_error,
+)
+from samuel.nn.network import has_moves_left
 
 from .buffer import Samples
 
+MOVES_LEFT_WEIGHT = 0.1  # the plies loss's weight against the value loss (lc0's)
 BETA1 = 0.9
 BETA2 = 0.999
 ADAM_EPSILON = 1e-8
@@ -37,6 +49,7 @@ class EncodedSamples:
     values: np.ndarray  # (n, width) float32
     counts: np.ndarray  # (n,) int64
     targets: np.ndarray  # (n,) float32, the network's view
+    plies: np.ndarray | None = None  # (n,) float32 plies-left targets (NO_PLIES: none)
 
 
 @kernel
@@ -74,7 +87,9 @@ def encode(game: int, samples: Samples, symmetries: np.ndarray | None = None) ->
         counts,
         targets,
     )
-    return EncodedSamples(sizes.network_inputs, active, values, counts, targets)
+    return EncodedSamples(
+        sizes.network_inputs, active, values, counts, targets, samples.plies.astype(np.float32)
+    )
 
 
 @dataclass
@@ -97,11 +112,26 @@ def train_batch(
     batch: EncodedSamples,
     learning_rate: float,
     grad: np.ndarray,
+    moves_left_weight: float = MOVES_LEFT_WEIGHT,
 ) -> float:
-    """One Adam step on the batch's mean gradient; returns the batch's summed loss."""
-    loss = batch_gradient(
-        params, batch.inputs, batch.active, batch.values, batch.counts, batch.targets, grad
-    )
+    """One Adam step on the batch's mean gradient; returns the batch's summed value loss. A
+    network with the moves-left head learns its plies targets too."""
+    if has_moves_left(params):
+        loss, _ = batch_gradient_heads(
+            params,
+            batch.inputs,
+            batch.active,
+            batch.values,
+            batch.counts,
+            batch.targets,
+            batch.plies,
+            np.float32(moves_left_weight),
+            grad,
+        )
+    else:
+        loss = batch_gradient(
+            params, batch.inputs, batch.active, batch.values, batch.counts, batch.targets, grad
+        )
     adam.step += 1
     adam_step(
         params,
@@ -126,8 +156,11 @@ def train_epoch(
     batch_size: int,
     learning_rate: float,
     rng: np.random.Generator,
+    moves_left_weight: float = MOVES_LEFT_WEIGHT,
 ) -> float:
-    """Shuffle, orient at random, train in batches; return the mean loss seen while training.
+    """Shuffle, orient at random, train in batches; return the mean value loss seen while
+    training. A network with the moves-left head learns the samples' plies targets too, weighted
+    by ``moves_left_weight``.
 
     Each batch is encoded just before its step, into buffers reused from batch to batch, so an
     epoch's encoding never takes more memory than one batch's."""
@@ -139,6 +172,7 @@ def train_epoch(
     symmetries = rng.integers(0, sizes.symmetries, size=n)
     states = np.ascontiguousarray(samples.states[order])
     targets = np.ascontiguousarray(samples.targets[order], dtype=np.float32)
+    plies = np.ascontiguousarray(samples.plies[order], dtype=np.float32)
     size = min(batch_size, n)
     active = np.empty((size, sizes.most_set_inputs), dtype=np.int64)
     values = np.empty((size, sizes.most_set_inputs), dtype=np.float32)
@@ -160,9 +194,14 @@ def train_epoch(
             network_targets[:m],
         )
         part = EncodedSamples(
-            sizes.network_inputs, active[:m], values[:m], counts[:m], network_targets[:m]
+            sizes.network_inputs,
+            active[:m],
+            values[:m],
+            counts[:m],
+            network_targets[:m],
+            plies[batch],
         )
-        total += train_batch(params, adam, part, learning_rate, grad)
+        total += train_batch(params, adam, part, learning_rate, grad, moves_left_weight)
     return total / n
 
 
@@ -172,3 +211,13 @@ def mean_loss(game: int, params: np.ndarray, samples: Samples) -> float:
         return float("nan")
     e = encode(game, samples)
     return batch_loss(params, e.inputs, e.active, e.values, e.counts, e.targets) / len(samples)
+
+
+def plies_error(game: int, params: np.ndarray, samples: Samples) -> float:
+    """Mean absolute error, in plies, of the moves-left head over the samples that have a plies
+    target (NaN if none has, or the network has no head)."""
+    if len(samples) == 0 or not has_moves_left(params):
+        return float("nan")
+    e = encode(game, samples)
+    total, count = batch_plies_error(params, e.inputs, e.active, e.values, e.counts, e.plies)
+    return total / count if count else float("nan")
