@@ -256,3 +256,23 @@ def test_training_teaches_the_head_the_plies_left():
     without = Samples(states, samples.targets)
     train_epoch(game, twin, Adam(len(twin)), without, 64, 1e-3, np.random.default_rng(1))
     assert np.array_equal(plain, twin)
+
+
+def test_heads_only_training_leaves_the_value_layers_exactly_as_they_were():
+    from samuel.train.buffer import Samples
+    from samuel.train.trainer import Adam, plies_error, train_epoch
+
+    rules = get_game("tigers")
+    game = rules.kernel_id
+    states = np.stack([rules.encode(p) for p in positions("tigers", 300, seed=17)])
+    plies = np.random.default_rng(18).integers(1, 60, len(states)).astype(np.float32)
+    samples = Samples(states, np.ones(len(states), np.float32), plies)
+    value = random_network(game, 19)
+    params = N.with_moves_left(value, seed=20)
+    before = plies_error(game, params, samples)
+    adam = Adam(len(params))
+    rng = np.random.default_rng(21)
+    for _ in range(5):
+        train_epoch(game, params, adam, samples, 32, 1e-2, rng, heads_only=True)
+    assert np.array_equal(params[: len(value)], value)
+    assert plies_error(game, params, samples) < before

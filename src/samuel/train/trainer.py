@@ -11,7 +11,10 @@ the two turns cancel: a position and its half-turn give the same inputs and the 
 
 A network with the moves-left head (:func:`samuel.nn.network.has_moves_left`) is trained on both
 losses at once, the plies loss weighted by ``moves_left_weight`` (lc0's 0.1); a symmetry does not
-change how many plies a game has left, so plies targets go through unturned.
+change how many plies a game has left, so plies targets go through unturned. With
+``heads_only`` the value layers are frozen and only the head learns (as lc0 first added its head
+to a trained network): the value, and so the play of a search that ignores the head, stay exactly
+as they were.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from samuel.nn.batches import (
     batch_loss,
     batch_plies_error,
 )
-from samuel.nn.network import has_moves_left
+from samuel.nn.network import has_moves_left, network_shape, parameter_count
 
 from .buffer import Samples
 
@@ -37,6 +40,11 @@ MOVES_LEFT_WEIGHT = 0.1  # the plies loss's weight against the value loss (lc0's
 BETA1 = 0.9
 BETA2 = 0.999
 ADAM_EPSILON = 1e-8
+
+
+def value_parameters(params: np.ndarray) -> int:
+    """How many of the network's parameters are the value's (all but the moves-left head's)."""
+    return parameter_count(network_shape(len(params))[0])
 
 
 @dataclass(frozen=True)
@@ -113,9 +121,11 @@ def train_batch(
     learning_rate: float,
     grad: np.ndarray,
     moves_left_weight: float = MOVES_LEFT_WEIGHT,
+    heads_only: bool = False,
 ) -> float:
     """One Adam step on the batch's mean gradient; returns the batch's summed value loss. A
-    network with the moves-left head learns its plies targets too."""
+    network with the moves-left head learns its plies targets too; with ``heads_only``, only
+    them (the value layers' gradient is zero, so Adam never moves them)."""
     if has_moves_left(params):
         loss, _ = batch_gradient_heads(
             params,
@@ -128,6 +138,8 @@ def train_batch(
             np.float32(moves_left_weight),
             grad,
         )
+        if heads_only:
+            grad[: value_parameters(params)] = 0
     else:
         loss = batch_gradient(
             params, batch.inputs, batch.active, batch.values, batch.counts, batch.targets, grad
@@ -157,10 +169,11 @@ def train_epoch(
     learning_rate: float,
     rng: np.random.Generator,
     moves_left_weight: float = MOVES_LEFT_WEIGHT,
+    heads_only: bool = False,
 ) -> float:
     """Shuffle, orient at random, train in batches; return the mean value loss seen while
     training. A network with the moves-left head learns the samples' plies targets too, weighted
-    by ``moves_left_weight``.
+    by ``moves_left_weight`` (with ``heads_only``, the head alone learns).
 
     Each batch is encoded just before its step, into buffers reused from batch to batch, so an
     epoch's encoding never takes more memory than one batch's."""
@@ -201,7 +214,7 @@ def train_epoch(
             network_targets[:m],
             plies[batch],
         )
-        total += train_batch(params, adam, part, learning_rate, grad, moves_left_weight)
+        total += train_batch(params, adam, part, learning_rate, grad, moves_left_weight, heads_only)
     return total / n
 
 
