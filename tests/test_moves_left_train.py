@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from samuel.errors import CommandError
+from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.networks import load_network, random_network
 from samuel.games.tigers.board import FULL
@@ -158,11 +159,14 @@ def tiny(out_dir, **changes) -> TrainConfig:
     return TrainConfig(**{**settings, **changes})
 
 
-def test_moves_left_training_is_bit_identical_on_1_and_2_workers_and_trains_the_head(tmp_path):
-    one = train(tiny(tmp_path / "one", workers=1, moves_left=True), **QUIET)
-    two = train(tiny(tmp_path / "two", workers=2, moves_left=True), **QUIET)
+@pytest.mark.parametrize("game", ["tigers", "draughts"])
+def test_moves_left_training_is_bit_identical_on_1_and_2_workers_and_trains_the_head(
+    tmp_path, game
+):
+    one = train(tiny(tmp_path / "one", workers=1, moves_left=True, game=game), **QUIET)
+    two = train(tiny(tmp_path / "two", workers=2, moves_left=True, game=game), **QUIET)
     assert one.tobytes() == two.tobytes()
-    start = random_network(TIGERS, 0x5EED, moves_left=True)
+    start = random_network(get_game(game).kernel_id, 0x5EED, moves_left=True)
     head = slice(len(start) - N.MOVES_LEFT_PARAMS, None)
     assert not np.array_equal(one[head], start[head])
     saved = read_network(tmp_path / "one" / "latest.bin")
