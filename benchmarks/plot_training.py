@@ -1,4 +1,5 @@
-"""Plot a training run's match scores over the generations, from its ``gen-NNN.json`` files.
+"""Plot a training run over the generations, from its ``gen-NNN.json`` files: the match scores,
+and, for a run with the moves-left head, its plies-left error.
 
     .venv/bin/python benchmarks/plot_training.py runs/main docs/training-run.png
 
@@ -22,33 +23,46 @@ def main() -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = []
+    matches, plies = [], []
     for path in sorted(args.run_dir.glob("gen-*.json")):
         report = json.loads(path.read_text())["report"]
         if report["vs_classic"] is not None:
-            rows.append((report["generation"], report["vs_previous"], report["vs_classic"]))
-    if not rows:
-        raise SystemExit(f"no generation in {args.run_dir} played matches")
-    generations, previous, classic = zip(*rows, strict=True)
-    figure, axes = plt.subplots(figsize=(8, 4.5), dpi=110)
-    axes.plot(generations, [100 * s for s in classic], "o-", label="vs classic (same depth)")
-    axes.plot(
-        generations,
-        [100 * s for s in previous],
-        "s--",
-        alpha=0.7,
-        label="vs the previous matched generation",
+            matches.append((report["generation"], report["vs_previous"], report["vs_classic"]))
+        if report.get("plies_after") is not None:  # older records have no plies columns
+            plies.append((report["generation"], report["plies_before"], report["plies_after"]))
+    if not matches and not plies:
+        raise SystemExit(f"no generation in {args.run_dir} played matches or has a moves-left head")
+    panels = [panel for panel, rows in (("matches", matches), ("plies", plies)) if rows]
+    figure, axes = plt.subplots(
+        len(panels), 1, figsize=(8, 4.5 * len(panels)), dpi=110, squeeze=False
     )
-    axes.axhline(50, color="grey", linewidth=0.8)
-    axes.set_xlabel("generation")
-    axes.set_ylabel("score, % of points")
-    axes.set_ylim(0, 100)
-    axes.set_title(f"Self-play training: {args.run_dir.name}")
-    axes.grid(alpha=0.3)
-    axes.legend()
+    for panel, ax in zip(panels, axes[:, 0], strict=True):
+        if panel == "matches":
+            generations, previous, classic = zip(*matches, strict=True)
+            ax.plot(generations, [100 * s for s in classic], "o-", label="vs classic (same depth)")
+            ax.plot(
+                generations,
+                [100 * s for s in previous],
+                "s--",
+                alpha=0.7,
+                label="vs the previous matched generation",
+            )
+            ax.axhline(50, color="grey", linewidth=0.8)
+            ax.set_ylabel("score, % of points")
+            ax.set_ylim(0, 100)
+        else:
+            generations, before, after = zip(*plies, strict=True)
+            ax.plot(generations, before, "-", alpha=0.7, label="before training")
+            ax.plot(generations, after, "-", label="after training")
+            ax.set_ylabel("plies-left error, plies (mean |error|)")
+            ax.set_ylim(bottom=0)
+        ax.set_xlabel("generation")
+        ax.grid(alpha=0.3)
+        ax.legend()
+    axes[0, 0].set_title(f"Self-play training: {args.run_dir.name}")
     figure.tight_layout()
     figure.savefig(args.out)
-    print(f"wrote {args.out} ({len(rows)} matched generations)")
+    print(f"wrote {args.out} ({len(matches)} matched generations, {len(plies)} with the head)")
 
 
 if __name__ == "__main__":

@@ -20,12 +20,14 @@ from .config import TrainConfig
 from .loop import GenerationReport, train
 
 
-def table_header(sides: tuple[str, str]) -> str:
-    """The table's header for a game whose players are ``sides`` (first, second)."""
+def table_header(sides: tuple[str, str], moves_left: bool = False) -> str:
+    """The table's header for a game whose players are ``sides`` (first, second); a run whose
+    network has the moves-left head gets its two columns of plies-left error."""
     first, second = (side[0].upper() for side in sides)
+    plies = " plies before plies after" if moves_left else ""
     return (
         f" gen trained {sides[0]:>6} {sides[1]:>6}  draws {first} before {second} before  "
-        f"{first} after  {second} after vs prev vs classic train s  time s"
+        f"{first} after  {second} after{plies} vs prev vs classic train s  time s"
     )
 
 
@@ -40,12 +42,21 @@ def _score(value: float | None, width: int) -> str:
     return f"{'-':>{width}}" if value is None else f"{100 * value:>{width - 1}.0f}%"
 
 
+def _plies(value: float, width: int) -> str:
+    return f"{'-':>{width}}" if math.isnan(value) else f"{value:{width}.2f}"
+
+
 def format_row(row: GenerationReport) -> str:
+    """The row of :func:`table_header`'s table (with the plies columns if the row has them)."""
+    plies = ""
+    if row.plies_before is not None:
+        plies = f" {_plies(row.plies_before, 12)} {_plies(row.plies_after, 11)}"
     return (
         f"{row.generation:4d} {row.trained:7d} {row.first_wins:6d} {row.second_wins:6d} "
         f"{row.draws:6d} {_loss(row.first_before)} {_loss(row.second_before)} "
-        f"{_loss(row.first_after)} {_loss(row.second_after)} {_score(row.vs_previous, 7)} "
-        f"{_score(row.vs_classic, 10)} {row.train_seconds:7.2f} {row.seconds:7.1f}"
+        f"{_loss(row.first_after)} {_loss(row.second_after)}{plies} "
+        f"{_score(row.vs_previous, 7)} {_score(row.vs_classic, 10)} "
+        f"{row.train_seconds:7.2f} {row.seconds:7.1f}"
     )
 
 
@@ -147,6 +158,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="threads and match processes (every core); results don't depend on it",
     )
     parser.add_argument(
+        "--moves-left",
+        action="store_true",
+        help="give the network a moves-left head if it has none (a head is always trained)",
+    )
+    parser.add_argument(
+        "--moves-left-weight",
+        type=positive_float,
+        default=d.moves_left_weight,
+        metavar="W",
+        help=f"the plies-left loss's weight against the value loss ({d.moves_left_weight})",
+    )
+    parser.add_argument(
+        "--tablebase",
+        metavar="DIR",
+        help="exact plies-left targets from this tablebase once the hand is empty (Tigers)",
+    )
+    parser.add_argument(
         "--no-progress", dest="progress", action="store_false", help="no progress bar"
     )
     add_game_argument(parser)
@@ -172,6 +200,9 @@ def command_train(args: argparse.Namespace) -> None:
         match_games=args.match_games,
         match_every=args.match_every,
         workers=args.workers,
+        moves_left=args.moves_left,
+        moves_left_weight=args.moves_left_weight,
+        tablebase=args.tablebase,
     )
     bar = None
 
@@ -190,12 +221,21 @@ def command_train(args: argparse.Namespace) -> None:
     from .matches import training_match
 
     def log(line: str) -> None:
-        # "starting from ..." comes first, then the table's header.
         print(line, file=sys.stderr, flush=True)
-        print(table_header(get_game(config.game).sides), flush=True)
+
+    def start(moves_left: bool) -> None:
+        # After "starting from ...": the header, with the plies columns if the run has the head.
+        print(table_header(get_game(config.game).sides, moves_left), flush=True)
 
     try:
-        train(config, report, play_match=training_match(config), progress=progress, log=log)
+        train(
+            config,
+            report,
+            play_match=training_match(config),
+            progress=progress,
+            log=log,
+            on_start=start,
+        )
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()

@@ -4,6 +4,7 @@ defaults, and the whole config is saved next to every weights file it produced."
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from samuel.errors import CommandError
@@ -11,6 +12,7 @@ from samuel.games import registry
 
 RANDOM_WEIGHTS_SEED = 0x5EED  # the network a run starts from when there is nothing to resume
 TRAINING_SEED = 0x7EA1  # shuffles, orientations and balancing draw from (this, generation)
+MOVES_LEFT_SEED = 0x40E5  # a head added to a resumed network draws from (this, last generation)
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,9 @@ class TrainConfig:
     match_games: int = 100  # games per match
     match_every: int = 10  # play matches every this many generations
     workers: int | None = None  # threads/processes; None: every core (results don't depend on it)
+    moves_left: bool = False  # give a network without the moves-left head one (a head is kept)
+    moves_left_weight: float = 0.1  # the plies loss's weight against the value loss (lc0's)
+    tablebase: str | None = None  # Tigers & Sheep: exact plies-left targets with the hand empty
 
     def __post_init__(self) -> None:
         games = registry()
@@ -55,6 +60,17 @@ class TrainConfig:
             ),
             (self.match_every >= 1, "match every must be at least 1"),
             (self.workers is None or self.workers >= 1, "workers must be at least 1"),
+            (
+                math.isfinite(self.moves_left_weight) and self.moves_left_weight > 0.0,
+                "moves-left weight must be more than 0 (a network with the head always trains "
+                "it; to leave plies out, train from a file without the head)",
+            ),
+            (
+                self.tablebase is None or self.game == "tigers",
+                "--tablebase works for Tigers & Sheep only, not "
+                f"{games[self.game].title if self.game in games else self.game}: the tablebase "
+                "solves Tigers & Sheep endings",
+            ),
         ]
         for ok, message in checks:
             if not ok:

@@ -8,7 +8,9 @@ generations it plays matches against the generation that last played matches and
 game's ``classic``.
 
 A run resumes from ``start_from``, else the newest ``gen-NNN.bin`` in the out dir, else random
-weights (seed ``0x5EED``); a file for another game is refused. Generation numbers carry on from
+weights (seed ``0x5EED``); a file for another game is refused. With ``moves_left`` a network
+without the moves-left head gets a new one; a network that has the head trains it, flag or not
+(self-play never uses it: its searches read the value only). Generation numbers carry on from
 the newest file in the out dir. Adam's state and the buffer are not saved, so they start empty
 on a restart. Weights are written atomically, so a run stopped at any moment loses at most the
 generation in progress. A generation whose training diverged (a parameter not finite) is never
@@ -28,19 +30,20 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from samuel.errors import SamuelError
+from samuel.errors import CommandError, SamuelError
 from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
 from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.base import GameRules
-from samuel.games.networks import load_network, random_network, save_network
+from samuel.games.networks import has_moves_left, load_network, random_network, save_network
+from samuel.nn.network import value_only, with_moves_left
 from samuel.seeds import derive_seed
 
 from .buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples
-from .config import RANDOM_WEIGHTS_SEED, TRAINING_SEED, TrainConfig
+from .config import MOVES_LEFT_SEED, RANDOM_WEIGHTS_SEED, TRAINING_SEED, TrainConfig
 from .selfplay import play_selfplay
-from .targets import td_lambda_targets
-from .trainer import Adam, mean_loss, train_epoch
+from .targets import plies_left_targets, tablebase_plies, td_lambda_targets
+from .trainer import Adam, mean_loss, plies_error, train_epoch
 
 GENERATION_FILE = re.compile(r"^gen-(\d+)\.bin$")
 START_FILE = "start.bin"  # the network a run started from, for `vs prev` when no file has it
@@ -70,6 +73,10 @@ class GenerationReport:
     vs_classic: float | None
     train_seconds: float
     seconds: float
+    # The moves-left head's mean absolute error, in plies, on the whole buffer before and after
+    # training; None when the network has no head.
+    plies_before: float | None = None
+    plies_after: float | None = None
 
 
 def game_seed(generation: int, game: int) -> int:
@@ -93,16 +100,25 @@ def generation_path(out_dir: Path, generation: int) -> Path:
 
 
 def starting_point(config: TrainConfig) -> tuple[np.ndarray, str, int]:
-    """The parameters to start from, where they came from, and the last generation number."""
+    """The parameters to start from, where they came from (and what became of the moves-left
+    head), and the last generation number."""
     game = get_game(config.game).kernel_id
     out_dir = Path(config.out_dir)
     last, newest = newest_generation(out_dir)
-    if config.start_from is not None:
-        return load_network(config.start_from, game), config.start_from, last
-    if newest is not None:
-        return load_network(newest, game), str(newest), last
-    random_start = f"random weights (seed {RANDOM_WEIGHTS_SEED:#x})"
-    return random_network(game, RANDOM_WEIGHTS_SEED), random_start, last
+    if config.start_from is None and newest is None:
+        params = random_network(game, RANDOM_WEIGHTS_SEED, moves_left=config.moves_left)
+        head = " with a moves-left head" if config.moves_left else ""
+        return params, f"random weights (seed {RANDOM_WEIGHTS_SEED:#x}){head}", last
+    path = config.start_from if config.start_from is not None else str(newest)
+    params = load_network(path, game)
+    if has_moves_left(params, game):
+        return params, f"{path} (training its moves-left head)", last
+    if config.moves_left:
+        # The head's seed names the generation it joins at, so a run is the same wherever it
+        # was resumed from.
+        params = with_moves_left(params, derive_seed(MOVES_LEFT_SEED, last))
+        return params, f"{path} (with a new moves-left head)", last
+    return params, path, last
 
 
 def self_play(
@@ -121,7 +137,7 @@ def self_play(
             play_selfplay(
                 rules.kernel_id,
                 games.EVALUATOR_NETWORK,
-                params,
+                value_only(params),  # self-play plays on the value alone, head or not
                 root,
                 config.depth,
                 config.random_plies,
@@ -135,12 +151,17 @@ def self_play(
     return parts
 
 
-def label_games(parts, lam: float) -> dict[int, Samples]:
+def label_games(
+    parts, lam: float, game: int | None = None, tablebase: tuple[np.ndarray, ...] | None = None
+) -> dict[int, Samples]:
     """TD(lambda)-labelled samples of the games (at least one part), by outcome; targets in the
-    first player's view."""
+    first player's view. Each position's plies-left target is how many plies its game lasted
+    from there; given ``tablebase`` (the layers of the Tigers & Sheep ``game``'s table),
+    positions that the table calls won or lost take its exact distance instead."""
     state_size = parts[0].positions.shape[2]
     states = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
     targets = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
+    plies = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
     for part in parts:
         for g in range(len(part.plies)):
             n = int(part.plies[g])
@@ -154,13 +175,18 @@ def label_games(parts, lam: float) -> dict[int, Samples]:
             )
             states[outcome].append(part.positions[g, :n])
             targets[outcome].append(labels)
-    return {
-        o: Samples(
-            np.concatenate(states[o]) if states[o] else np.zeros((0, state_size), np.int64),
-            np.concatenate(targets[o]) if targets[o] else np.zeros(0, np.float32),
+            plies[outcome].append(plies_left_targets(n))
+    samples = {}
+    for o in states:
+        if not states[o]:
+            samples[o] = Samples.empty(state_size)
+            continue
+        samples[o] = Samples(
+            np.concatenate(states[o]), np.concatenate(targets[o]), np.concatenate(plies[o])
         )
-        for o in states
-    }
+        if tablebase is not None:
+            tablebase_plies(game, samples[o].states, tablebase, samples[o].plies)
+    return samples
 
 
 def outcome_counts(parts) -> tuple[int, int, int]:
@@ -186,18 +212,45 @@ def diverged(out_dir: Path, generation: int, learning_rate: float) -> TrainingDi
     )
 
 
+def training_tablebase(config: TrainConfig, moves_left: bool) -> tuple[np.ndarray, ...]:
+    """The layers of ``config.tablebase``, checked against the game's rules, for exact plies-left
+    targets: only a run whose network has the moves-left head uses them."""
+    from samuel.games.tigers.tablebase.files import TablebaseError
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+
+    if not moves_left:
+        raise CommandError(
+            f"--tablebase {config.tablebase}: the table gives the moves-left head exact "
+            "plies-left targets, and this run's network has no head (add --moves-left)"
+        )
+    try:
+        table = load_tablebase(config.tablebase)
+    except TablebaseError as error:
+        raise CommandError(f"--tablebase: {error}") from None
+    rules = get_game(config.game)
+    if getattr(rules, "captures_to_win", None) != table.captures_to_win:
+        raise CommandError(
+            f"--tablebase {config.tablebase} is the table of the game won by "
+            f"{table.captures_to_win} captures, not of {rules!r}"
+        )
+    return table.layers
+
+
 def train(
     config: TrainConfig,
     report: Callable[[GenerationReport], None],
     play_match: MatchFunction | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     log: Callable[[str], None] = print,
+    on_start: Callable[[bool], None] | None = None,
 ) -> np.ndarray:
     """Run ``config.generations`` generations; call ``report`` after each. Returns the network.
 
     ``play_match(first_spec, second_spec, seed)`` plays a match of ``config.match_games`` games
     and returns the first player's score (share of points); without it no matches are played.
     ``progress(stage, done, total)`` is told how the generation's self-play is going.
+    ``on_start(moves_left)`` is told, after the "starting from" line, whether the run's network
+    has the moves-left head (then each report has its plies-left errors).
     """
     rules: GameRules = get_game(config.game)
     game = rules.kernel_id
@@ -209,7 +262,11 @@ def train(
     except OSError as error:
         raise file_error("create the run folder", out_dir, error) from None
     params, source, last = starting_point(config)
+    moves_left = has_moves_left(params, game)
+    tablebase = None if config.tablebase is None else training_tablebase(config, moves_left)
     log(f"starting from {source}; generations {last + 1} to {last + config.generations}")
+    if on_start is not None:
+        on_start(moves_left)
     start_file = out_dir / START_FILE
     save_network(params, start_file, game)
     adam = Adam(len(params))
@@ -223,22 +280,37 @@ def train(
             generation,
             None if progress is None else lambda done: progress("self-play", done, config.games),
         )
-        buffer.add_generation(label_games(parts, config.lam))
+        buffer.add_generation(label_games(parts, config.lam, game, tablebase))
         first_pool, second_pool = buffer.pool(FIRST_WIN), buffer.pool(SECOND_WIN)
         first_before = mean_loss(game, params, first_pool)
         second_before = mean_loss(game, params, second_pool)
+        plies_before = plies_after = None
+        if moves_left:  # the head's error on the whole buffer, draws too
+            whole = Samples.concatenate([first_pool, second_pool, buffer.pool(DRAW)], state_size)
+            plies_before = plies_error(game, params, whole)
         rng = np.random.default_rng([TRAINING_SEED, generation])
         train_started = time.perf_counter()
         trained = 0
         for _ in range(config.epochs):
             epoch = buffer.epoch(rng, config.balance)
             trained = len(epoch)
-            train_epoch(game, params, adam, epoch, config.batch_size, config.learning_rate, rng)
+            train_epoch(
+                game,
+                params,
+                adam,
+                epoch,
+                config.batch_size,
+                config.learning_rate,
+                rng,
+                config.moves_left_weight,
+            )
         train_seconds = time.perf_counter() - train_started
         if not np.all(np.isfinite(params)):
             raise diverged(out_dir, generation, config.learning_rate)
         first_after = mean_loss(game, params, first_pool)
         second_after = mean_loss(game, params, second_pool)
+        if moves_left:
+            plies_after = plies_error(game, params, whole)
         path = generation_path(out_dir, generation)
         # Generation files first, latest.bin last: latest.bin is always a whole, good network.
         save_or_keep(
@@ -269,6 +341,8 @@ def train(
             vs_classic,
             train_seconds,
             time.perf_counter() - started,
+            plies_before,
+            plies_after,
         )
         record = {
             "config": config.to_dict(),

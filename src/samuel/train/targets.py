@@ -1,4 +1,4 @@
-"""TD(lambda) targets: what each self-play position should learn to score.
+"""TD(lambda) targets: what each self-play position should learn to score; and plies left.
 
 Working backwards from the end of the game::
 
@@ -11,12 +11,17 @@ is labelled with its own search score instead, and the positions before it build
 do not learn from the random move's consequences. (This holds for the last position too: a random
 last move does not teach its position the result.) Scores, results and targets are all from the
 game's first player's point of view (the trainer turns targets into the network's).
+
+**Plies left** (the moves-left head's targets, ``docs/training.md``): each position learns how
+many plies its game actually lasted from there, or, for a Tigers & Sheep position with the hand
+empty that the tablebase calls won or lost, the table's exact distance with perfect play.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from samuel.games import kernels as games
 from samuel.jit import kernel
 
 
@@ -33,3 +38,76 @@ def td_lambda_targets(
             targets[t] = result
         else:
             targets[t] = (1.0 - lam) * scores[t + 1] + lam * targets[t + 1]
+
+
+def plies_left_targets(plies: int) -> np.ndarray:
+    """The moves-left head's targets for a game of ``plies`` recorded positions: the position at
+    ply ``t`` is ``plies - t`` plies from the end the game actually reached (``plies`` down to
+    1). A game stopped at the ply cap counts as ending there."""
+    return np.arange(plies, 0, -1, dtype=np.float32)
+
+
+@kernel
+def _tablebase_distances(game, states, layers, plies):
+    for i in range(states.shape[0]):
+        found, outcome, distance = games.tablebase_result(game, states[i], layers)
+        if found and outcome != 0:
+            plies[i] = distance
+
+
+def tablebase_plies(
+    game: int, states: np.ndarray, layers: tuple[np.ndarray, ...], plies: np.ndarray
+) -> None:
+    """Overwrite ``plies[i]`` with the tablebase's exact distance to the end (perfect play) for
+    every position ``states[i]`` that it holds (Tigers & Sheep, hand empty) and calls won or
+    lost; drawn and unheld positions keep theirs. ``layers`` is the table of the game's rules
+    (``Tablebase.layers``); the positions must be games not yet over. Raises ValueError for
+    anything the kernel cannot read safely (numba checks no bounds)."""
+    from samuel.games.tigers.board import SHEEP
+    from samuel.games.tigers.tablebase.index import layer_size
+    from samuel.games.tigers.tablebase.values import CODE_DTYPE
+    from samuel.tune.dataset import state_problem
+
+    sizes = games.compiled_game(game)
+    if game & games.GAME_MASK != games.TIGERS_AND_SHEEP:
+        raise ValueError(f"{sizes.title} has no tablebase")
+    if not (
+        isinstance(states, np.ndarray)
+        and states.ndim == 2
+        and states.shape[1] == sizes.state_words
+        and states.dtype == np.int64
+        and states.flags.c_contiguous
+    ):
+        raise ValueError(
+            f"positions must be a C-contiguous int64 array of shape (n, {sizes.state_words})"
+        )
+    if not (
+        isinstance(plies, np.ndarray)
+        and plies.shape == (len(states),)
+        and plies.dtype == np.float32
+        and plies.flags.writeable
+    ):
+        raise ValueError(f"plies must be a writeable float32 array of {len(states)} entries")
+    captures = games.captures_to_win(game)
+    if not isinstance(layers, tuple) or len(layers) != 2 * captures:
+        raise ValueError(
+            f"the tablebase of the game won by {captures} captures has {2 * captures} layers"
+        )
+    for number, layer in enumerate(layers):
+        if not (
+            isinstance(layer, np.ndarray)
+            and layer.ndim == 1
+            and layer.dtype == CODE_DTYPE
+            and layer.flags.c_contiguous
+            and layer.flags.writeable == layers[0].flags.writeable
+            and len(layer) == layer_size(number // 2)
+        ):
+            raise ValueError(f"layer {number} of the tablebase is not one of its rules' layers")
+    problem = state_problem(states)
+    if problem is not None:
+        raise ValueError(f"not a {sizes.title} position: {problem}")
+    captured = SHEEP - np.bitwise_count(states[:, 1])
+    over = (states[:, 2] == 0) & (captured >= captures)
+    if over.any():
+        raise ValueError(f"states row {int(np.argmax(over))} is a game already over")
+    _tablebase_distances(game, states, layers, plies)
