@@ -217,6 +217,22 @@ def test_a_value_network_gets_a_head_when_asked_and_keeps_its_value_part(tmp_pat
     assert read_network(tmp_path / "gen-002.bin").moves_left and rows[-1].plies_after > 0
 
 
+def test_heads_only_adds_a_head_and_leaves_the_value_exactly_as_it_was(tmp_path):
+    rows = []
+    train(tiny(tmp_path, generations=1), rows.append, log=lambda line: None)
+    value = load_network(tmp_path / "gen-001.bin", TIGERS)
+    train(
+        tiny(tmp_path, generations=2, moves_left=True, heads_only=True),
+        rows.append,
+        log=lambda line: None,
+    )
+    trained = load_network(tmp_path / "gen-003.bin", TIGERS)
+    assert np.array_equal(trained[: len(value)], value)
+    assert rows[-1].plies_after < rows[-2].plies_before
+    with pytest.raises(CommandError, match="give --moves-left too"):
+        tiny(tmp_path, heads_only=True)
+
+
 def test_a_value_only_table_looks_as_before():
     assert table_header(("tigers", "sheep")) == HEADER
     assert "plies" not in HEADER

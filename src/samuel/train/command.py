@@ -170,6 +170,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the plies-left loss's weight against the value loss ({d.moves_left_weight})",
     )
     parser.add_argument(
+        "--heads-only",
+        action="store_true",
+        help="with --moves-left: train the head alone, the value layers frozen (the network "
+        "plays exactly as before when the search ignores the head)",
+    )
+    parser.add_argument(
         "--tablebase",
         metavar="DIR",
         help="exact plies-left targets from this tablebase once the hand is empty (Tigers)",
@@ -203,6 +209,7 @@ def command_train(args: argparse.Namespace) -> None:
         moves_left=args.moves_left,
         moves_left_weight=args.moves_left_weight,
         tablebase=args.tablebase,
+        heads_only=args.heads_only,
     )
     bar = None
 

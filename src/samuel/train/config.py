@@ -38,6 +38,7 @@ class TrainConfig:
     moves_left: bool = False  # give a network without the moves-left head one (a head is kept)
     moves_left_weight: float = 0.1  # the plies loss's weight against the value loss (lc0's)
     tablebase: str | None = None  # Tigers & Sheep: exact plies-left targets with the hand empty
+    heads_only: bool = False  # train the moves-left head alone; the value layers stay frozen
 
     def __post_init__(self) -> None:
         games = registry()
@@ -64,6 +65,10 @@ class TrainConfig:
                 math.isfinite(self.moves_left_weight) and self.moves_left_weight > 0.0,
                 "moves-left weight must be more than 0 (a network with the head always trains "
                 "it; to leave plies out, train from a file without the head)",
+            ),
+            (
+                not self.heads_only or self.moves_left,
+                "--heads-only trains the moves-left head alone: give --moves-left too",
             ),
             (
                 self.tablebase is None or self.game == "tigers",

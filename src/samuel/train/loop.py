@@ -303,6 +303,7 @@ def train(
                 config.learning_rate,
                 rng,
                 config.moves_left_weight,
+                config.heads_only,
             )
         train_seconds = time.perf_counter() - train_started
         if not np.all(np.isfinite(params)):
