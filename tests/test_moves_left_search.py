@@ -314,3 +314,19 @@ def test_the_parameters_are_checked():
             check_settings(*settings)
     params = moves_left_parameters(game, net)
     assert len(params) == NETWORK + len(net) and params.dtype == np.float32
+
+
+def test_analyse_prints_the_networks_plies_left_estimate(tmp_path, capsys):
+    from samuel import cli
+
+    rules = get_game("tigers")
+    net = head_network("tigers", 6)
+    path = tmp_path / "head.bin"
+    save_network(net, path, rules.kernel_id)
+    expected = plies_left_estimate(rules.kernel_id, net, rules.encode(rules.initial_position()))
+    for spec in (str(path), f"{path}:moves_left=on"):
+        cli.main(["analyse", "start", "--depth", "2", "--player", spec])
+        assert f"plies left {expected:.1f} (the network's estimate)" in capsys.readouterr().out
+    save_network(value_only(net), path, rules.kernel_id)
+    cli.main(["analyse", "start", "--depth", "2", "--player", str(path)])
+    assert "plies left" not in capsys.readouterr().out
