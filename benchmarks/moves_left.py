@@ -8,11 +8,12 @@ nudge (``FILE.bin:depth=D,moves_left=on``, plus ``--ml`` settings):
    hand empty (4 tigers and 16 to 20 sheep on random points, either side to move) that the table
    says are won, or lost, for the side to move in at least ``--min-plies`` plies (shorter ones
    the search sees to the end by itself). The engine plays the side to move; ``perfect`` (the
-   table, ``perfect:depth=1``) the other, to the end or ``--ply-cap`` plies. Won positions: the
-   share converted, and for those converted the plies taken minus the table's optimum (mean,
-   median, 90th percentile) and that excess relative to the optimum. Lost positions: the
-   share lost, and the plies survived short of the optimum. Each side the engine played is
-   reported apart.
+   table, ``perfect:depth=1``) the other, to the end or ``--ply-cap`` plies (a draw, as is a
+   third occurrence). Won positions: the engine's wins, draws and losses, the share converted,
+   and for those converted the plies taken minus the table's optimum (mean, median, 90th
+   percentile) and that excess relative to the optimum; then the mean excess of both engines
+   over the wins both converted, the fair comparison. Lost positions: the same, with the plies
+   survived short of the optimum. Each side the engine played is reported apart.
 2. **Against classic** (``classic``). A match against ``classic:depth=D``: the average plies of
    the games the engine won and of those it lost (lc0's table), and its score with the 95% range.
 3. **Strength** (``sprt``). An SPRT (elo0=-10, elo1=0) of the head's search against the plain
@@ -182,18 +183,20 @@ def tablebase_part(args, engines: dict[str, str]) -> None:
                 if ended
                 else "-"
             )
+            points = [p.engine_points for p in played]
+            results = " / ".join(str(points.count(x)) for x in (1.0, 0.5, 0.0))
             rows[won].append(
-                f"| {name} | {SIDE_NAMES[tiger_to_move]} | {len(group)} | "
+                f"| {name} | {SIDE_NAMES[tiger_to_move]} | {len(group)} | {results} | "
                 f"{percent(len(ended), len(group))} | {figures(gaps)} | {relative} | {means} |"
             )
     for won, what, gap in ((True, "Converted", "taken beyond"), (False, "Lost", "short of")):
         print()
         print(
-            f"| Engine | Side | {'Won' if won else 'Lost'} positions | {what} | Plies {gap} "
-            "the optimum: mean / median / p90 | Relative to the optimum | Mean plies "
-            "(optimum) |"
+            f"| Engine | Side | {'Won' if won else 'Lost'} positions | W / D / L | {what} | "
+            f"Plies {gap} the optimum: mean / median / p90 | Relative to the optimum | "
+            "Mean plies (optimum) |"
         )
-        print("|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|")
         print("\n".join(rows[won]))
     # The fair comparison of speed: the wins both engines converted.
     plain, head = (converted.get(name, {}) for name in engines)
