@@ -256,13 +256,15 @@ def test_spec_errors_about_the_head_say_what_is_wrong(tmp_path, options, phrase)
 @pytest.mark.parametrize(
     ("options", "phrase"),
     [
-        ("ml_threshold=1.5", "ml_threshold must be above 0 and below 1, not 1.5"),
+        ("ml_threshold=1.5", "ml_threshold must be between 0.0 and 1.0, not 1.5"),
+        ("ml_threshold=1", "ml_threshold must be above 0 and below 1, not 1.0"),
         ("ml_threshold=0", "ml_threshold must be above 0 and below 1"),
         ("ml_max=0.3", r"ml_max must be above 0 and below 1 - threshold \(0.2\)"),
         ("ml_threshold=0.5,ml_max=0", "ml_max must be above 0"),
         ("ml_slope=0", "ml_slope must be positive"),
         ("ml_slope=fast", "ml_slope must be a number"),
-        ("ml_max=nan", "ml_max must be between"),
+        ("ml_max=nan", "ml_max must be between 0.0 and 1.0, not nan"),
+        ("ml_slope=-1", "ml_slope must be between 0.0 and"),
     ],
 )
 def test_bad_moves_left_settings_are_refused(tmp_path, options, phrase):

@@ -405,8 +405,9 @@ def _network_evaluation(
         moves_left.DEFAULT_SLOPE,
     )
     settings = []
-    for key, default in zip(MOVES_LEFT_SETTINGS, defaults, strict=True):
-        value = _number(options, key, float, name, -1e6, 1e6)
+    # ranges wide enough for check_settings to say what is wrong with a value in them
+    for key, default, high in zip(MOVES_LEFT_SETTINGS, defaults, (1.0, 1.0, 1e6), strict=True):
+        value = _number(options, key, float, name, 0.0, high)
         settings.append(default if value is None else value)
     threshold, max_effect, slope = settings
     try:
