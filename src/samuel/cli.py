@@ -99,11 +99,29 @@ def command_analyse(args: argparse.Namespace) -> None:
     print(f"depth      {result.depth}")
     print(f"best move  {rules.format_move(rules.move_from_code(result.best_move))}")
     print(f"score      {_describe_score(rules, result, position)}")
+    plies_left = _plies_left(rules, player, position)
+    if plies_left is not None:
+        print(f"plies left {plies_left:.1f} (the network's estimate)")
     pv = " ".join(rules.format_move(rules.move_from_code(m)) for m in result.principal_variation)
     print(f"pv         {pv}")
     print(f"nodes      {result.nodes:,}")
     print(f"time       {result.seconds:.3f} s")
     print(f"nodes/s    {result.nodes_per_second:,.0f}")
+
+
+def _plies_left(rules, player, position) -> float | None:
+    """The network's estimate of the plies left, if the player's network has the head."""
+    from samuel.games import kernels as game_kernels
+    from samuel.games.moves_left import NETWORK, plies_left_estimate
+    from samuel.games.networks import has_moves_left
+
+    network = {
+        game_kernels.EVALUATOR_NETWORK: player.params,
+        game_kernels.EVALUATOR_MOVES_LEFT: player.params[NETWORK:],
+    }.get(player.evaluator)
+    if network is None or not has_moves_left(network, rules.kernel_id):
+        return None
+    return plies_left_estimate(rules.kernel_id, network, rules.encode(position))
 
 
 def _check_depth(depth: int | None) -> None:

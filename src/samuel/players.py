@@ -29,10 +29,12 @@ from samuel.seeds import derive_seed
 DEFAULT_DEPTH = 4
 PLAYER_NAMES = ("human", "random", "classic", "net", "FILE.bin", "hybrid", "perfect")
 SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
+MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
 SPEC_HELP = (
     f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
-    f"net[:{SEARCH_OPTIONS}] (the shipped network) | FILE.bin[:{SEARCH_OPTIONS}] "
-    "(a trained network) | "
+    f"net[:{SEARCH_OPTIONS},{MOVES_LEFT_OPTIONS}] (the shipped network; moves_left=on: "
+    "shorter wins and longer losses by the network's moves-left head) | "
+    "FILE.bin[:the options of net] (a trained network) | "
     f"hybrid[:{SEARCH_OPTIONS},net=FILE.bin,scale=S,weights=FILE.json] "
     "(classic + S x network) | "
     f"perfect[:{SEARCH_OPTIONS}] (classic, playing from the tablebase, by default "
@@ -370,9 +372,52 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
         )
     path = shipped if name == "net" else Path(name)  # a name ending in .bin
     try:
-        return game_kernels.EVALUATOR_NETWORK, load_network(path, rules.kernel_id)
+        network_params = load_network(path, rules.kernel_id)
     except WeightsFileError as error:
         raise PlayerSpecError(str(error)) from None
+    return _network_evaluation(name, options, rules, network_params)
+
+
+MOVES_LEFT_SETTINGS = ("ml_threshold", "ml_max", "ml_slope")
+
+
+def _network_evaluation(
+    name: str, options: dict[str, str], rules: GameRules, network_params: np.ndarray
+) -> tuple[int, np.ndarray]:
+    """The network alone (``moves_left=off``, the default: exactly the plain network's search)
+    or the network nudged by its moves-left head (``moves_left=on``, with the ``ml_*``
+    settings; :mod:`samuel.games.moves_left`)."""
+    from samuel.games import moves_left
+
+    switch = options.pop("moves_left", "off")
+    if switch not in ("on", "off"):
+        raise PlayerSpecError(f"{quoted(name)}: moves_left must be on or off, not {quoted(switch)}")
+    given = [key for key in MOVES_LEFT_SETTINGS if key in options]
+    if switch == "off":
+        if given:
+            raise PlayerSpecError(
+                f"{quoted(name)}: {', '.join(given)} only apply with moves_left=on"
+            )
+        return game_kernels.EVALUATOR_NETWORK, network_params
+    defaults = (
+        moves_left.DEFAULT_THRESHOLD,
+        moves_left.DEFAULT_MAX_EFFECT,
+        moves_left.DEFAULT_SLOPE,
+    )
+    settings = []
+    # ranges wide enough for check_settings to say what is wrong with a value in them
+    for key, default, high in zip(MOVES_LEFT_SETTINGS, defaults, (1.0, 1.0, 1e6), strict=True):
+        value = _number(options, key, float, name, 0.0, high)
+        settings.append(default if value is None else value)
+    threshold, max_effect, slope = settings
+    try:
+        moves_left.check_settings(threshold, max_effect, slope, names=MOVES_LEFT_SETTINGS)
+        params = moves_left.moves_left_parameters(
+            rules.kernel_id, network_params, threshold, max_effect, slope
+        )
+    except ValueError as error:
+        raise PlayerSpecError(f"{quoted(name)}: {error}") from None
+    return game_kernels.EVALUATOR_MOVES_LEFT, params
 
 
 def _tablebase(directory: str, rules: GameRules, spec: str):

@@ -57,6 +57,17 @@ NOT_OVER = 2
 EVALUATOR_CLASSIC = 0  # params: the classic weights (float64)
 EVALUATOR_NETWORK = 1  # params: the network's parameters (float32)
 EVALUATOR_HYBRID = 2  # params: [scale, classic weights, network] (float32; games/hybrid.py)
+# params: [threshold, max effect, slope, network with the moves-left head] (float32;
+# games/moves_left.py): the network's value, nudged by its plies-left estimate when decided
+EVALUATOR_MOVES_LEFT = 3
+MOVES_LEFT_NETWORK = 3  # where the network starts in the moves-left evaluator's params
+
+EVALUATOR_NAMES = {
+    EVALUATOR_CLASSIC: "classic",
+    EVALUATOR_NETWORK: "network",
+    EVALUATOR_HYBRID: "hybrid",
+    EVALUATOR_MOVES_LEFT: "network with moves left",
+}
 
 # Whose point of view a game's network value is in (CompiledGame.network_view).
 VIEW_FIRST_PLAYER = 0  # the first player's, whoever is to move (Tigers & Sheep)
@@ -91,6 +102,7 @@ def _evaluators(classic_features: int, most_set_inputs: int) -> dict[int, int]:
         EVALUATOR_NETWORK: network_scratch,
         # the network first, then the classic features over the start of the same space
         EVALUATOR_HYBRID: max(network_scratch, classic_features),
+        EVALUATOR_MOVES_LEFT: network_scratch,  # the head reads h2, which the forward pass left
     }
 
 
@@ -169,16 +181,9 @@ def check_evaluator(game: int, evaluator: int) -> None:
     """Raise ValueError unless the game numbered ``game`` has evaluator ``evaluator``."""
     sizes = compiled_game(game)
     if evaluator not in sizes.evaluators:
-        names = {
-            EVALUATOR_CLASSIC: "classic",
-            EVALUATOR_NETWORK: "network",
-            EVALUATOR_HYBRID: "hybrid",
-        }
-        have = ", ".join(names.get(e, str(e)) for e in sizes.evaluators)
-        raise ValueError(
-            f"{sizes.title} has no {names.get(evaluator, f'number {evaluator}')} evaluator; "
-            f"it has: {have}"
-        )
+        have = ", ".join(EVALUATOR_NAMES.get(e, str(e)) for e in sizes.evaluators)
+        wanted = EVALUATOR_NAMES.get(evaluator, f"number {evaluator}")
+        raise ValueError(f"{sizes.title} has no {wanted} evaluator; it has: {have}")
 
 
 def tigers_and_sheep(captures_to_win: int = tigers.CAPTURES_TO_WIN) -> int:
@@ -369,6 +374,41 @@ def network_value(
 
 
 @kernel
+def moves_left_adjusted(
+    value: float, plies: float, threshold: float, max_effect: float, slope: float
+) -> float:
+    """A decided value (beyond ``threshold`` either way) pulled back towards the threshold by
+    up to ``max_effect`` the more ``plies`` are left: ``v - sign(v) * E(plies) * (|v| - t) /
+    (1 - t)`` with ``E(m) = max_effect * (1 - exp(-slope * m / max_effect))``; a value inside
+    the threshold is left alone (:mod:`samuel.games.moves_left` says why this form)."""
+    magnitude = abs(value)
+    if magnitude <= threshold:
+        return value
+    effect = max_effect * (1.0 - np.exp(-slope * plies / max_effect))
+    pull = effect * (magnitude - threshold) / (1.0 - threshold)
+    return value - pull if value > 0 else value + pull
+
+
+@kernel
+def moves_left_value(
+    game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
+) -> float:
+    """The moves-left evaluator (``EVALUATOR_MOVES_LEFT``): the network's value in the first
+    player's view, adjusted by :func:`moves_left_adjusted` with the head's plies left. The
+    adjustment is odd in the value, so it is the same in either view; the plies left belong to
+    the position, not to a side, and are not turned."""
+    net = params[MOVES_LEFT_NETWORK:]
+    values = scratch[NETWORK_VALUES : NETWORK_VALUES + MAX_SET_INPUTS]
+    n = network_inputs(game, state, active, values)
+    inputs = network_input_count(game)
+    value = float(network.forward(net, inputs, active, values, n, scratch))
+    plies = float(network.plies_left(net, inputs, scratch))  # reads the h2 forward just left
+    if network_sign(game, state) < 0:
+        value = -value
+    return moves_left_adjusted(value, plies, float(params[0]), float(params[1]), float(params[2]))
+
+
+@kernel
 def evaluate(
     game: int,
     evaluator: int,
@@ -382,7 +422,9 @@ def evaluate(
     ``scratch`` is float32 room (``SCRATCH``), ``active`` int64 room (``MAX_SET_INPUTS``) for the
     network's set inputs. The hybrid is ``classic + scale * network`` (both in the first
     player's view), its parameters packed as :mod:`samuel.games.hybrid` says; the network runs
-    first, since the classic features then overwrite the start of the scratch space.
+    first, since the classic features then overwrite the start of the scratch space. The
+    moves-left evaluator is :func:`moves_left_value`, its parameters packed as
+    :mod:`samuel.games.moves_left` says.
     """
     base = game & GAME_MASK
     if base == TIGERS_AND_SHEEP:
@@ -399,6 +441,8 @@ def evaluate(
                 state[0], state[1], state[2], state[3], params[1:split], scratch
             )
             return classic + params[0] * value
+        if evaluator == EVALUATOR_MOVES_LEFT:
+            return moves_left_value(game, params, state, scratch, active)
         raise ValueError("Tigers & Sheep has no such evaluator")
     if base == DRAUGHTS:
         if evaluator == EVALUATOR_CLASSIC:
@@ -414,6 +458,8 @@ def evaluate(
                 state[0], state[1], state[2], state[3], params[1:split], scratch
             )
             return classic + params[0] * value
+        if evaluator == EVALUATOR_MOVES_LEFT:
+            return moves_left_value(game, params, state, scratch, active)
         raise ValueError("English draughts has no such evaluator")
     raise ValueError("unknown game number")
 

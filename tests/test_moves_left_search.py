@@ -1,0 +1,334 @@
+"""The moves-left head in the search (``samuel.games.moves_left``): the compiled evaluator against
+the formula in plain float64 algebra on both games' positions; an adjusted value that keeps the
+order of values and the search's forced-win distances; with the head off, the search exactly as
+the value-only network's; the player spec's options and their errors."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from samuel.games import get_game
+from samuel.games import kernels as K
+from samuel.games.game import Game
+from samuel.games.moves_left import (
+    DEFAULT_MAX_EFFECT,
+    DEFAULT_SLOPE,
+    DEFAULT_THRESHOLD,
+    NETWORK,
+    adjusted_value,
+    check_settings,
+    moves_left_parameters,
+    plies_left_estimate,
+)
+from samuel.games.networks import has_moves_left, load_network, random_network, save_network
+from samuel.match.play import play_game
+from samuel.nn import network as N
+from samuel.nn.network import value_only
+from samuel.players import SHIPPED_NETWORK, PlayerSpecError, SearchPlayer, make_player
+from samuel.search.alphabeta import WIN, WIN_BOUND, Searcher
+from tests.reference import dense_network as dense
+from tests.test_nn import GAMES, inputs_of, plain_inputs, positions
+
+# Settings that adjust most values of a random network (its values rarely pass 0.8).
+LOW = (0.2, 0.5, 0.05)
+
+
+def head_network(name: str, seed: int) -> np.ndarray:
+    """A network with the head whose biases are not zero, so that its values spread towards
+    -1..1 and its plies left vary from position to position."""
+    rng = np.random.default_rng(seed)
+    shape = N.layout(inputs_of(name), moves_left=True)
+    params = random_network(get_game(name).kernel_id, seed, moves_left=True)
+    params[shape.b1 : shape.w2] = rng.normal(0, 0.3, N.HIDDEN1)
+    params[shape.b2 : shape.w3] = rng.normal(0, 0.3, N.HIDDEN2)
+    params[shape.w3 : shape.b3] *= 2.0  # steeper: more values beyond the threshold
+    params[shape.b4] = 1.0
+    return params
+
+
+def evaluate(name: str, evaluator: int, params: np.ndarray, position) -> float:
+    rules = get_game(name)
+    scratch = np.zeros(K.SCRATCH, dtype=np.float32)
+    active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
+    return K.evaluate(rules.kernel_id, evaluator, params, rules.encode(position), scratch, active)
+
+
+def first_player_value(name: str, params: np.ndarray, position) -> float:
+    """The plain network's value in the first player's view (draughts' is the side to move's)."""
+    value = dense.value(params, plain_inputs(name, position))
+    rules = get_game(name)
+    if name == "draughts" and rules.side_to_move(position) != 0:
+        return -value
+    return value
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("settings", [LOW, (DEFAULT_THRESHOLD, DEFAULT_MAX_EFFECT, 0.02)])
+def test_the_evaluator_equals_the_plain_formula(name, settings):
+    game = get_game(name).kernel_id
+    net = head_network(name, 11)
+    params = moves_left_parameters(game, net, *settings)
+    threshold = float(np.float32(settings[0]))
+    adjusted = 0
+    for position in positions(name, 120, seed=5):
+        x = plain_inputs(name, position)
+        value, plies = first_player_value(name, net, position), dense.plies(net, x)
+        expected = adjusted_value(value, plies, *(float(np.float32(s)) for s in settings))
+        got = evaluate(name, K.EVALUATOR_MOVES_LEFT, params, position)
+        assert got == pytest.approx(expected, abs=2e-6), str(position)
+        # the plain network's value is the same as before, whatever the head
+        plain = evaluate(name, K.EVALUATOR_NETWORK, value_only(net), position)
+        assert evaluate(name, K.EVALUATOR_NETWORK, net, position) == plain
+        if abs(plain) <= threshold:
+            assert got == plain  # inside the threshold: the network's own value
+        else:
+            assert abs(got) < abs(plain) and np.sign(got) == np.sign(plain)
+            assert abs(got - plain) < settings[1]
+            adjusted += abs(got - plain) > 1e-4
+        assert plies_left_estimate(game, net, get_game(name).encode(position)) == pytest.approx(
+            plies, rel=1e-5
+        )
+    assert adjusted >= 10  # the test saw the adjustment at work
+
+
+@pytest.mark.parametrize("settings", [LOW, (DEFAULT_THRESHOLD, DEFAULT_MAX_EFFECT, DEFAULT_SLOPE)])
+def test_the_adjusted_value_keeps_the_order_of_values(settings):
+    threshold, max_effect, _ = settings
+    values = np.linspace(-1.0, 1.0, 801)
+    for plies in (0.0, 1.0, 5.0, 20.0, 60.0, 200.0, 1000.0):
+        compiled = [K.moves_left_adjusted(v, plies, *settings) for v in values]
+        plain = [adjusted_value(v, plies, *settings) for v in values]
+        assert compiled == pytest.approx(plain, abs=1e-12)
+        assert all(b > a for a, b in zip(compiled, compiled[1:], strict=False))  # increasing
+        for v, w in zip(values, compiled, strict=True):
+            assert abs(w - v) <= max_effect  # < in exact arithmetic; E rounds to it
+            if abs(v) > threshold:
+                assert abs(w) > threshold and np.sign(w) == np.sign(v)  # still decided
+            else:
+                assert w == v
+    # winning, fewer plies left score higher; losing, more
+    for v in (threshold + 0.01, 0.99, -0.99, -threshold - 0.01):
+        scores = [K.moves_left_adjusted(v, m, *settings) for m in (0.0, 3.0, 10.0, 40.0)]
+        pairs = list(zip(scores, scores[1:], strict=False))
+        assert all((a > b) if v > 0 else (a < b) for a, b in pairs)
+    assert K.moves_left_adjusted(0.95, 0.0, *settings) == 0.95  # nothing left: no change
+
+
+def test_values_clearly_apart_keep_their_order_whatever_the_plies():
+    t, e, s = DEFAULT_THRESHOLD, DEFAULT_MAX_EFFECT, DEFAULT_SLOPE
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        low = rng.uniform(-1.0, 1.0 - e)
+        high = rng.uniform(low + e, 1.0)
+        m_low, m_high = rng.uniform(0.0, 500.0, 2)
+        assert K.moves_left_adjusted(high, m_high, t, e, s) > K.moves_left_adjusted(
+            low, m_low, t, e, s
+        )
+
+
+def save(tmp_path, name: str, params: np.ndarray, file: str) -> str:
+    path = tmp_path / file
+    save_network(params, path, get_game(name).kernel_id)
+    return f'"{path}"'
+
+
+def search_positions(name: str, count: int, seed: int) -> list:
+    rules = get_game(name)
+    return [p for p in positions(name, 3 * count, seed) if rules.decided_outcome(p) is None][:count]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_with_the_head_off_the_search_is_exactly_the_value_networks(tmp_path, name):
+    rules = get_game(name)
+    net = head_network(name, 21)
+    with_head = save(tmp_path, name, net, "head.bin")
+    without = save(tmp_path, name, value_only(net), "value.bin")
+    assert has_moves_left(load_network(with_head.strip('"'), rules.kernel_id), rules.kernel_id)
+    for depth in (1, 2, 3):
+        for specs in ((with_head, without), (f"{with_head}:moves_left=off", without)):
+            head_player, value_player = (
+                make_player(f"{spec}:depth={depth}", rules, seed=7) for spec in specs
+            )
+            assert head_player.evaluator == value_player.evaluator == K.EVALUATOR_NETWORK
+            for position in search_positions(name, 12, seed=depth):
+                game = Game(rules, start=position)
+                a, b = head_player.search(game), value_player.search(game)
+                assert (a.best_move, a.score, a.depth, a.nodes, a.principal_variation) == (
+                    b.best_move,
+                    b.score,
+                    b.depth,
+                    b.nodes,
+                    b.principal_variation,
+                ), (str(position), depth)
+
+
+@pytest.mark.parametrize(
+    ("name", "position", "winning_move", "plies"),
+    [
+        ("tigers", "S1SSS/SSST1/SSTSS/2SSS/S1TTS T 0", "c1-b2", 3),  # the faster of two wins
+        ("tigers", "SSSSS/STTSS/SSSST/S1TSS/1SS1S S 0", "b1-b2", 1),
+        ("draughts", "B:W7,22:BK4,11,14,K30", "14-18", 3),  # Black, the first player, wins
+        ("draughts", "W:WK9,K11,K18,K31:BK2,5", "18-14", 5),  # White, the second player, wins
+    ],
+)
+def test_forced_wins_keep_their_exact_distance(name, position, winning_move, plies):
+    rules = get_game(name)
+    start = rules.parse_position(position)
+    params = moves_left_parameters(rules.kernel_id, head_network(name, 4), *LOW)
+    keys = np.array([rules.key(start)], dtype=np.int64)
+    for seed in range(4):
+        result = Searcher(rules.kernel_id).search(
+            rules.encode(start), keys, 0, K.EVALUATOR_MOVES_LEFT, params, plies + 3, seed=seed
+        )
+        assert rules.format_move(rules.move_from_code(result.best_move)) == winning_move
+        assert result.score == WIN - plies and result.forced_plies == plies
+    # and an evaluation never looks like a forced result
+    for p in search_positions(name, 40, seed=9):
+        assert abs(evaluate(name, K.EVALUATOR_MOVES_LEFT, params, p)) < 1.0 < WIN_BOUND
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_same_seed_plays_the_same_game(tmp_path, name):
+    rules = get_game(name)
+    path = save(tmp_path, name, head_network(name, 8), "head.bin")
+    spec = f"{path}:depth=2,moves_left=on,ml_threshold=0.3,ml_max=0.4,ml_slope=0.05"
+
+    def play(seed: int) -> tuple:
+        players = {
+            side: make_player(spec if n == 0 else f"{path}:depth=2", rules, seed=seed + n)
+            for n, side in enumerate(rules.sides)
+        }
+        return tuple(play_game(rules, players, ply_cap=60).moves)
+
+    assert play(3) == play(3)
+    player = make_player(spec, rules)
+    game = Game(rules)
+    first = player.search(game)
+    again = make_player(spec, rules).search(game)
+    assert (first.best_move, first.score, first.nodes) == (
+        again.best_move,
+        again.score,
+        again.nodes,
+    )
+
+
+def test_the_spec_options_build_the_evaluator(tmp_path):
+    rules = get_game("tigers")
+    net = head_network("tigers", 2)
+    path = save(tmp_path, "tigers", net, "head.bin")
+    player = make_player(f"{path}:moves_left=on,ml_threshold=0.7,ml_max=0.2,ml_slope=0.01", rules)
+    assert isinstance(player, SearchPlayer) and player.evaluator == K.EVALUATOR_MOVES_LEFT
+    assert player.params.dtype == np.float32
+    np.testing.assert_array_equal(player.params[:NETWORK], np.float32([0.7, 0.2, 0.01]))
+    np.testing.assert_array_equal(player.params[NETWORK:], net)
+    defaults = make_player(f"{path}:moves_left=on", rules).params[:NETWORK]
+    np.testing.assert_array_equal(
+        defaults, np.float32([DEFAULT_THRESHOLD, DEFAULT_MAX_EFFECT, DEFAULT_SLOPE])
+    )
+    plain = make_player(f"{path}:moves_left=off", rules)
+    assert plain.evaluator == K.EVALUATOR_NETWORK
+    draughts = get_game("draughts")
+    draughts_path = save(tmp_path, "draughts", head_network("draughts", 2), "d.bin")
+    draughts_player = make_player(f"{draughts_path}:moves_left=on,depth=2", draughts)
+    assert draughts_player.evaluator == K.EVALUATOR_MOVES_LEFT
+    assert draughts_player.choose_move(Game(draughts)) in Game(draughts).legal_moves()
+
+
+@pytest.mark.parametrize(
+    ("options", "phrase"),
+    [
+        ("moves_left=on", "has no moves-left head"),  # the value-only file
+        ("moves_left=yes", "moves_left must be on or off"),
+        ("ml_threshold=0.5", "ml_threshold only apply with moves_left=on"),
+        ("moves_left=off,ml_slope=0.1", "ml_slope only apply with moves_left=on"),
+    ],
+)
+def test_spec_errors_about_the_head_say_what_is_wrong(tmp_path, options, phrase):
+    rules = get_game("tigers")
+    path = save(tmp_path, "tigers", random_network(rules.kernel_id, 1), "value.bin")
+    with pytest.raises(PlayerSpecError, match=phrase):
+        make_player(f"{path}:{options}", rules)
+
+
+@pytest.mark.parametrize(
+    ("options", "phrase"),
+    [
+        ("ml_threshold=1.5", "ml_threshold must be between 0.0 and 1.0, not 1.5"),
+        ("ml_threshold=1", "ml_threshold must be above 0 and below 1, not 1.0"),
+        ("ml_threshold=0", "ml_threshold must be above 0 and below 1"),
+        ("ml_max=0.3", r"ml_max must be above 0 and below 1 - threshold \(0.2\)"),
+        ("ml_threshold=0.5,ml_max=0", "ml_max must be above 0"),
+        ("ml_slope=0", "ml_slope must be positive"),
+        ("ml_slope=fast", "ml_slope must be a number"),
+        ("ml_max=nan", "ml_max must be between 0.0 and 1.0, not nan"),
+        ("ml_slope=-1", "ml_slope must be between 0.0 and"),
+    ],
+)
+def test_bad_moves_left_settings_are_refused(tmp_path, options, phrase):
+    rules = get_game("tigers")
+    path = save(tmp_path, "tigers", head_network("tigers", 1), "head.bin")
+    with pytest.raises(PlayerSpecError, match=phrase):
+        make_player(f"{path}:moves_left=on,{options}", rules)
+
+
+@pytest.mark.parametrize("spec", ["classic:moves_left=on", "random:ml_slope=0.1"])
+def test_only_network_players_take_the_head_options(spec):
+    with pytest.raises(PlayerSpecError, match="unknown option"):
+        make_player(spec, get_game("tigers"))
+
+
+def test_the_shipped_network_without_a_head_refuses_moves_left():
+    rules = get_game("tigers")
+    if not SHIPPED_NETWORK.exists() or has_moves_left(
+        load_network(SHIPPED_NETWORK, rules.kernel_id), rules.kernel_id
+    ):
+        pytest.skip("the shipped network has the head")
+    with pytest.raises(PlayerSpecError, match="has no moves-left head"):
+        make_player("net:moves_left=on", rules)
+
+
+def test_the_parameters_are_checked():
+    game = K.TIGERS_AND_SHEEP
+    net = random_network(game, 1, moves_left=True)
+    with pytest.raises(ValueError, match="no moves-left head"):
+        moves_left_parameters(game, random_network(game, 1))
+    with pytest.raises(ValueError, match="network has"):
+        moves_left_parameters(game, net[:-1])
+    with pytest.raises(ValueError, match="network has"):
+        moves_left_parameters(K.DRAUGHTS, net)  # the other game's network
+    broken = net.copy()
+    broken[5] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        moves_left_parameters(game, broken)
+    for settings, phrase in [
+        ((1.0, 0.1, 0.01), "threshold must be above 0 and below 1"),
+        ((0.8, 0.2, 0.01), "max effect must be above 0 and below 1 - threshold"),
+        ((0.8, 0.1, -1.0), "slope must be positive"),
+        ((math.inf, 0.1, 0.01), "threshold must be a finite number"),
+        (("0.8", 0.1, 0.01), "threshold must be a number"),
+    ]:
+        with pytest.raises(ValueError, match=phrase):
+            moves_left_parameters(game, net, *settings)
+        with pytest.raises(ValueError, match=phrase):
+            check_settings(*settings)
+    params = moves_left_parameters(game, net)
+    assert len(params) == NETWORK + len(net) and params.dtype == np.float32
+
+
+def test_analyse_prints_the_networks_plies_left_estimate(tmp_path, capsys):
+    from samuel import cli
+
+    rules = get_game("tigers")
+    net = head_network("tigers", 6)
+    path = tmp_path / "head.bin"
+    save_network(net, path, rules.kernel_id)
+    expected = plies_left_estimate(rules.kernel_id, net, rules.encode(rules.initial_position()))
+    for spec in (str(path), f"{path}:moves_left=on"):
+        cli.main(["analyse", "start", "--depth", "2", "--player", spec])
+        assert f"plies left {expected:.1f} (the network's estimate)" in capsys.readouterr().out
+    save_network(value_only(net), path, rules.kernel_id)
+    cli.main(["analyse", "start", "--depth", "2", "--player", str(path)])
+    assert "plies left" not in capsys.readouterr().out
