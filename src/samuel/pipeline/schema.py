@@ -179,6 +179,10 @@ class Label(Base):
     truncated: Mapped[bool] = mapped_column(Boolean)
     unit_id: Mapped[int | None] = mapped_column(ForeignKey("work_units.id"))
     created_at: Mapped[datetime.datetime] = mapped_column(default=utc_now)
+    # The plies its games lasted from the position to their end, the mean over its rollouts (the
+    # table's distance for a decided position): the moves-left head's target. None where no game
+    # ended (truncated rollouts, a drawn table position) and for labels made before migration 0002.
+    plies: Mapped[float | None] = mapped_column(Float)
 
 
 class Tournament(Base):
