@@ -5,6 +5,7 @@ change applies from the next cycle and the store says what every cycle did."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from samuel.errors import CommandError
@@ -104,7 +105,7 @@ class PipelineConfig:
             raise CommandError("the SPRT's elo1 must be more than its elo0")
         if self.learning_rate <= 0:
             raise CommandError("learning rate must be more than 0")
-        if not self.moves_left_weight >= 0 or self.moves_left_weight == float("inf"):
+        if not (math.isfinite(self.moves_left_weight) and self.moves_left_weight >= 0):
             raise CommandError("moves left weight must be a finite number, at least 0")
         if self.without is not None and self.without not in (
             "selfplay",
