@@ -246,6 +246,39 @@ def test_a_rollout_that_ends_at_the_table_counts_its_plies_and_the_tables(two_ca
     assert (labels.tabled[~known] > 0).all()  # only a drawn table position leaves it unknown
 
 
+def test_the_tablebase_source_stores_its_positions_with_their_distances(two_captures, tmp_path):
+    """The generate stage's `tablebase` unit (here with the two-capture table, whose positions
+    are Tigers & Sheep positions too): exact values and, for decided ones, the distance."""
+    from samuel.pipeline import work
+    from samuel.pipeline.config import PipelineConfig
+    from samuel.pipeline.loop import _cycle, begin_cycle
+    from samuel.pipeline.stages import Context
+    from samuel.pipeline.stages import work as do_work
+
+    store = Store.open(f"sqlite:///{tmp_path / 'store.sqlite'}", command="test")
+    ctx = Context(store=store, folder=tmp_path, game="tigers", say=lambda line: None)
+    ctx._tables["k2"] = two_captures
+    config = PipelineConfig(
+        selfplay_games=0, expert_games=0, random_positions=0, tablebase_positions=60,
+        tablebase="k2",
+    )  # fmt: skip
+    cycle_id = begin_cycle(store, ctx, config)
+    unit = work.claim(store, cycle_id, "generate")
+    assert unit.task["kind"] == "tablebase"
+    with store.read() as connection:
+        cycle = _cycle(connection, cycle_id)
+    store_output = do_work(ctx, cycle, unit)
+    with store.write() as connection:
+        store_output(connection)
+    sample, total = dataset.sample_labelled(store, "tigers", 100, seed=1)
+    store.close()
+    assert total == 60
+    _, values, plies = tablebase_distances(two_captures, sample.states)
+    assert np.array_equal(sample.values, values.astype(np.float32))
+    assert np.array_equal(sample.plies_left, plies, equal_nan=True)
+    assert np.isnan(plies).any() and (~np.isnan(plies)).any()  # draws and decided ones
+
+
 # --- the supervised trainer ---------------------------------------------------------------------
 
 
