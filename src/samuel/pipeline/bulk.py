@@ -18,6 +18,7 @@ memory holds one chunk, never the store.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -62,11 +63,14 @@ def import_labelled(
     unit_id: int | None = None,
     origin_games: np.ndarray | None = None,
     plies: np.ndarray | None = None,
+    plies_left: np.ndarray | float | None = None,
 ) -> Imported:
     """Store ``states`` of ``game`` from ``provenance``'s source with a label each (``values``
     in the first player's view, their standard errors, ``rollouts`` and ``truncated`` per row
     or for all), and make each label its position's current one. A state the source already
-    has is not stored again but gets the new label; a state given twice gets its last label."""
+    has is not stored again but gets the new label; a state given twice gets its last label.
+    ``plies`` is each position's ply in its game; ``plies_left`` the label's plies to the game's
+    end (the moves-left head's target, ``labels.plies``), NaN or left out where none is known."""
     rows = np.ascontiguousarray(states, dtype="<i8")
     if rows.ndim != 2 or rows.shape[1] != STATE_SIZE:
         raise ValueError(f"states must be (n, {STATE_SIZE}) rows, not {rows.shape}")
@@ -77,10 +81,13 @@ def import_labelled(
     stderr_array = _column(stderr, count, np.float64, "stderr")
     rollout_array = _column(rollouts, count, np.int32, "rollouts")
     truncated_array = _column(truncated, count, np.bool_, "truncated")
+    plies_array = _column(np.nan if plies_left is None else plies_left, count, np.float64, "plies")
     if count == 0:
         return Imported(0, 0)
     if not (np.isfinite(value_array).all() and np.isfinite(stderr_array).all()):
         raise ValueError("values and stderr must be finite")
+    if (plies_array < 0).any() or np.isinf(plies_array).any():
+        raise ValueError("plies left must be at least 0 (NaN where unknown)")
     new = insert_positions(connection, game, rows, provenance, origin_games, plies)
     # One label per distinct state, its last: the position is labelled once per import.
     keys = rows.view(np.dtype((np.void, STATE_BYTES))).reshape(count)
@@ -92,6 +99,7 @@ def import_labelled(
         stderr_array[last],
         rollout_array[last],
         truncated_array[last],
+        plies_array[last],
     )
     params = {
         "game": game,
@@ -109,18 +117,18 @@ def import_labelled(
 
 
 LABEL_COLUMNS = (
-    "position_id, model_id, method, value, stderr, rollouts, truncated, unit_id, created_at"
+    "position_id, model_id, method, value, stderr, rollouts, truncated, unit_id, created_at, plies"
 )
 
 
 def _copy_labels(connection: Connection, label_rows: tuple, params: dict) -> int:
-    states, values, stderr, rollouts, truncated = label_rows
+    states, values, stderr, rollouts, truncated, plies = label_rows
     raw = connection.connection.driver_connection
     with raw.cursor() as cursor:
         cursor.execute(
             "CREATE TEMPORARY TABLE IF NOT EXISTS labels_copy (state bytea NOT NULL, "
             "value float8 NOT NULL, stderr float8 NOT NULL, rollouts integer NOT NULL, "
-            "truncated boolean NOT NULL)"
+            "truncated boolean NOT NULL, plies float8 NOT NULL)"
         )
         block = binary_copy_block(
             [
@@ -129,17 +137,19 @@ def _copy_labels(connection: Connection, label_rows: tuple, params: dict) -> int
                 (stderr, ">f8"),
                 (rollouts, ">i4"),
                 (truncated.astype(np.uint8), "u1"),
+                (plies, ">f8"),  # NaN for none: binary COPY blocks have no NULLs
             ]
         )
         with cursor.copy(
-            "COPY labels_copy (state, value, stderr, rollouts, truncated) FROM STDIN BINARY"
+            "COPY labels_copy (state, value, stderr, rollouts, truncated, plies) FROM STDIN BINARY"
         ) as copy:
             copy.write(block)
         del block
         cursor.execute(
             f"WITH added AS (INSERT INTO labels ({LABEL_COLUMNS}) "
             "SELECT p.id, %(model_id)s::integer, %(method)s::varchar, i.value, i.stderr, "
-            "i.rollouts, i.truncated, %(unit_id)s::integer, %(now)s::timestamptz "
+            "i.rollouts, i.truncated, %(unit_id)s::integer, %(now)s::timestamptz, "
+            "NULLIF(i.plies, 'NaN'::float8) "
             "FROM labels_copy i JOIN positions p ON p.state = i.state "
             "AND p.source = %(source)s::varchar AND p.game = %(game)s::varchar "
             "RETURNING id, position_id) "
@@ -155,22 +165,24 @@ def _copy_labels(connection: Connection, label_rows: tuple, params: dict) -> int
 def _insert_labels_sqlite(connection: Connection, label_rows: tuple, params: dict) -> int:
     """SQLite: the write transaction is the only writer (``BEGIN IMMEDIATE``), so the labels it
     adds are exactly those with ids above the largest before it."""
-    states, values, stderr, rollouts, truncated = label_rows
+    states, values, stderr, rollouts, truncated, plies = label_rows
     raw = connection.connection.driver_connection
     cursor = raw.cursor()
     cursor.execute(
         "CREATE TEMPORARY TABLE IF NOT EXISTS labels_in (state BLOB NOT NULL, value REAL NOT "
-        "NULL, stderr REAL NOT NULL, rollouts INTEGER NOT NULL, truncated INTEGER NOT NULL)"
+        "NULL, stderr REAL NOT NULL, rollouts INTEGER NOT NULL, truncated INTEGER NOT NULL, "
+        "plies REAL)"
     )
     cursor.execute("DELETE FROM labels_in")
     cursor.executemany(
-        "INSERT INTO labels_in VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO labels_in VALUES (?, ?, ?, ?, ?, ?)",
         zip(
             state_bytes(states),
             values.tolist(),
             stderr.tolist(),
             rollouts.tolist(),
             truncated.astype(int).tolist(),
+            [None if math.isnan(m) else m for m in plies.tolist()],
             strict=True,
         ),
     )
@@ -178,7 +190,7 @@ def _insert_labels_sqlite(connection: Connection, label_rows: tuple, params: dic
     cursor.execute(
         f"INSERT INTO labels ({LABEL_COLUMNS}) "
         "SELECT p.id, :model_id, :method, i.value, i.stderr, i.rollouts, i.truncated, "
-        ":unit_id, :now FROM labels_in i JOIN positions p ON p.state = i.state "
+        ":unit_id, :now, i.plies FROM labels_in i JOIN positions p ON p.state = i.state "
         "AND p.source = :source AND p.game = :game",
         params,
     )

@@ -81,6 +81,7 @@ CONFIG_OPTIONS = {
     "batch_size": (positive_int, "positions per optimiser step"),
     "learning_rate": (float, "Adam's learning rate"),
     "patience": (positive_int, "early stopping: epochs without a better validation loss"),
+    "moves_left_weight": (float, "the moves-left head's plies loss weight against the value's"),
     "gate_games": (positive_int, "the most gating games against the champion (even)"),
     "gate_depth": (positive_int, "search depth in gating matches"),
     "elo0": (float, "SPRT H0 (Elo)"),
@@ -104,6 +105,8 @@ def _config(args: argparse.Namespace, stored: dict | None):
     }
     if getattr(args, "no_variance_reduction", False):
         changes["variance_reduction"] = False
+    if getattr(args, "moves_left", False):
+        changes["moves_left"] = True
     if changes.get("tablebase"):
         changes["tablebase"] = str(Path(changes["tablebase"]).resolve())
     return dataclasses.replace(base, **changes)
@@ -257,6 +260,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         run.add_argument("--" + name.replace("_", "-"), type=kind, default=None, help=text)
     run.add_argument(
         "--no-variance-reduction", action="store_true", help="plain Monte Carlo rollouts"
+    )
+    run.add_argument(
+        "--moves-left",
+        action="store_true",
+        help="give the candidates the moves-left head (trained on the plies the labels' games "
+        "lasted); a champion that has it trains it anyway",
     )
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
     run.set_defaults(run=command_run)

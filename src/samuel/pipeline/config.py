@@ -5,6 +5,7 @@ change applies from the next cycle and the store says what every cycle did."""
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 
 from samuel.errors import CommandError
@@ -38,6 +39,11 @@ class PipelineConfig:
     patience: int = 4  # early stopping
     validation: float = 0.1  # share of games held out
     without: str | None = None  # leave this source out of training (what `ablate` compares)
+    # The moves-left head: a champion without it gets a fresh one in its candidate (a champion
+    # with it always trains it), learning the plies the labels' games lasted; its loss weight
+    # against the value's (lc0's 0.1).
+    moves_left: bool = False
+    moves_left_weight: float = 0.1
     # Stage 4: gating.
     gate_games: int = 200  # the most games against the champion (the SPRT may stop sooner)
     gate_depth: int = 2  # both networks' search depth in gating matches
@@ -99,6 +105,8 @@ class PipelineConfig:
             raise CommandError("the SPRT's elo1 must be more than its elo0")
         if self.learning_rate <= 0:
             raise CommandError("learning rate must be more than 0")
+        if not (math.isfinite(self.moves_left_weight) and self.moves_left_weight >= 0):
+            raise CommandError("moves left weight must be a finite number, at least 0")
         if self.without is not None and self.without not in (
             "selfplay",
             "random",

@@ -38,6 +38,8 @@ class LabelledPositions:
     groups: np.ndarray  # (n,) int64: the game each came from, -1 for none
     sources: np.ndarray  # (n,) str
     exact: np.ndarray  # (n,) bool: the label is exact (the table's, or a decided position's)
+    # (n,) float32: the plies its games lasted from it (labels.plies), NaN where none is known
+    plies_left: np.ndarray
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -51,6 +53,7 @@ class LabelledPositions:
             self.groups[index],
             self.sources[index],
             self.exact[index],
+            self.plies_left[index],
         )
 
     @staticmethod
@@ -64,12 +67,13 @@ class LabelledPositions:
                 np.zeros(0, np.int64),
                 np.zeros(0, dtype=object),
                 np.zeros(0, dtype=bool),
+                np.zeros(0, np.float32),
             )
         return LabelledPositions(
             *(np.concatenate([getattr(p, f) for p in parts]) for f in LabelledPositions.FIELDS)
         )
 
-    FIELDS = ("ids", "states", "values", "stderr", "groups", "sources", "exact")
+    FIELDS = ("ids", "states", "values", "stderr", "groups", "sources", "exact", "plies_left")
 
 
 def load_states(connection: Connection, ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -96,9 +100,14 @@ def add_labels(
     method: str,
     model_id: int | None,
     unit_id: int | None,
+    plies_left: np.ndarray | None = None,
 ) -> int:
-    """Append a label for each position and make it the position's current one."""
+    """Append a label for each position and make it the position's current one. ``plies_left``
+    (the plies its games lasted from it: the ``plies`` column) is NaN, or left out, where none
+    is known."""
     now = utc_now()
+    if plies_left is None:
+        plies_left = np.full(len(position_ids), np.nan)
     rows = [
         {
             "position_id": int(p),
@@ -110,8 +119,11 @@ def add_labels(
             "truncated": bool(t),
             "unit_id": unit_id,
             "created_at": now,
+            "plies": float(m) if np.isfinite(m) else None,
         }
-        for p, v, e, k, t in zip(position_ids, values, stderr, rollouts, truncated, strict=True)
+        for p, v, e, k, t, m in zip(
+            position_ids, values, stderr, rollouts, truncated, plies_left, strict=True
+        )
     ]
     if not rows:
         return 0
@@ -262,7 +274,8 @@ def labelled_after(
     leave_out = " AND p.source != :without" if without is not None else ""
     rows = connection.execute(
         text(
-            "SELECT p.id, p.state, p.origin_game, p.source, l.value, l.stderr, l.rollouts "
+            "SELECT p.id, p.state, p.origin_game, p.source, l.value, l.stderr, l.rollouts, "
+            "l.plies "
             f"FROM positions AS p{hint} JOIN labels AS l ON l.id = p.label_id "
             f"WHERE p.game = :game AND p.id > :after{leave_out} ORDER BY p.id LIMIT :chunk"
         ),
@@ -276,6 +289,7 @@ def labelled_after(
         np.array([-1 if r.origin_game is None else r.origin_game for r in rows], np.int64),
         np.array([r.source for r in rows], dtype=object),
         np.array([r.rollouts == 0 for r in rows], dtype=bool),
+        np.array([np.nan if r.plies is None else r.plies for r in rows], dtype=np.float32),
     )
 
 

@@ -234,7 +234,14 @@ def describe_cycle(store: Store, cycle_id: int) -> str:
     training = ""
     if trained is not None:
         baselines = ", ".join(f"{k} {v:.4f}" for k, v in trained["baselines"].items())
-        training = f" (validation MSE {trained['validation_mse']:.4f}; baselines: {baselines})"
+        plies = ""
+        if "plies_error" in trained:  # the moves-left head's
+            from .status import plies_error_text
+
+            plies = "; " + plies_error_text(*trained["plies_error"])
+        training = (
+            f" (validation MSE {trained['validation_mse']:.4f}; baselines: {baselines}{plies})"
+        )
     return (
         f"{cycle.game} cycle {cycle.number} done ({units} units): {new} new positions, "
         f"{labelled} labelled, {relabelled} relabelled; candidate {cycle.candidate_id}"

@@ -174,6 +174,11 @@ class RolloutLabels:
     games: int  # rollout games played in all
     exact: np.ndarray  # bool (n,) the tablebase's value at the root (stderr 0, no rollouts)
     tabled: np.ndarray  # int32 (n,) rollouts that ended at the tablebase (took its value)
+    # float32 (n,) the plies from the position to its games' end, the mean over its rollouts (a
+    # rollout that stopped at the table: the plies played + the table's distance); 0 for a
+    # decided position, the table's distance for an exact one; NaN where some game's end is
+    # unknown (a truncated rollout, a drawn table position). The moves-left head's target.
+    plies_left: np.ndarray
 
 
 # --- compiled core -------------------------------------------------------------------------------
@@ -228,8 +233,11 @@ def play_rollout(
     child,
     tablebase=None,
 ):
-    """Play one rollout from ``root``; return ``(outcome, plies, truncated, tabled)``, the
-    outcome in the first player's view (-1..1; an exact 1, 0 or -1 unless truncated).
+    """Play one rollout from ``root``; return ``(outcome, plies, truncated, tabled, left)``, the
+    outcome in the first player's view (-1..1; an exact 1, 0 or -1 unless truncated), ``plies``
+    the plies played and ``left`` the plies the game had left when the rollout stopped: 0 where
+    it ended (a ply-capped game ends there, a draw), the table's distance where it stopped at a
+    decided table position, and -1 where no one knows (truncated, or a drawn table position).
 
     With a ``tablebase`` (the game's layers, or None: then that code is not even compiled, as in
     :func:`~samuel.search.alphabeta.search_kernel`), the rollout stops at the first position the
@@ -252,20 +260,21 @@ def play_rollout(
             if keys[i] == key:
                 seen += 1
         if seen >= 3:
-            return 0.0, ply, False, False
+            return 0.0, ply, False, False, 0
         n = games.generate(game, state, moves)
         result = games.result(game, state, n)
         if result != games.NOT_OVER:
-            return float(result), ply, False, False
+            return float(result), ply, False, False, 0
         if tablebase is not None:
-            found, outcome, _ = games.tablebase_result(game, state, tablebase)
+            found, outcome, distance = games.tablebase_result(game, state, tablebase)
             if found:  # the side to move's outcome -> the first player's
-                return float(outcome * games.sign(game, state)), ply, False, True
+                left = distance if outcome != 0 else -1  # a draw has no distance
+                return float(outcome * games.sign(game, state)), ply, False, True, left
         if truncate_plies > 0 and ply == truncate_plies:
             scratch = tables[13]
             active = tables[16]
             value = games.evaluate(game, evaluator, params, state, scratch, active)
-            return _clamp(value), ply, True, False
+            return _clamp(value), ply, True, False, -1
         if lattice == WEYL:  # each side's own plies: a lattice over all plies of period
             # 2 / epsilon would give one side every random ply of a rollout
             phase = offset + (ply & 1) * SECOND_SIDE_SHIFT + (ply >> 1) * epsilon
@@ -312,7 +321,7 @@ def play_rollout(
             window = ply + 1
         games.play(game, state, move, child)
         state[:] = child
-    return 0.0, ply_cap, False, False
+    return 0.0, ply_cap, False, False, 0
 
 
 @kernel
@@ -373,11 +382,13 @@ def _play_rollouts(
     plies,
     truncated,
     tabled,
+    lengths,
     tablebase,
 ):
     """Rollout ``j`` of root ``i`` into ``outcomes[i * rollouts + j]`` (and ``plies``,
-    ``truncated``, ``tabled``); the work is cut into ``chunks`` parts, each with its own search
-    tables. ``tablebase`` is the game's layers or None (see :func:`play_rollout`)."""
+    ``truncated``, ``tabled``, and ``lengths``: the plies from the root to the game's end, -1
+    where unknown); the work is cut into ``chunks`` parts, each with its own search tables.
+    ``tablebase`` is the game's layers or None (see :func:`play_rollout`)."""
     items = roots.shape[0] * rollouts
     for c in numba.prange(chunks):
         start = c * items // chunks
@@ -395,7 +406,7 @@ def _play_rollouts(
             i = item // rollouts
             j = item - i * rollouts
             stream, offset, antithetic = _rollout_stream(seeds[i], j, reduced)
-            outcome, n, cut, ended = play_rollout(
+            outcome, n, cut, ended, left = play_rollout(
                 game,
                 evaluator,
                 params,
@@ -422,6 +433,7 @@ def _play_rollouts(
             plies[item] = n
             truncated[item] = cut
             tabled[item] = ended
+            lengths[item] = n + left if left >= 0 else -1
 
 
 @parallel_kernel
@@ -453,7 +465,7 @@ def _static_values(game, evaluator, params, states, values):
 
 
 @kernel
-def _tablebase_values(game, states, layers, captures_to_win, mask, values):
+def _tablebase_values(game, states, layers, captures_to_win, mask, values, distances):
     for i in range(states.shape[0]):
         state = states[i]
         if state[2] != 0:
@@ -465,10 +477,12 @@ def _tablebase_values(game, states, layers, captures_to_win, mask, values):
             count += 1
         if 20 - count >= captures_to_win:  # the game is over: no layer holds it
             continue
-        found, outcome, _ = games.tablebase_result(game, state, layers)
+        found, outcome, plies = games.tablebase_result(game, state, layers)
         if found:
             mask[i] = True
             values[i] = outcome if state[3] else -outcome  # side to move's -> the tigers'
+            if outcome != 0:  # a draw has no distance
+                distances[i] = plies
 
 
 # --- checks and the friendly API -----------------------------------------------------------------
@@ -476,7 +490,8 @@ def _tablebase_values(game, states, layers, captures_to_win, mask, values):
 
 def check_params(game: int, evaluator: int, params: np.ndarray) -> None:
     """Raise ValueError unless ``params`` is the parameter array the game's evaluator reads
-    (its count and dtype; the compiled evaluation would read past a short one)."""
+    (its count and dtype; the compiled evaluation would read past a short one). A network may
+    have the moves-left head: the evaluation reads its value part only."""
     sizes = games.compiled_game(game)
     games.check_evaluator(game, evaluator)
     if not isinstance(params, np.ndarray):
@@ -485,6 +500,8 @@ def check_params(game: int, evaluator: int, params: np.ndarray) -> None:
         count, what = sizes.classic_features, "classic weights"
     elif evaluator == games.EVALUATOR_NETWORK:
         count, what = parameter_count(game), "network parameters"
+        if params.shape == (parameter_count(game, True),):
+            count = parameter_count(game, True)
     else:
         count, what = 1 + sizes.classic_features + parameter_count(game), "hybrid parameters"
     dtype = np.dtype(PARAMS_DTYPES[evaluator])
@@ -586,11 +603,15 @@ def rollout_labels(
         _root_results(game, states, results)
     exact = np.zeros(count, dtype=np.bool_)
     exact_values = np.zeros(count, dtype=np.int8)
+    exact_plies = np.full(count, np.nan, dtype=np.float32)
     if layers is not None and count:
-        exact, exact_values = tablebase_labels(table, states)  # checks the positions, too
+        # checks the positions, too
+        exact, exact_values, exact_plies = tablebase_distances(table, states)
     open_ = np.flatnonzero((results == games.NOT_OVER) & ~exact)
     values = np.where(results == games.NOT_OVER, 0, results).astype(np.float64)
     values[exact] = exact_values[exact]
+    plies_left = np.where(results == games.NOT_OVER, np.nan, 0.0)
+    plies_left[exact] = exact_plies[exact]
     stderr = np.zeros(count, dtype=np.float64)
     played = np.zeros(count, dtype=np.int32)
     truncated = np.zeros(count, dtype=np.bool_)
@@ -604,6 +625,7 @@ def rollout_labels(
         plies = np.zeros(items, dtype=np.int64)
         cut = np.zeros(items, dtype=np.bool_)
         ended = np.zeros(items, dtype=np.bool_)
+        lengths = np.zeros(items, dtype=np.int64)
         chunks = min(items, CHUNKS_PER_THREAD * numba.get_num_threads())
         _play_rollouts(
             game,
@@ -622,6 +644,7 @@ def rollout_labels(
             plies,
             cut,
             ended,
+            lengths,
             layers,
         )
         outcomes = outcomes.reshape(len(open_), k)
@@ -630,6 +653,9 @@ def rollout_labels(
         played[open_] = k
         truncated[open_] = cut.reshape(len(open_), k).any(axis=1)
         tabled[open_] = ended.reshape(len(open_), k).sum(axis=1)
+        lengths = lengths.reshape(len(open_), k)
+        known = (lengths >= 0).all(axis=1)
+        plies_left[open_] = np.where(known, lengths.mean(axis=1), np.nan)
         total_plies = int(plies.sum())
     return RolloutLabels(
         values=np.clip(values, -1.0, 1.0).astype(np.float32),
@@ -640,6 +666,7 @@ def rollout_labels(
         games=items,
         exact=exact,
         tabled=tabled,
+        plies_left=plies_left.astype(np.float32),
     )
 
 
@@ -661,14 +688,23 @@ def tablebase_labels(table, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     :class:`~samuel.games.tigers.tablebase.probe.Tablebase`) holds the position (the hand empty,
     fewer sheep captured than win), ``values`` its perfect-play result there, +1 / 0 / -1 in the
     first player's (the tigers') view (0 where the mask is False)."""
+    mask, values, _ = tablebase_distances(table, states)
+    return mask, values
+
+
+def tablebase_distances(table, states: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(mask, values, plies)``: :func:`tablebase_labels`'s two and, float32, the plies to the
+    game's end with perfect play where the table holds a decided position (NaN elsewhere: a
+    drawn position has no end to count to)."""
     layers, captures = _table_parts(table)
     game = games.tigers_and_sheep(captures)
     states = check_states(game, states)
     mask = np.zeros(states.shape[0], dtype=np.bool_)
     values = np.zeros(states.shape[0], dtype=np.int8)
+    plies = np.full(states.shape[0], np.nan, dtype=np.float32)
     if states.shape[0]:
-        _tablebase_values(game, states, layers, captures, mask, values)
-    return mask, values
+        _tablebase_values(game, states, layers, captures, mask, values, plies)
+    return mask, values, plies
 
 
 def _table_parts(table) -> tuple[tuple, int]:

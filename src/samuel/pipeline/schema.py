@@ -8,7 +8,8 @@ it, and a test checks that they give exactly these models. What each table holds
 - ``work_units``: the units of work of a cycle's stages, claimed with leases (``work.py``).
 - ``positions``: every position with its source and provenance; ``label_id`` points at its
   current label, ``priority`` is the relabeller's (``relabel.py``).
-- ``labels``: every label ever given (append-only): the position's value by rollout or table.
+- ``labels``: every label ever given (append-only): the position's value by rollout or table,
+  and the plies its games lasted (``plies``, the moves-left head's target).
 - ``models``: the registry. ``status`` is the one source of truth for "the active model of a
   game" (the seed's pitfall: a status and a profile that drift apart).
 - ``tournaments``: each gating match, candidate against champion and anchor.
@@ -179,6 +180,10 @@ class Label(Base):
     truncated: Mapped[bool] = mapped_column(Boolean)
     unit_id: Mapped[int | None] = mapped_column(ForeignKey("work_units.id"))
     created_at: Mapped[datetime.datetime] = mapped_column(default=utc_now)
+    # The plies its games lasted from the position to their end, the mean over its rollouts (the
+    # table's distance for a decided position): the moves-left head's target. None where no game
+    # ended (truncated rollouts, a drawn table position) and for labels made before migration 0002.
+    plies: Mapped[float | None] = mapped_column(Float)
 
 
 class Tournament(Base):

@@ -167,7 +167,9 @@ def _seed(seed) -> int:
 
 def check_params(game: int, evaluator: int, params) -> np.ndarray:
     """The evaluator's parameters as the kernels read them (classic float64, the network and the
-    hybrid float32), checked for their length: the kernels would read past a short array."""
+    hybrid float32), checked for their length: the kernels would read past a short array. A
+    network may have the moves-left head (the hybrid's network part may not:
+    :func:`samuel.games.hybrid.hybrid_parameters` leaves it out)."""
     sizes = games.compiled_game(game)
     games.check_evaluator(game, evaluator)
     network = parameter_count(game)
@@ -180,6 +182,8 @@ def check_params(game: int, evaluator: int, params) -> np.ndarray:
         array = np.ascontiguousarray(params, dtype=dtype)
     except (TypeError, ValueError):
         raise ValueError(f"the {what} must be an array of numbers") from None
+    if evaluator == games.EVALUATOR_NETWORK and array.shape == (parameter_count(game, True),):
+        expected = array.shape[0]  # the moves-left head: the evaluation reads the value part
     if array.shape != (expected,):
         raise ValueError(
             f"{sizes.title}'s {what} are {expected} numbers, not an array of shape {array.shape}"

@@ -204,7 +204,7 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     config = config_of(cycle)
     task = unit.task
     champion = ctx.params(cycle.champion_id)
-    labels = None
+    labels = plies_left = None
     if task["kind"] == "selfplay":
         batch = sources.selfplay_positions(
             ctx.kernel_id,
@@ -226,9 +226,12 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             "expert", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
         )
     elif task["kind"] == "tablebase":
+        from .rollouts import tablebase_distances
+
         batch, labels = sources.tablebase_positions(
             ctx.tablebase(config), task["count"], task["seed"]
         )
+        _, _, plies_left = tablebase_distances(ctx.tablebase(config), batch.states)
         provenance = Provenance("tablebase", None, task["seed"], ctx.store.run_id, unit.id)
     else:  # "random"
         distribution = sources.PlacementDistribution.from_json(task["distribution"])
@@ -252,6 +255,7 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
                 unit_id=unit.id,
                 origin_games=origin,
                 plies=batch.plies,
+                plies_left=plies_left,
             ).positions
         return {"kind": task["kind"], "positions": len(states), "new": new}
 
@@ -280,7 +284,7 @@ def state_seeds(states: np.ndarray, seed: int) -> np.ndarray:
 def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     from samuel.games.kernels import EVALUATOR_NETWORK
 
-    from .rollouts import RolloutConfig, rollout_labels, tablebase_labels
+    from .rollouts import RolloutConfig, rollout_labels, tablebase_distances
 
     config = config_of(cycle)
     relabel = unit.task.get("relabel", False)
@@ -290,9 +294,10 @@ def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         model_id = registry.active_model(connection, ctx.game).id if relabel else cycle.champion_id
     exact = np.zeros(len(ids), dtype=bool)
     exact_values = np.zeros(len(ids), dtype=np.float32)
+    exact_plies = np.full(len(ids), np.nan, dtype=np.float32)
     table = ctx.tablebase(config)
     if table is not None and len(ids):
-        exact, exact_values = tablebase_labels(table, states)
+        exact, exact_values, exact_plies = tablebase_distances(table, states)
     rollout = RolloutConfig(
         rollouts=config.rollouts,
         depth=config.rollout_depth,
@@ -324,6 +329,7 @@ def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             method="tablebase",
             model_id=None,
             unit_id=unit.id,
+            plies_left=exact_plies[exact],
         )
         dataset.add_labels(
             connection,
@@ -335,6 +341,7 @@ def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             method="rollout",
             model_id=model_id,
             unit_id=unit.id,
+            plies_left=labels.plies_left,
         )
         return {
             "positions": len(ids),
@@ -361,6 +368,8 @@ def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed
         patience=config.patience,
         validation=config.validation,
         seed=seed & 0x7FFFFFFF,
+        moves_left_weight=config.moves_left_weight,
+        moves_left=config.moves_left,
     )
     params, report = train_supervised(
         ctx.kernel_id,
@@ -370,6 +379,7 @@ def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed
         sample.groups,
         supervised,
         progress=ctx.progress,
+        plies_left=sample.plies_left,
     )
     sources, counts = np.unique(sample.sources.astype(str), return_counts=True)
     training = {
@@ -401,11 +411,15 @@ def _train(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             run_id=ctx.store.run_id,
         )
         connection.execute(update(Cycle).where(Cycle.id == cycle.id).values(candidate_id=model_id))
-        return {
+        result = {
             "model": model_id,
             "validation_mse": report.validation_mse,
             "baselines": report.baselines,
         }
+        if report.moves_left:
+            saved = report.to_json()
+            result["plies_error"] = [saved["plies_error_start"], saved["plies_error"]]
+        return result
 
     return store_output
 

@@ -75,16 +75,37 @@ def status_lines(store: Store, game: str) -> list[str]:
 
 
 def model_lines(store: Store, game: str | None) -> list[str]:
+    """``samuel pipeline models``: the registry, with each trained model's validation MSE (and
+    its moves-left head's error in plies, before and after training, if it has one)."""
     lines = [f"{'id':>4}  {'game':9}{'status':10}{'parent':>7}  created              file"]
     with store.read() as connection:
         for model in registry.list_models(connection, game):
             parent = "-" if model.parent_id is None else str(model.parent_id)
             created = model.created_at.strftime("%Y-%m-%d %H:%M:%S")
-            lines.append(
-                f"{model.id:>4}  {model.game:9}{model.status:10}{parent:>7}  {created}  "
-                f"{model.path}"
-            )
+            line = f"{model.id:>4}  {model.game:9}{model.status:10}{parent:>7}  {created}  "
+            lines.append(f"{line}{model.path}  {_training_text(model.training)}".rstrip())
     return lines
+
+
+def plies_error_text(start: float | None, end: float | None) -> str:
+    """The moves-left head's validation error before and after training, for the commands'
+    lines: "plies-left MAE 12.3 -> 4.5" ("-" where there were no plies targets)."""
+
+    def plies(value: float | None) -> str:
+        return "-" if value is None else f"{value:.1f}"
+
+    return f"plies-left MAE {plies(start)} -> {plies(end)}"
+
+
+def _training_text(training: dict | None) -> str:
+    """ "validation MSE ..." of a trained model, or "" (a first champion was not trained here)."""
+    report = (training or {}).get("report")
+    if not isinstance(report, dict) or "validation_mse" not in report:
+        return ""
+    text = f"validation MSE {report['validation_mse']:.4f}"
+    if report.get("moves_left"):
+        text += ", " + plies_error_text(report.get("plies_error_start"), report.get("plies_error"))
+    return text
 
 
 def anchor_history(
@@ -257,10 +278,9 @@ def ablate(
     s = match.statistics
     lines = []
     for label, training in reports.items():
-        report = training["report"]
         lines.append(
             f"{label:>20}: {training['sampled']:,} positions {training['by_source']}, "
-            f"validation MSE {report['validation_mse']:.4f}"
+            f"{_training_text(training)}"
         )
     lines.append(
         f"all sources vs without {without}: {100 * s.score:.1f}% "

@@ -32,6 +32,15 @@ epoch draws its positions from the training side with replacement, with probabil
 proportional to the weights (the existing kernels take no weights; in expectation this is the
 weighted MSE). The validation MSE, early stopping and every baseline stay unweighted.
 
+**The moves-left head** (:mod:`samuel.nn.network`): a starting network that has it (or a config
+with ``moves_left``, which gives a network without it a fresh head, its seed derived from the
+config's) is trained on the plies targets too (``plies_left``: the plies each position's games
+lasted, NaN where none is known), the Huber plies loss weighted by ``moves_left_weight`` against
+the value loss (:func:`samuel.train.trainer.train_epoch`). Early stopping still watches the value
+alone (what the gate plays with); the report gives the head's mean absolute error in plies on
+the validation side (:func:`samuel.train.trainer.plies_error`) at the start and for the returned
+epoch. A value-only network trains exactly as before.
+
 **Reproducible:** the split and the training draw their random numbers from the config's seed
 only (:func:`samuel.seeds.derive_seed`), and the gradient kernels give the same sums on any
 number of threads, so the same inputs and seed give bit-identical weights.
@@ -50,15 +59,17 @@ import numpy as np
 from samuel.games import kernels as games
 from samuel.games import networks
 from samuel.nn.batches import batch_loss
+from samuel.nn.network import NO_PLIES, with_moves_left
 from samuel.progress import progress_bar
 from samuel.seeds import derive_seed
 from samuel.train.buffer import Samples
 from samuel.train.loop import TrainingDiverged
-from samuel.train.trainer import Adam, encode, train_epoch
+from samuel.train.trainer import MOVES_LEFT_WEIGHT, Adam, encode, plies_error, train_epoch
 
 SPLIT_STREAM = 0x5C9117  # keeps the split's random numbers apart from everything else
 TRAIN_STREAM = 0x5C9118  # the training's: shuffling, orientations, weighted draws
 MEASURE_STREAM = 0x5C9119  # the training side's sample for the history's training MSE
+HEAD_STREAM = 0x5C911A  # a fresh moves-left head's weights (config.moves_left)
 # The history's training MSE is measured on at most this many training positions (a fixed
 # random sample; all of them if fewer): a forward pass over all of a large training side would
 # cost about half an epoch, every epoch.
@@ -88,6 +99,10 @@ class SupervisedConfig:
     patience: int = 4  # stop after this many epochs without a better validation MSE
     validation: float = 0.1  # share of games (groups) held out for validation
     seed: int = 0
+    # The plies loss's weight against the value loss, when the network has the moves-left head
+    # (lc0's 0.1: the head learns without pulling the shared layers away from the value).
+    moves_left_weight: float = MOVES_LEFT_WEIGHT
+    moves_left: bool = False  # give a start without the moves-left head a fresh one
 
     def __post_init__(self) -> None:
         for name, least in (("epochs", 1), ("batch_size", 1), ("patience", 1)):
@@ -105,6 +120,13 @@ class SupervisedConfig:
             )
         if not _is_int(self.seed):
             raise ValueError(f"seed must be an integer, not {self.seed!r}")
+        if not _is_number(self.moves_left_weight) or self.moves_left_weight < 0:
+            raise ValueError(
+                f"moves_left_weight must be a finite number of at least 0, "
+                f"not {self.moves_left_weight!r}"
+            )
+        if not isinstance(self.moves_left, bool | np.bool_):
+            raise ValueError(f"moves_left must be True or False, not {self.moves_left!r}")
 
     def to_json(self) -> dict:
         """The config as a JSON-able dict."""
@@ -115,6 +137,8 @@ class SupervisedConfig:
             "patience": int(self.patience),
             "validation": float(self.validation),
             "seed": int(self.seed),
+            "moves_left_weight": float(self.moves_left_weight),
+            "moves_left": bool(self.moves_left),
         }
 
     @staticmethod
@@ -160,6 +184,13 @@ class SupervisedReport:
     weighted: bool  # trained with per-sample weights (by weighted draws)
     seconds: float  # wall time of the epochs (training and measuring)
     config: SupervisedConfig = field(default_factory=SupervisedConfig)
+    # The moves-left head (None without it): the mean absolute error in plies on the validation
+    # positions with a plies target (how many: plies_validation), at the start (a fresh head's
+    # too) and of the returned network; None also where no validation position has a target.
+    moves_left: bool = False  # the network trained (and returned) has the head
+    plies_validation: int = 0
+    plies_error_start: float | None = None
+    plies_error: float | None = None
 
     @property
     def stopped_early(self) -> bool:
@@ -182,6 +213,10 @@ class SupervisedReport:
             "weighted": bool(self.weighted),
             "seconds": float(self.seconds),
             "config": self.config.to_json(),
+            "moves_left": bool(self.moves_left),
+            "plies_validation": int(self.plies_validation),
+            "plies_error_start": _optional(self.plies_error_start),
+            "plies_error": _optional(self.plies_error),
         }
 
     @staticmethod
@@ -190,6 +225,11 @@ class SupervisedReport:
         values["history"] = [(float(t), float(v)) for t, v in values["history"]]
         values["config"] = SupervisedConfig.from_json(values["config"])
         return SupervisedReport(**values)
+
+
+def _optional(value: float | None) -> float | None:
+    """A float for JSON, None for none (JSON has no NaN: PostgreSQL refuses it)."""
+    return None if value is None or not math.isfinite(value) else float(value)
 
 
 # --- checks (every array is checked before any kernel reads it) --------------------------------
@@ -268,6 +308,23 @@ def _checked_groups(groups, n: int | None = None) -> np.ndarray:
     return groups
 
 
+def _checked_plies(plies, n: int) -> np.ndarray:
+    """The plies-left targets as the trainer takes them: float32, ``NO_PLIES`` for none (NaN or
+    ``NO_PLIES`` given), the rest finite and at least 0."""
+    plies = _checked_vector("plies_left", plies, n)
+    if plies.dtype.kind not in "iuf":
+        raise ValueError(f"plies_left are numbers, not {plies.dtype}")
+    plies = plies.astype(np.float64)
+    none = np.isnan(plies) | (plies == NO_PLIES)
+    bad = ~none & ~(np.isfinite(plies) & (plies >= 0))
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise ValueError(
+            f"plies_left row {row} is {plies[row]}: plies left are at least 0 (NaN for none)"
+        )
+    return np.where(none, NO_PLIES, plies).astype(np.float32)
+
+
 def _checked_weights(weights, n: int) -> np.ndarray:
     weights = _checked_vector("weights", weights, n)
     if weights.dtype.kind not in "iuf":
@@ -281,13 +338,9 @@ def _checked_weights(weights, n: int) -> np.ndarray:
 
 
 def _checked_params(game: int, params) -> np.ndarray:
-    count = networks.parameter_count(game)
+    """A copy of the game's network (with the moves-left head or not) as float32."""
     params = np.asarray(params)
-    if params.shape != (count,):
-        raise ValueError(
-            f"{games.compiled_game(game).title}'s network has {count} parameters, "
-            f"not shape {params.shape}"
-        )
+    networks.check_network(params, game)
     if params.dtype.kind != "f" or not np.isfinite(params).all():
         raise ValueError("the starting network's parameters must be finite floating-point numbers")
     return np.array(params, dtype=np.float32)  # a copy: the champion's array is never changed
@@ -419,13 +472,15 @@ def train_supervised(
     config: SupervisedConfig,
     weights: np.ndarray | None = None,
     progress: bool = False,
+    plies_left: np.ndarray | None = None,
 ) -> tuple[np.ndarray, SupervisedReport]:
     """Train a copy of ``params`` (the champion) on the labelled positions, as the module says;
     return the best epoch's parameters and the report.
 
     ``states``: the kernels' int64 rows; ``targets``: labels in -1..1, the first player's view;
     ``groups``: each position's game (-1: none); ``weights``: optional per-sample weights (>= 0)
-    for the training draws. Every array is checked first (a ValueError says what is wrong);
+    for the training draws; ``plies_left``: optional plies-left targets for the moves-left head
+    (NaN or ``NO_PLIES`` for none). Every array is checked first (a ValueError says what is wrong);
     :class:`~samuel.train.loop.TrainingDiverged` if the parameters stop being finite."""
     if not isinstance(config, SupervisedConfig):
         raise ValueError(f"config must be a SupervisedConfig, not {type(config).__name__}")
@@ -437,7 +492,14 @@ def train_supervised(
     groups = _checked_groups(groups, n)
     if weights is not None:
         weights = _checked_weights(weights, n)
+    if plies_left is None:
+        plies = np.full(n, NO_PLIES, np.float32)
+    else:
+        plies = _checked_plies(plies_left, n)
     start = _checked_params(game, params)
+    if config.moves_left:
+        start = with_moves_left(start, derive_seed(int(config.seed), HEAD_STREAM))
+    head = networks.has_moves_left(start, game)
 
     train, validation = split_by_group(groups, config.validation, config.seed)
     keys = _group_keys(groups)
@@ -447,8 +509,10 @@ def train_supervised(
             raise ValueError("every training position has weight 0: there is nothing to train on")
         draw = train_weights / train_weights.sum()
     targets32 = targets.astype(np.float32)
-    train_samples = Samples(states[train], targets32[train])
+    train_samples = Samples(states[train], targets32[train], plies[train])
     valid_states, valid_targets = states[validation], targets32[validation]
+    valid_plies = Samples(valid_states, valid_targets, plies[validation])
+    plies_validation = int((valid_plies.plies != NO_PLIES).sum()) if head else 0
     if len(train) > TRAIN_MSE_SAMPLE:
         sample = np.random.default_rng(derive_seed(int(config.seed), MEASURE_STREAM))
         measured = np.sort(sample.choice(len(train), size=TRAIN_MSE_SAMPLE, replace=False))
@@ -487,6 +551,7 @@ def train_supervised(
                 config.batch_size,
                 config.learning_rate,
                 rng,
+                config.moves_left_weight,
             )
             if not np.isfinite(current).all():
                 raise TrainingDiverged(
@@ -505,6 +570,9 @@ def train_supervised(
             if waited >= config.patience:
                 break
     seconds = time.perf_counter() - began
+    errors = (None, None)
+    if plies_validation:
+        errors = tuple(plies_error(game, p, valid_plies) for p in (start, best_params))
 
     report = SupervisedReport(
         game=int(game),
@@ -522,5 +590,9 @@ def train_supervised(
         weighted=weights is not None,
         seconds=seconds,
         config=config,
+        moves_left=head,
+        plies_validation=plies_validation,
+        plies_error_start=errors[0],
+        plies_error=errors[1],
     )
     return best_params, report
