@@ -332,3 +332,24 @@ def test_analyse_prints_the_networks_plies_left_estimate(tmp_path, capsys):
     save_network(value_only(net), path, rules.kernel_id)
     cli.main(["analyse", "start", "--depth", "2", "--player", str(path)])
     assert "plies left" not in capsys.readouterr().out
+
+
+def test_every_evaluators_parameters_are_checked_in_one_place():
+    from samuel.games.evaluators import check_params
+
+    game = K.TIGERS_AND_SHEEP
+    headed = random_network(game, 3, moves_left=True)
+    packed = moves_left_parameters(game, headed, 0.8, 0.1, 0.005)
+    assert np.array_equal(check_params(game, K.EVALUATOR_MOVES_LEFT, packed), packed)
+    assert check_params(game, K.EVALUATOR_NETWORK, headed).dtype == np.float32
+    assert len(check_params(game, K.EVALUATOR_NETWORK, N.value_only(headed))) == len(headed) - 33
+    for evaluator, params, phrase in (
+        (K.EVALUATOR_MOVES_LEFT, packed[:-1], "moves-left parameters are 5541 numbers"),
+        (K.EVALUATOR_MOVES_LEFT, N.value_only(headed), "moves-left parameters"),
+        (K.EVALUATOR_NETWORK, headed[:-1], "network parameters are 5505 or 5538 numbers"),
+        (K.EVALUATOR_NETWORK, np.full(len(headed), np.inf), "NaN or an infinity"),
+        (K.EVALUATOR_NETWORK, ["a"] * len(headed), "array of numbers"),
+        (9, headed, "has no number 9 evaluator"),
+    ):
+        with pytest.raises(ValueError, match=phrase):
+            check_params(game, evaluator, params)

@@ -223,7 +223,7 @@ def test_bad_inputs_are_refused_with_clear_errors(two_captures):
         (TIGERS, NETWORK, params, states, seeds[:1]),
         (TIGERS, NETWORK, params, states, seeds.astype(np.float64)),
         (TIGERS, NETWORK, params[:-1], states, seeds),
-        (TIGERS, NETWORK, params.astype(np.float64), states, seeds),
+        (TIGERS, NETWORK, np.full(len(params), np.nan, np.float32), states, seeds),
         (TIGERS, games.EVALUATOR_CLASSIC, params, states, seeds),
         (TIGERS, 7, params, states, seeds),
         (99, NETWORK, params, states, seeds),

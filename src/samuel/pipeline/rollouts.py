@@ -75,7 +75,7 @@ import numba
 import numpy as np
 
 from samuel.games import kernels as games
-from samuel.games.networks import parameter_count
+from samuel.games.evaluators import check_params
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import (
     HISTORY_CAPACITY,
@@ -100,12 +100,6 @@ LATTICES = {"stratified": STRATIFIED, "weyl": WEYL}
 # the two sides' random plies do not fall on neighbouring plies in step.
 SECOND_SIDE_SHIFT = (math.sqrt(5.0) - 1.0) / 2.0
 FINISHED = 1.0e12  # a finished game's value when random moves are ranked: beyond any evaluation
-
-PARAMS_DTYPES = {
-    games.EVALUATOR_CLASSIC: np.float64,
-    games.EVALUATOR_NETWORK: np.float32,
-    games.EVALUATOR_HYBRID: np.float32,
-}
 
 
 @dataclass(frozen=True)
@@ -488,40 +482,11 @@ def _tablebase_values(game, states, layers, captures_to_win, mask, values, dista
 # --- checks and the friendly API -----------------------------------------------------------------
 
 
-def check_params(game: int, evaluator: int, params: np.ndarray) -> None:
-    """Raise ValueError unless ``params`` is the parameter array the game's evaluator reads
-    (its count and dtype; the compiled evaluation would read past a short one). A network may
-    have the moves-left head: the evaluation reads its value part only."""
-    sizes = games.compiled_game(game)
-    games.check_evaluator(game, evaluator)
-    if not isinstance(params, np.ndarray):
-        raise ValueError(f"the evaluator's parameters must be a NumPy array, not {type(params)}")
-    if evaluator == games.EVALUATOR_CLASSIC:
-        count, what = sizes.classic_features, "classic weights"
-    elif evaluator == games.EVALUATOR_NETWORK:
-        count, what = parameter_count(game), "network parameters"
-        if params.shape == (parameter_count(game, True),):
-            count = parameter_count(game, True)
-    else:
-        count, what = 1 + sizes.classic_features + parameter_count(game), "hybrid parameters"
-    dtype = np.dtype(PARAMS_DTYPES[evaluator])
-    if params.shape != (count,):
-        raise ValueError(
-            f"{sizes.title}'s {what} are {count} numbers, not an array of shape {params.shape}"
-        )
-    if params.dtype != dtype:
-        raise ValueError(f"{sizes.title}'s {what} must be {dtype}, not {params.dtype}")
-    if not params.flags.c_contiguous:
-        raise ValueError(f"the {what} must be a C-contiguous array")
-    if not np.all(np.isfinite(params)):
-        raise ValueError(f"the {what} must all be finite numbers")
-
-
 def check_states(game: int, states: np.ndarray) -> np.ndarray:
     """The positions as the kernels read them, ``(n, state_words)`` int64 C-contiguous; raise
     ValueError for anything else. Rows of ``STATE_SIZE`` words (padded) are accepted when the
     padding is zero. Every row must be a position of the game (the game's own check,
-    :data:`samuel.tune.dataset.STATE_PROBLEMS`): the kernels index tables by its words, and
+    :data:`samuel.games.states.STATE_PROBLEMS`): the kernels index tables by its words, and
     numba checks no bounds."""
     sizes = games.compiled_game(game)
     if not isinstance(states, np.ndarray):
@@ -540,7 +505,7 @@ def check_states(game: int, states: np.ndarray) -> np.ndarray:
         if np.any(states[:, words:]):
             raise ValueError(f"{sizes.title} positions have {words} words; the padding must be 0")
         states = np.ascontiguousarray(states[:, :words])
-    from samuel.tune.dataset import STATE_PROBLEMS
+    from samuel.games.states import STATE_PROBLEMS
 
     from .sources import game_name
 
@@ -592,7 +557,7 @@ def rollout_labels(
     position it holds, with its value, and their searches probe it."""
     if not isinstance(config, RolloutConfig):
         raise ValueError(f"config must be a RolloutConfig, not {type(config)}")
-    check_params(game, evaluator, params)
+    params = check_params(game, evaluator, params)
     states = check_states(game, states)
     count = states.shape[0]
     check_seeds(seeds, count)
@@ -675,7 +640,7 @@ def evaluate_positions(
 ) -> np.ndarray:
     """The evaluator's static value (no search) of each position, first player's view, clamped
     to -1..1, float32; a decided position's exact result. For relabelling priority."""
-    check_params(game, evaluator, params)
+    params = check_params(game, evaluator, params)
     states = check_states(game, states)
     values = np.zeros(states.shape[0], dtype=np.float32)
     if states.shape[0]:

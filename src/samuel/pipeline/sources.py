@@ -74,7 +74,8 @@ import numpy as np
 from samuel.games import kernels as games
 from samuel.games import registry
 from samuel.games.base import GameRules
-from samuel.games.networks import parameter_count, shipped_network
+from samuel.games.evaluators import check_params
+from samuel.games.networks import shipped_network
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
 from samuel.seeds import derive_seed
@@ -163,34 +164,6 @@ def _seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
         raise ValueError(f"a seed is a whole number, not {seed!r}")
     return int(seed)
-
-
-def check_params(game: int, evaluator: int, params) -> np.ndarray:
-    """The evaluator's parameters as the kernels read them (classic float64, the network and the
-    hybrid float32), checked for their length: the kernels would read past a short array. A
-    network may have the moves-left head (the hybrid's network part may not:
-    :func:`samuel.games.hybrid.hybrid_parameters` leaves it out)."""
-    sizes = games.compiled_game(game)
-    games.check_evaluator(game, evaluator)
-    network = parameter_count(game)
-    expected, dtype, what = {
-        games.EVALUATOR_CLASSIC: (sizes.classic_features, np.float64, "classic weights"),
-        games.EVALUATOR_NETWORK: (network, np.float32, "network parameters"),
-        games.EVALUATOR_HYBRID: (1 + sizes.classic_features + network, np.float32, "hybrid"),
-    }[evaluator]
-    try:
-        array = np.ascontiguousarray(params, dtype=dtype)
-    except (TypeError, ValueError):
-        raise ValueError(f"the {what} must be an array of numbers") from None
-    if evaluator == games.EVALUATOR_NETWORK and array.shape == (parameter_count(game, True),):
-        expected = array.shape[0]  # the moves-left head: the evaluation reads the value part
-    if array.shape != (expected,):
-        raise ValueError(
-            f"{sizes.title}'s {what} are {expected} numbers, not an array of shape {array.shape}"
-        )
-    if not np.isfinite(array).all():
-        raise ValueError(f"the {what} hold a NaN or an infinity")
-    return array
 
 
 def _first_unique(states: np.ndarray) -> np.ndarray:

@@ -246,7 +246,7 @@ def _checked_states(game: int, states) -> np.ndarray:
     """The states as contiguous int64 rows of the game's words; a ValueError naming the first bad
     row of any that is not a position. Rows may be the game's ``state_words`` or the common
     ``STATE_SIZE`` words (the words past the game's then 0)."""
-    from samuel.tune.dataset import STATE_PROBLEMS
+    from samuel.games.states import STATE_PROBLEMS
 
     words = games.compiled_game(game).state_words
     states = np.asarray(states)

@@ -63,10 +63,10 @@ def tablebase_plies(
     lost; drawn and unheld positions keep theirs. ``layers`` is the table of the game's rules
     (``Tablebase.layers``); the positions must be games not yet over. Raises ValueError for
     anything the kernel cannot read safely (numba checks no bounds)."""
+    from samuel.games.states import state_problem
     from samuel.games.tigers.board import SHEEP
     from samuel.games.tigers.tablebase.index import layer_size
     from samuel.games.tigers.tablebase.values import CODE_DTYPE
-    from samuel.tune.dataset import state_problem
 
     sizes = games.compiled_game(game)
     if game & games.GAME_MASK != games.TIGERS_AND_SHEEP:
