@@ -177,36 +177,26 @@ def forward(
 
 
 @kernel
-def add_gradient(
+def _backward_hidden(
     params: np.ndarray,
     grad: np.ndarray,
     inputs: int,
     active: np.ndarray,
     values: np.ndarray,
     count: int,
-    target: float,
     scratch: np.ndarray,
-) -> float:
-    """Add the gradient of ``(out - target)^2 / 2`` for one sample to ``grad``; return the loss.
-    ``target`` is in the network's view; the set inputs are as :func:`forward` takes them."""
-    out = forward(params, inputs, active, values, count, scratch)
+) -> None:
+    """Backpropagate from the second hidden layer, whose gradient (through its ReLU) the caller
+    left in ``scratch``'s ``d2``, into layers 2 and 1 (only the rows of set inputs): the part of
+    the backward pass that every head shares."""
     b1 = inputs * HIDDEN1
     w2 = b1 + HIDDEN1
     b2 = w2 + HIDDEN1 * HIDDEN2
-    w3 = b2 + HIDDEN2
-    b3 = w3 + HIDDEN2
     h1 = scratch[H1 : H1 + HIDDEN1]
-    h2 = scratch[H2 : H2 + HIDDEN2]
     d1 = scratch[D1 : D1 + HIDDEN1]
     d2 = scratch[D2 : D2 + HIDDEN2]
-    error = out - target
-    d_out = np.float32(error * (1.0 - out * out))  # through tanh
     layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
     grad2 = grad[w2 : w2 + HIDDEN1 * HIDDEN2]
-    grad[b3] += d_out
-    for k in range(HIDDEN2):
-        grad[w3 + k] += d_out * h2[k]
-        d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
     for j in range(HIDDEN1):
         d1[j] = 0
     for k in range(HIDDEN2):
@@ -233,6 +223,36 @@ def add_gradient(
         else:
             for j in range(HIDDEN1):
                 grad_row[j] += value * d1[j]
+
+
+@kernel
+def add_gradient(
+    params: np.ndarray,
+    grad: np.ndarray,
+    inputs: int,
+    active: np.ndarray,
+    values: np.ndarray,
+    count: int,
+    target: float,
+    scratch: np.ndarray,
+) -> float:
+    """Add the gradient of ``(out - target)^2 / 2`` for one sample to ``grad``; return the loss.
+    ``target`` is in the network's view; the set inputs are as :func:`forward` takes them."""
+    out = forward(params, inputs, active, values, count, scratch)
+    b1 = inputs * HIDDEN1
+    w2 = b1 + HIDDEN1
+    b2 = w2 + HIDDEN1 * HIDDEN2
+    w3 = b2 + HIDDEN2
+    b3 = w3 + HIDDEN2
+    h2 = scratch[H2 : H2 + HIDDEN2]
+    d2 = scratch[D2 : D2 + HIDDEN2]
+    error = out - target
+    d_out = np.float32(error * (1.0 - out * out))  # through tanh
+    grad[b3] += d_out
+    for k in range(HIDDEN2):
+        grad[w3 + k] += d_out * h2[k]
+        d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
+    _backward_hidden(params, grad, inputs, active, values, count, scratch)
     return 0.5 * error * error
 
 
@@ -293,9 +313,7 @@ def add_gradient_heads(
     b3 = w3 + HIDDEN2
     w4 = b3 + 1
     b4 = w4 + HIDDEN2
-    h1 = scratch[H1 : H1 + HIDDEN1]
     h2 = scratch[H2 : H2 + HIDDEN2]
-    d1 = scratch[D1 : D1 + HIDDEN1]
     d2 = scratch[D2 : D2 + HIDDEN2]
     error = out - target
     d_out = np.float32(error * (1.0 - out * out))  # through tanh
@@ -310,8 +328,6 @@ def add_gradient_heads(
         plies_loss = huber(scaled, delta)
         slope = max(-delta, min(delta, scaled))  # the Huber loss's derivative
         d_head = np.float32(weight * slope / (1.0 + np.exp(-z)))  # softplus' = sigmoid
-    layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
-    grad2 = grad[w2 : w2 + HIDDEN1 * HIDDEN2]
     grad[b3] += d_out
     grad[b4] += d_head
     for k in range(HIDDEN2):
@@ -321,32 +337,7 @@ def add_gradient_heads(
             d2[k] = d_out * params[w3 + k] + d_head * params[w4 + k]
         else:
             d2[k] = np.float32(0.0)
-    for j in range(HIDDEN1):
-        d1[j] = 0
-    for k in range(HIDDEN2):
-        g = d2[k]
-        if g == 0:
-            continue
-        grad[b2 + k] += g
-        row = k * HIDDEN1
-        for j in range(HIDDEN1):
-            grad2[row + j] += g * h1[j]
-            d1[j] += g * layer2[row + j]
-    grad_bias = grad[b1 : b1 + HIDDEN1]
-    for j in range(HIDDEN1):
-        if h1[j] <= 0:
-            d1[j] = 0
-        grad_bias[j] += d1[j]
-    for n in range(count):
-        start = active[n] * HIDDEN1
-        grad_row = grad[start : start + HIDDEN1]
-        value = values[n]
-        if value == 1.0:
-            for j in range(HIDDEN1):
-                grad_row[j] += d1[j]
-        else:
-            for j in range(HIDDEN1):
-                grad_row[j] += value * d1[j]
+    _backward_hidden(params, grad, inputs, active, values, count, scratch)
     return 0.5 * error * error, plies_loss
 
 
