@@ -1,9 +1,15 @@
 """The moves-left head in the search (``docs/moves-left.md``): does the engine win faster and lose
 slower with ``moves_left=on``, at the same strength?
 
-Three parts, each run with the network's plain search (``FILE.bin:depth=D``) and with the head's
-nudge (``FILE.bin:depth=D,moves_left=on``, plus ``--ml`` settings):
+Four parts; the last three are each run with the network's plain search (``FILE.bin:depth=D``)
+and with the head's nudge (``FILE.bin:depth=D,moves_left=on``, plus ``--ml`` settings):
 
+0. **The head itself** (``head``). How well the head knows the plies left where the table
+   knows them exactly: positions with the hand empty from ``--head-games`` self-play games of
+   the network (depth D, 10 random opening plies, then 5% random moves, as ``samuel train``
+   plays), deduplicated, that the table says are decided; by side to move and winner, the head's
+   mean absolute error beside a constant guess's (the median), and the rank correlation
+   (Spearman's rho) between its estimate and the table's distance.
 1. **Against the tablebase** (``tablebase``). Seeded random Tigers & Sheep positions with the
    hand empty (4 tigers and 16 to 20 sheep on random points, either side to move) that the table
    says are won, or lost, for the side to move in at least ``--min-plies`` plies (shorter ones
@@ -48,7 +54,8 @@ from samuel.match.sprt import Sprt
 from samuel.players import PlayerSpecError, make_player
 from samuel.seeds import derive_seed
 
-PARTS = ("tablebase", "classic", "sprt")
+PARTS = ("head", "tablebase", "classic", "sprt")
+HEAD_GAME_STREAM = 0x4EAD  # the head part's self-play seeds
 SIDE_NAMES = {True: "tigers", False: "sheep"}
 POSITION_STREAM = 0x7AB1E  # keeps the positions' seeds apart from the players'
 PLAYER_STREAM = 0x9A7E
@@ -261,6 +268,64 @@ def sprt_part(args, engines: dict[str, str]) -> None:
     )
 
 
+def head_part(args) -> None:
+    from samuel.games import kernels
+    from samuel.games.moves_left import plies_left_estimate
+    from samuel.games.networks import load_network
+    from samuel.nn.network import value_only
+    from samuel.pipeline.rollouts import tablebase_distances
+    from samuel.train.selfplay import play_selfplay
+
+    rules = get_game("tigers")
+    game = rules.kernel_id
+    network = load_network(args.net, game)
+    table = load_tablebase(args.tablebase)
+    seeds = np.array(
+        [derive_seed(args.seed, HEAD_GAME_STREAM, g) for g in range(args.head_games)], np.int64
+    )
+    root = rules.encode(rules.initial_position())
+    played = play_selfplay(
+        game, kernels.EVALUATOR_NETWORK, value_only(network), root, args.depth, 10, 0.05, 200, seeds
+    )
+    states = np.concatenate([played.positions[g, : played.plies[g]] for g in range(len(seeds))])
+    states = np.unique(states[states[:, 2] == 0], axis=0)  # the hand empty, each once
+    _, values, plies = tablebase_distances(table, states)
+    decided = ~np.isnan(plies)
+    states, values, plies = states[decided], values[decided], plies[decided]
+    estimates = np.array([plies_left_estimate(game, network, s) for s in states])
+    print(
+        f"## The head against the table: {len(states)} decided positions with the hand empty "
+        f"from {args.head_games} self-play games (depth {args.depth}), seed {args.seed}"
+    )
+    print()
+    print(
+        "| To move | Winner | Positions | Table's plies: mean | Head's error (plies) | "
+        "Constant guess's error | Rank correlation |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for tiger_to_move in (1, 0):
+        for winner in (1, -1):
+            chosen = (states[:, 3] == tiger_to_move) & (values == winner)
+            if not chosen.any():
+                continue
+            truth, guess = plies[chosen], estimates[chosen]
+            constant = np.abs(truth - np.median(truth)).mean()
+            print(
+                f"| {SIDE_NAMES[bool(tiger_to_move)]} | {SIDE_NAMES[winner > 0]} | "
+                f"{int(chosen.sum())} | {truth.mean():.1f} | {np.abs(guess - truth).mean():.1f} | "
+                f"{constant:.1f} | {_spearman(guess, truth):.2f} |"
+            )
+    print()
+
+
+def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    """Spearman's rank correlation (ties ranked by order; enough for a figure)."""
+    if len(a) < 2:
+        return float("nan")
+    ranks = [np.argsort(np.argsort(x, kind="stable")) for x in (a, b)]
+    return float(np.corrcoef(*ranks)[0, 1])
+
+
 def _quote(text: str) -> str:
     """A path as a spec writes it (in double quotes when it holds a separator)."""
     return f'"{text}"' if any(c in text for c in ',:"=') else text
@@ -277,6 +342,7 @@ def main() -> None:
     parser.add_argument("--ml", default="", help="moves-left options, e.g. ml_threshold=0.9")
     parser.add_argument("--min-plies", type=int, default=6, help="the shortest optimum (6)")
     parser.add_argument("--ply-cap", type=int, default=200, help="from a table position (200)")
+    parser.add_argument("--head-games", type=int, default=300, help="for the head part (300)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--parts", default=",".join(PARTS), help=f"of {', '.join(PARTS)} (all)")
@@ -299,6 +365,8 @@ def main() -> None:
             parser.error(str(error))
     print(f"Network {args.net}; engines: " + ", ".join(f"`{s}`" for s in engines.values()))
     print()
+    if "head" in parts:
+        head_part(args)
     if "tablebase" in parts:
         tablebase_part(args, engines)
     if "classic" in parts:
