@@ -32,7 +32,8 @@ def head_network(name: str, seed: int) -> np.ndarray:
     params = N.random_parameters(inputs, seed, moves_left=True)
     params[shape.b1 : shape.w2] = rng.normal(0, 0.2, N.HIDDEN1)
     params[shape.b2 : shape.w3] = rng.normal(0, 0.2, N.HIDDEN2)
-    params[shape.b4] = 1.0
+    params[shape.b4 : shape.w5] = rng.normal(0, 0.2, N.HEAD_HIDDEN)
+    params[shape.b5] = 1.0
     return params
 
 
@@ -51,7 +52,8 @@ def test_the_head_sits_after_the_value_network():
     for inputs in (52, 128):
         assert N.network_shape(N.parameter_count(inputs)) == (inputs, False)
         assert N.network_shape(N.parameter_count(inputs, True)) == (inputs, True)
-    assert N.network_shape(N.parameter_count(52) + 1) == (-1, False)
+    # one more would be a headed network of 19 inputs (the head's 2113 are 33 rows of 64, and 1)
+    assert N.network_shape(N.parameter_count(52) + 2) == (-1, False)
     # the value layers of a random network do not depend on whether it has the head
     with_head = N.random_parameters(52, 5, moves_left=True)
     assert np.array_equal(with_head[: value.params], N.random_parameters(52, 5))
@@ -78,14 +80,14 @@ def test_plies_left_equals_the_plain_reference_and_leaves_the_value_alone(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("layer", ["w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4"])
+@pytest.mark.parametrize("layer", ["w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4", "w5", "b5"])
 @pytest.mark.parametrize("plies", [3.0, 80.0])  # inside and beyond the Huber loss's zone
 def test_every_layers_gradient_with_the_head_equals_finite_differences(name, layer, plies):
     rng = np.random.default_rng(6)
     inputs = inputs_of(name)
     shape = N.layout(inputs, moves_left=True)
     params = head_network(name, 7)
-    order = ["w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4", "params"]
+    order = ["w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4", "w5", "b5", "params"]
     start = getattr(shape, layer)
     end = getattr(shape, order[order.index(layer) + 1])
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
@@ -139,7 +141,7 @@ def test_a_head_can_be_added_to_a_value_network():
     assert not has_moves_left(value, K.TIGERS_AND_SHEEP)
     assert np.array_equal(params[: len(value)], value)
     assert np.array_equal(N.with_moves_left(params, seed=3), params)  # already has one
-    with pytest.raises(ValueError, match="5538 with the moves-left head"):
+    with pytest.raises(ValueError, match="7618 with the moves-left head"):
         has_moves_left(value[:-1], K.TIGERS_AND_SHEEP)
 
 

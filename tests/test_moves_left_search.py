@@ -45,7 +45,7 @@ def head_network(name: str, seed: int) -> np.ndarray:
     params[shape.b1 : shape.w2] = rng.normal(0, 0.3, N.HIDDEN1)
     params[shape.b2 : shape.w3] = rng.normal(0, 0.3, N.HIDDEN2)
     params[shape.w3 : shape.b3] *= 2.0  # steeper: more values beyond the threshold
-    params[shape.b4] = 1.0
+    params[shape.b5] = 1.0
     return params
 
 
@@ -342,11 +342,14 @@ def test_every_evaluators_parameters_are_checked_in_one_place():
     packed = moves_left_parameters(game, headed, 0.8, 0.1, 0.005)
     assert np.array_equal(check_params(game, K.EVALUATOR_MOVES_LEFT, packed), packed)
     assert check_params(game, K.EVALUATOR_NETWORK, headed).dtype == np.float32
-    assert len(check_params(game, K.EVALUATOR_NETWORK, N.value_only(headed))) == len(headed) - 33
+    assert (
+        len(check_params(game, K.EVALUATOR_NETWORK, N.value_only(headed)))
+        == len(headed) - N.MOVES_LEFT_PARAMS
+    )
     for evaluator, params, phrase in (
-        (K.EVALUATOR_MOVES_LEFT, packed[:-1], "moves-left parameters are 5541 numbers"),
+        (K.EVALUATOR_MOVES_LEFT, packed[:-1], "moves-left parameters are 7621 numbers"),
         (K.EVALUATOR_MOVES_LEFT, N.value_only(headed), "moves-left parameters"),
-        (K.EVALUATOR_NETWORK, headed[:-1], "network parameters are 5505 or 5538 numbers"),
+        (K.EVALUATOR_NETWORK, headed[:-1], "network parameters are 5505 or 7618 numbers"),
         (K.EVALUATOR_NETWORK, np.full(len(headed), np.inf), "NaN or an infinity"),
         (K.EVALUATOR_NETWORK, ["a"] * len(headed), "array of numbers"),
         (9, headed, "has no number 9 evaluator"),

@@ -222,7 +222,7 @@ def test_a_network_for_another_game_is_refused_naming_both(tmp_path):
         load_network(path, K.DRAUGHTS)
     with pytest.raises(
         ValueError,
-        match=r"network has 10369 parameters \(10402 with the moves-left head\), not \(5505,\)",
+        match=r"network has 10369 parameters \(12482 with the moves-left head\), not \(5505,\)",
     ):
         save_network(N.random_parameters(52, 1), path, K.DRAUGHTS)
 

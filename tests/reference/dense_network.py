@@ -56,10 +56,15 @@ def hidden(params: np.ndarray, inputs: np.ndarray) -> np.ndarray:
 
 
 def plies(params: np.ndarray, inputs: np.ndarray) -> float:
-    """The moves-left head's output in plies: PLIES_SCALE * softplus(W4 . h2 + B4)."""
+    """The moves-left head's output in plies: PLIES_SCALE * softplus(W5 . ReLU(W4 h1 + B4) + B5),
+    from the first hidden layer."""
     shape = N.layout(*N.network_shape(len(params)))
     p = params.astype(np.float64)
-    z = p[shape.w4 : shape.b4] @ hidden(params, inputs) + p[shape.b4]
+    w1, b1, _, _, _, _ = layers(params)
+    h1 = np.maximum(0.0, inputs.astype(np.float64) @ w1 + b1)
+    w4 = p[shape.w4 : shape.b4].reshape(N.HEAD_HIDDEN, N.HIDDEN1)  # unit-major
+    head = np.maximum(0.0, w4 @ h1 + p[shape.b4 : shape.w5])
+    z = p[shape.w5 : shape.b5] @ head + p[shape.b5]
     return float(N.PLIES_SCALE * np.logaddexp(0.0, z))
 
 

@@ -102,7 +102,7 @@ def _evaluators(classic_features: int, most_set_inputs: int) -> dict[int, int]:
         EVALUATOR_NETWORK: network_scratch,
         # the network first, then the classic features over the start of the same space
         EVALUATOR_HYBRID: max(network_scratch, classic_features),
-        EVALUATOR_MOVES_LEFT: network_scratch,  # the head reads h2, which the forward pass left
+        EVALUATOR_MOVES_LEFT: network_scratch,  # the head reads h1, which the forward pass left
     }
 
 
@@ -402,7 +402,7 @@ def moves_left_value(
     n = network_inputs(game, state, active, values)
     inputs = network_input_count(game)
     value = float(network.forward(net, inputs, active, values, n, scratch))
-    plies = float(network.plies_left(net, inputs, scratch))  # reads the h2 forward just left
+    plies = float(network.plies_left(net, inputs, scratch))  # reads the h1 forward just left
     if network_sign(game, state) < 0:
         value = -value
     return moves_left_adjusted(value, plies, float(params[0]), float(params[1]), float(params[2]))

@@ -1,6 +1,6 @@
 """The network: ``inputs -> 64 ReLU -> 32 ReLU -> 1 tanh``, written by hand, for any game, with
-an optional second head, *plies left* (``32 -> 1 softplus``, scaled to plies; seed 003's
-moves-left head, ``docs/moves-left.md``), that shares the hidden layers.
+an optional second head, *plies left* (``64 -> 32 ReLU -> 1 softplus``, scaled to plies; seed
+003's moves-left head, ``docs/moves-left.md``), that shares the first hidden layer.
 
 The network knows nothing of any game: a game's encoder kernel
 (:func:`samuel.games.kernels.network_inputs`) lists the *set inputs* of a position, their indices
@@ -9,12 +9,12 @@ a fraction), and the game says how many inputs its network has (Tigers & Sheep 5
 and whose point of view its value is in. The output is in ``-1..1``. See ``docs/training.md``.
 
 All parameters live in one flat float32 array at offsets that depend only on the input count
-(:func:`layout`); the moves-left head's ``W4`` (32) and ``B4`` (1) come after everything else, so
-a network with the head starts with a whole value-only network and :func:`forward` reads either;
-so the optimiser, the gradient and the file format treat them as one list of
-numbers. ``W1`` is input-major (input ``i``'s 64 weights are contiguous) so that the sparse
-forward pass can add whole rows; ``W2`` is unit-major (hidden-2 unit ``k``'s 64 incoming weights
-are contiguous).
+(:func:`layout`); the moves-left head's ``W4`` (64 x 32), ``B4`` (32), ``W5`` (32) and ``B5`` (1)
+come after everything else, so a network with the head starts with a whole value-only network and
+:func:`forward` reads either; so the optimiser, the gradient and the file format treat them as one
+list of numbers. ``W1`` is input-major (input ``i``'s 64 weights are contiguous) so that the
+sparse forward pass can add whole rows; ``W2`` and ``W4`` are unit-major (unit ``k``'s 64 incoming
+weights are contiguous).
 """
 
 from __future__ import annotations
@@ -30,21 +30,27 @@ HIDDEN2 = 32
 # The parameters after W1: B1, W2, B2, W3, B3.
 TAIL = HIDDEN1 + HIDDEN1 * HIDDEN2 + HIDDEN2 + HIDDEN2 + 1
 
-# The moves-left head: W4 and B4, after B3.
-MOVES_LEFT_PARAMS = HIDDEN2 + 1
-# The head's output is PLIES_SCALE * softplus(W4 . h2 + B4) plies: a unit of 20 plies keeps its
-# pre-activation near the value's scale (targets run from 1 to a few hundred plies).
+# The moves-left head, after B3: its own hidden layer on h1 (W4, B4), then W5 and B5. It reads h1,
+# not h2: a linear head on the value's h2 learned distances poorly once the value layers were
+# frozen (rank correlation 0.27 against 0.61 for a small MLP on h1).
+HEAD_HIDDEN = 32
+MOVES_LEFT_PARAMS = HIDDEN1 * HEAD_HIDDEN + HEAD_HIDDEN + HEAD_HIDDEN + 1
+# The head's output is PLIES_SCALE * softplus(W5 . ReLU(W4 h1 + B4) + B5) plies: a unit of 20
+# plies keeps its pre-activation near the value's scale (targets run from 1 to a few hundred).
 PLIES_SCALE = 20.0
 # The Huber loss's quadratic zone, in plies (lc0's "huber10"): errors beyond it count linearly,
 # so a few very long games do not dominate the gradient.
 HUBER_PLIES = 10.0
 NO_PLIES = -1.0  # a plies target that says "none": the sample trains the value only
 
-# Scratch space for one forward/backward pass: h1 (64), h2 (32), and their gradients. The
-# forward pass alone uses the first ``FORWARD_SCRATCH`` entries.
-SCRATCH = 2 * (HIDDEN1 + HIDDEN2)
+# Scratch space for one forward/backward pass: h1 (64), h2 (32), their gradients, and the
+# moves-left head's hidden layer (its gradient's training only). The forward pass and
+# :func:`plies_left` use only the first ``FORWARD_SCRATCH`` entries (the evaluators keep their
+# own numbers after them).
+SCRATCH = 2 * (HIDDEN1 + HIDDEN2) + HEAD_HIDDEN
 FORWARD_SCRATCH = HIDDEN1 + HIDDEN2
 H1, H2, D1, D2 = 0, HIDDEN1, HIDDEN1 + HIDDEN2, 2 * HIDDEN1 + HIDDEN2
+HM = 2 * (HIDDEN1 + HIDDEN2)
 
 # He initialisation's fan-in for layer 1: the inputs set at once in a typical position (about 20
 # in both games: 4 tigers and up to 20 sheep of 52 inputs; up to 24 pieces of 128), not all.
@@ -63,8 +69,10 @@ class Layout:
     b2: int
     w3: int
     b3: int
-    w4: int  # the moves-left head's weights, -1 without the head
+    w4: int  # the moves-left head's hidden layer, -1 without the head
     b4: int
+    w5: int  # the moves-left head's output, -1 without the head
+    b5: int
     params: int
 
     @property
@@ -76,7 +84,7 @@ def layout(inputs: int, moves_left: bool = False) -> Layout:
     """The offsets of a network of ``inputs`` inputs (with the moves-left head or not).
 
     >>> layout(52).params, layout(128).params, layout(52, moves_left=True).params
-    (5505, 10369, 5538)
+    (5505, 10369, 7618)
     """
     b1 = inputs * HIDDEN1
     w2 = b1 + HIDDEN1
@@ -84,8 +92,12 @@ def layout(inputs: int, moves_left: bool = False) -> Layout:
     w3 = b2 + HIDDEN2
     b3 = w3 + HIDDEN2
     if moves_left:
-        return Layout(inputs, 0, b1, w2, b2, w3, b3, b3 + 1, b3 + 1 + HIDDEN2, b3 + 2 + HIDDEN2)
-    return Layout(inputs, 0, b1, w2, b2, w3, b3, -1, -1, b3 + 1)
+        w4 = b3 + 1
+        b4 = w4 + HIDDEN1 * HEAD_HIDDEN
+        w5 = b4 + HEAD_HIDDEN
+        b5 = w5 + HEAD_HIDDEN
+        return Layout(inputs, 0, b1, w2, b2, w3, b3, w4, b4, w5, b5, b5 + 1)
+    return Layout(inputs, 0, b1, w2, b2, w3, b3, -1, -1, -1, -1, b3 + 1)
 
 
 def parameter_count(inputs: int, moves_left: bool = False) -> int:
@@ -96,7 +108,7 @@ def parameter_count(inputs: int, moves_left: bool = False) -> int:
 def network_shape(params: int) -> tuple[int, bool]:
     """The input count of a network of ``params`` parameters and whether it has the moves-left
     head; ``(-1, False)`` if no network has that many. (The two forms never share a count:
-    the head's 33 parameters are not a multiple of a layer-1 row's 64.)"""
+    the head's 2113 parameters are not a multiple of a layer-1 row's 64.)"""
     for moves_left in (False, True):
         inputs, rest = divmod(params - TAIL - (MOVES_LEFT_PARAMS if moves_left else 0), HIDDEN1)
         if rest == 0 and inputs > 0:
@@ -177,18 +189,12 @@ def forward(
 
 
 @kernel
-def _backward_hidden(
-    params: np.ndarray,
-    grad: np.ndarray,
-    inputs: int,
-    active: np.ndarray,
-    values: np.ndarray,
-    count: int,
-    scratch: np.ndarray,
+def _backward_layer2(
+    params: np.ndarray, grad: np.ndarray, inputs: int, scratch: np.ndarray
 ) -> None:
     """Backpropagate from the second hidden layer, whose gradient (through its ReLU) the caller
-    left in ``scratch``'s ``d2``, into layers 2 and 1 (only the rows of set inputs): the part of
-    the backward pass that every head shares."""
+    left in ``scratch``'s ``d2``, into layer 2, leaving h1's gradient before h1's ReLU in ``d1``
+    (where the moves-left head adds its part)."""
     b1 = inputs * HIDDEN1
     w2 = b1 + HIDDEN1
     b2 = w2 + HIDDEN1 * HIDDEN2
@@ -208,6 +214,22 @@ def _backward_hidden(
         for j in range(HIDDEN1):
             grad2[row + j] += g * h1[j]
             d1[j] += g * layer2[row + j]
+
+
+@kernel
+def _backward_layer1(
+    grad: np.ndarray,
+    inputs: int,
+    active: np.ndarray,
+    values: np.ndarray,
+    count: int,
+    scratch: np.ndarray,
+) -> None:
+    """Backpropagate h1's gradient in ``scratch``'s ``d1`` through h1's ReLU into layer 1 (only
+    the rows of set inputs)."""
+    b1 = inputs * HIDDEN1
+    h1 = scratch[H1 : H1 + HIDDEN1]
+    d1 = scratch[D1 : D1 + HIDDEN1]
     grad_bias = grad[b1 : b1 + HIDDEN1]
     for j in range(HIDDEN1):
         if h1[j] <= 0:
@@ -252,7 +274,8 @@ def add_gradient(
     for k in range(HIDDEN2):
         grad[w3 + k] += d_out * h2[k]
         d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
-    _backward_hidden(params, grad, inputs, active, values, count, scratch)
+    _backward_layer2(params, grad, inputs, scratch)
+    _backward_layer1(grad, inputs, active, values, count, scratch)
     return 0.5 * error * error
 
 
@@ -267,14 +290,24 @@ def _softplus(z: float) -> float:
 @kernel
 def plies_left(params: np.ndarray, inputs: int, scratch: np.ndarray) -> float:
     """The moves-left head's output, in plies (not negative), for the position whose
-    :func:`forward` pass just left its activations in ``scratch``. Does not check that ``params``
-    has the head."""
+    :func:`forward` pass just left its activations in ``scratch`` (only h1 is read, and nothing
+    is written: the evaluators keep their own numbers after the forward pass's). Does not check
+    that ``params`` has the head."""
     w4 = inputs * HIDDEN1 + TAIL
-    head = params[w4 : w4 + HIDDEN2]
-    h2 = scratch[H2 : H2 + HIDDEN2]
-    z = params[w4 + HIDDEN2]
-    for k in range(HIDDEN2):
-        z += head[k] * h2[k]
+    b4 = w4 + HIDDEN1 * HEAD_HIDDEN
+    w5 = b4 + HEAD_HIDDEN
+    layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
+    bias4 = params[b4 : b4 + HEAD_HIDDEN]
+    layer5 = params[w5 : w5 + HEAD_HIDDEN]
+    h1 = scratch[H1 : H1 + HIDDEN1]
+    z = params[w5 + HEAD_HIDDEN]
+    for k in range(HEAD_HIDDEN):
+        total = bias4[k]
+        row = k * HIDDEN1
+        for j in range(HIDDEN1):
+            total += layer4[row + j] * h1[j]
+        if total > 0:
+            z += layer5[k] * total
     return PLIES_SCALE * _softplus(z)
 
 
@@ -312,32 +345,55 @@ def add_gradient_heads(
     w3 = b2 + HIDDEN2
     b3 = w3 + HIDDEN2
     w4 = b3 + 1
-    b4 = w4 + HIDDEN2
+    b4 = w4 + HIDDEN1 * HEAD_HIDDEN
+    w5 = b4 + HEAD_HIDDEN
+    b5 = w5 + HEAD_HIDDEN
+    h1 = scratch[H1 : H1 + HIDDEN1]
     h2 = scratch[H2 : H2 + HIDDEN2]
+    d1 = scratch[D1 : D1 + HIDDEN1]
     d2 = scratch[D2 : D2 + HIDDEN2]
+    hm = scratch[HM : HM + HEAD_HIDDEN]
+    layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
+    grad4 = grad[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
     error = out - target
     d_out = np.float32(error * (1.0 - out * out))  # through tanh
     d_head = np.float32(0.0)
     plies_loss = 0.0
     if plies >= 0.0 and weight > 0.0:
-        z = params[b4]
-        for k in range(HIDDEN2):
-            z += params[w4 + k] * h2[k]
+        z = params[b5]
+        for k in range(HEAD_HIDDEN):
+            total = params[b4 + k]
+            row = k * HIDDEN1
+            for j in range(HIDDEN1):
+                total += layer4[row + j] * h1[j]
+            if total < 0:
+                total = np.float32(0.0)
+            hm[k] = total
+            z += params[w5 + k] * total
         scaled = (PLIES_SCALE * _softplus(z) - plies) / PLIES_SCALE
         delta = HUBER_PLIES / PLIES_SCALE
         plies_loss = huber(scaled, delta)
         slope = max(-delta, min(delta, scaled))  # the Huber loss's derivative
         d_head = np.float32(weight * slope / (1.0 + np.exp(-z)))  # softplus' = sigmoid
     grad[b3] += d_out
-    grad[b4] += d_head
     for k in range(HIDDEN2):
         grad[w3 + k] += d_out * h2[k]
-        grad[w4 + k] += d_head * h2[k]
-        if h2[k] > 0:
-            d2[k] = d_out * params[w3 + k] + d_head * params[w4 + k]
-        else:
-            d2[k] = np.float32(0.0)
-    _backward_hidden(params, grad, inputs, active, values, count, scratch)
+        d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
+    _backward_layer2(params, grad, inputs, scratch)
+    if d_head != 0:
+        # the head's hidden layer, and its part of h1's gradient before h1's ReLU
+        grad[b5] += d_head
+        for k in range(HEAD_HIDDEN):
+            grad[w5 + k] += d_head * hm[k]
+            if hm[k] <= 0:
+                continue
+            g = d_head * params[w5 + k]
+            grad[b4 + k] += g
+            row = k * HIDDEN1
+            for j in range(HIDDEN1):
+                grad4[row + j] += g * h1[j]
+                d1[j] += g * layer4[row + j]
+    _backward_layer1(grad, inputs, active, values, count, scratch)
     return 0.5 * error * error, plies_loss
 
 
@@ -353,19 +409,23 @@ def random_parameters(inputs: int, seed: int, moves_left: bool = False) -> np.nd
     params[shape.w2 : shape.b2] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), HIDDEN1 * HIDDEN2)
     params[shape.w3 : shape.b3] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN2), HIDDEN2)
     if moves_left:
-        params[shape.w4 : shape.b4] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN2), HIDDEN2)
+        params[shape.w4 : shape.b4] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), HIDDEN1 * HEAD_HIDDEN)
+        params[shape.w5 : shape.b5] = rng.normal(0.0, np.sqrt(2.0 / HEAD_HIDDEN), HEAD_HIDDEN)
     return params
 
 
 def with_moves_left(params: np.ndarray, seed: int) -> np.ndarray:
-    """The value-only network ``params`` with a new moves-left head (small random weights from
-    ``seed``, so it starts near ``PLIES_SCALE * log 2`` plies everywhere); a network that has the
-    head already is returned as it is (a copy)."""
+    """The value-only network ``params`` with a new moves-left head (He weights for its hidden
+    layer and small ones for its output, from ``seed``, so it starts near ``PLIES_SCALE * log 2``
+    plies everywhere); a network that has the head already is returned as it is (a copy)."""
     if has_moves_left(params):
         return np.array(params, dtype=np.float32)
     rng = np.random.default_rng(seed)
     head = np.zeros(MOVES_LEFT_PARAMS, dtype=np.float32)
-    head[:HIDDEN2] = rng.normal(0.0, 0.1 * np.sqrt(2.0 / HIDDEN2), HIDDEN2)
+    hidden = HIDDEN1 * HEAD_HIDDEN
+    head[:hidden] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), hidden)
+    w5 = hidden + HEAD_HIDDEN
+    head[w5 : w5 + HEAD_HIDDEN] = rng.normal(0.0, 0.1 * np.sqrt(2.0 / HEAD_HIDDEN), HEAD_HIDDEN)
     return np.concatenate([np.asarray(params, dtype=np.float32), head])
 
 
