@@ -3,6 +3,7 @@ tablebase), the options, the table's plies columns, resuming, and reproducibilit
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import subprocess
@@ -19,13 +20,21 @@ from samuel.games.tigers.board import FULL
 from samuel.games.tigers.rules import Position
 from samuel.games.tigers.tablebase.index import decode_index, layer_size
 from samuel.games.tigers.tablebase.probe import load_tablebase
+from samuel.games.tigers.tablebase.sample import draw_positions
 from samuel.nn import network as N
 from samuel.nn.weights import read_network
 from samuel.tablebase.build import build
+from samuel.train import loop
 from samuel.train.buffer import DRAW, FIRST_WIN, SECOND_WIN
 from samuel.train.command import HEADER, format_row, table_header
 from samuel.train.config import TrainConfig
-from samuel.train.loop import GenerationReport, label_games, train
+from samuel.train.loop import (
+    GenerationReport,
+    label_games,
+    table_samples,
+    train,
+    with_table_samples,
+)
 from samuel.train.selfplay import SelfPlayGames, play_selfplay
 from samuel.train.targets import tablebase_plies, td_lambda_targets
 
@@ -270,4 +279,100 @@ def test_bad_moves_left_settings_are_refused(tmp_path, table_k2):
         timeout=120,
     )
     assert run.returncode == 2 and "'0' must be more than 0" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+# --- positions drawn from the tablebase (--table-positions) ----------------------------------
+
+
+def test_drawn_table_positions_are_distinct_undecided_with_the_tables_value_and_distance(table_k2):
+    states, outcomes, plies = draw_positions(table_k2, 300, 7)
+    assert states.shape == (300, 4) and states.dtype == np.int64
+    assert len({tuple(row) for row in states.tolist()}) == 300
+    layers = set()
+    for state, outcome, distance in zip(states, outcomes, plies, strict=True):
+        position = Position.decode(state, 2)
+        assert position.sheep_in_hand == 0 and position.captured < 2
+        assert position.decided_outcome() is None and position.legal_moves()
+        value, exact = table_k2.value(position)  # the side to move's view
+        assert outcome == (value if position.tiger_to_move else -value) and distance == exact
+        layers.add((position.captured, position.tiger_to_move))
+    assert layers == {(0, False), (0, True), (1, False), (1, True)}
+    assert set(outcomes.tolist()) == {-1, 0, 1}
+    again = draw_positions(table_k2, 300, np.random.default_rng(7))  # a seed or its Generator
+    assert all(np.array_equal(a, b) for a, b in zip(again, (states, outcomes, plies), strict=True))
+    other = draw_positions(table_k2, 300, 8)
+    assert not np.array_equal(other[0], states)
+    only = draw_positions(table_k2, 50, 1, layer_weights=[0, 0, 0, 1])  # 1 captured, tigers
+    assert {Position.decode(s, 2).captured for s in only[0]} == {1}
+    with pytest.raises(ValueError, match="too many"):
+        draw_positions(table_k2, 10**8, 1)
+    with pytest.raises(ValueError, match="layer weights"):
+        draw_positions(table_k2, 5, 1, layer_weights=[1, 1])
+
+
+def test_a_generations_table_samples_learn_exact_values_and_distances_by_outcome(table_k2):
+    samples = table_samples(table_k2, 200, generation=3)
+    assert sum(len(samples[o]) for o in (FIRST_WIN, SECOND_WIN, DRAW)) == 200
+    for pool, outcome in ((FIRST_WIN, 1), (SECOND_WIN, -1), (DRAW, 0)):
+        assert len(samples[pool]) > 0
+        assert samples[pool].targets.tolist() == [float(outcome)] * len(samples[pool])
+        for state, plies in zip(samples[pool].states, samples[pool].plies, strict=True):
+            _, distance = table_k2.value(Position.decode(state, 2))
+            assert plies == (distance if outcome else N.NO_PLIES)
+    again = table_samples(table_k2, 200, generation=3)
+    later = table_samples(table_k2, 200, generation=4)
+    assert np.array_equal(again[FIRST_WIN].states, samples[FIRST_WIN].states)
+    assert not np.array_equal(later[FIRST_WIN].states, samples[FIRST_WIN].states)
+    played = label_games([hand_made_games([marked(3, 0)], [-1])], 0.7)
+    merged = with_table_samples(played, samples, 4)
+    assert merged[SECOND_WIN].states[:3, 0].tolist() == [0, 1, 2]  # self-play's first
+    assert np.array_equal(merged[SECOND_WIN].plies[3:], samples[SECOND_WIN].plies)
+    assert len(merged[FIRST_WIN]) == len(samples[FIRST_WIN])
+
+
+def test_a_run_adds_its_table_positions_to_every_generation(tmp_path, table_k2, monkeypatch):
+    # The registered game is won by 5 captures; the 2-capture table stands in for its table
+    # (its positions are positions of that game too), and self-play keeps its games' lengths.
+    plain_labels = label_games
+    monkeypatch.setattr(loop, "training_tablebase", lambda config, moves_left: table_k2)
+    monkeypatch.setattr(
+        loop, "label_games", lambda parts, lam, game, tablebase: plain_labels(parts, lam)
+    )
+    added = []
+    drawn = table_samples
+
+    def recorded(table, count, generation):
+        added.append((count, generation))
+        return drawn(table, count, generation)
+
+    monkeypatch.setattr(loop, "table_samples", recorded)
+    runs = {}
+    for name, count, workers in (("none", 0, 1), ("one", 40, 1), ("two", 40, 2)):
+        rows = []
+        config = tiny(tmp_path / name, moves_left=True, tablebase="tb", workers=workers)
+        params = train(
+            dataclasses.replace(config, table_positions=count), rows.append, log=lambda x: None
+        )
+        runs[name] = params, rows
+    assert added == [(40, 1), (40, 2), (40, 1), (40, 2)]
+    assert runs["one"][0].tobytes() == runs["two"][0].tobytes()
+    assert runs["one"][1][0].trained > runs["none"][1][0].trained
+    record = json.loads((tmp_path / "one" / "gen-002.json").read_text())
+    assert record["config"]["table_positions"] == 40
+
+
+def test_table_positions_need_the_tablebase(tmp_path):
+    with pytest.raises(CommandError, match="give --tablebase too"):
+        tiny(tmp_path, moves_left=True, table_positions=10)
+    with pytest.raises(CommandError, match="table positions must not be negative"):
+        tiny(tmp_path, moves_left=True, tablebase="tb", table_positions=-1)
+    run = subprocess.run(
+        [sys.executable, "-m", "samuel.cli", "train", "1", "2", str(tmp_path / "d")]
+        + ["--moves-left", "--table-positions", "10"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode != 0 and "give --tablebase too" in run.stderr
     assert "Traceback" not in run.stderr

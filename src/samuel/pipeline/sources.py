@@ -1030,24 +1030,21 @@ def tablebase_positions(
     drawn by ``distribution``'s frequencies of ``(captured, side to move)`` among its positions
     with the hand empty (those the table's game has not already ended), or uniformly without a
     distribution; a position uniformly within its layer (by index: every arrangement of 4 tigers
-    and the sheep, reachable in play or not). Decided positions (no legal move) are redrawn."""
-    from samuel.games.tigers.tablebase.index import decode_index, layer_size
-    from samuel.games.tigers.tablebase.values import outcome_of
+    and the sheep, reachable in play or not). Decided positions (no legal move) are redrawn.
+    The draws are :func:`samuel.games.tigers.tablebase.sample.draw_positions`'s."""
+    from samuel.games.tigers.tablebase.sample import draw_positions
 
     table = _load_table(table)
     if table is None:
         raise ValueError("tablebase_positions needs a tablebase")
-    rules = table.rules
     count = _count(count, "the number of positions", 1, MAX_COUNT)
-    layers = [(c, side) for c in range(table.captures_to_win) for side in (0, 1)]
-    if distribution is None:
-        weights = np.ones(len(layers))
-    else:
+    weights = None  # uniform over the layers
+    if distribution is not None:
         if not isinstance(distribution, PlacementDistribution):
             raise ValueError(f"expected a PlacementDistribution, not {type(distribution).__name__}")
         if int(distribution.game) & games.GAME_MASK != games.TIGERS_AND_SHEEP:
             raise ValueError("the distribution is not of Tigers & Sheep positions")
-        weights = np.zeros(len(layers))
+        weights = np.zeros(2 * table.captures_to_win)  # the table's layers: 2 * captured + side
         for values, n in zip(distribution.counts, distribution.count_positions, strict=True):
             _, hand, side, captured = (int(v) for v in values)
             if hand == 0 and captured < table.captures_to_win:
@@ -1056,44 +1053,10 @@ def tablebase_positions(
             raise ValueError(
                 "the distribution has no positions with the hand empty that the table holds"
             )
-    total = sum(layer_size(c) for c, _ in layers)
-    if count > total // 2:
-        raise ValueError(f"{count} positions is too many for a table of {total} positions")
-    probabilities = weights / weights.sum()
     rng = np.random.default_rng(derive_seed(_seed(seed), 2))
-    seen: set[tuple[int, int, int]] = set()
-    states, values = [], []
-    tries = 0
-    Position = type(rules.initial_position())  # noqa: N806 (a class)
-    from samuel.games.tigers.board import FULL
-
-    while len(states) < count:
-        if tries >= ATTEMPTS_PER_POSITION * count:
-            raise ValueError(
-                f"only {len(states)} of {count} tablebase positions found in {tries} tries: "
-                "the layers drawn hold too few undecided positions"
-            )
-        tries += 1
-        captured, side = layers[rng.choice(len(layers), p=probabilities)]
-        index = int(rng.integers(layer_size(captured)))
-        if (captured, side, index) in seen:
-            continue
-        seen.add((captured, side, index))
-        tigers, empty = decode_index(index, captured + 1)
-        tigers, empty = int(tigers), int(empty)
-        position = Position(tigers, FULL & ~(tigers | empty), 0, bool(side), table.captures_to_win)
-        if position.decided_outcome() is not None:
-            continue
-        outcome, _ = outcome_of(table.code(position))
-        states.append(position.encode())
-        values.append(outcome if side else -outcome)
-    n = len(states)
-    batch = PositionBatch(
-        np.array(states, dtype=np.int64).reshape(n, -1),
-        np.full(n, -1, dtype=np.int64),
-        np.zeros(n, dtype=np.int32),
-    )
-    return batch, np.array(values, dtype=np.float32)
+    states, outcomes, _ = draw_positions(table, count, rng, weights)
+    batch = PositionBatch(states, np.full(count, -1, dtype=np.int64), np.zeros(count, np.int32))
+    return batch, outcomes.astype(np.float32)
 
 
 __all__ = [

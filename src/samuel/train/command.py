@@ -181,6 +181,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exact plies-left targets from this tablebase once the hand is empty (Tigers)",
     )
     parser.add_argument(
+        "--table-positions",
+        type=non_negative_int,
+        default=d.table_positions,
+        metavar="N",
+        help="with --tablebase: add N positions drawn from the table to each generation, with "
+        f"their exact values and distances ({d.table_positions})",
+    )
+    parser.add_argument(
         "--no-progress", dest="progress", action="store_false", help="no progress bar"
     )
     add_game_argument(parser)
@@ -210,6 +218,7 @@ def command_train(args: argparse.Namespace) -> None:
         moves_left_weight=args.moves_left_weight,
         tablebase=args.tablebase,
         heads_only=args.heads_only,
+        table_positions=args.table_positions,
     )
     bar = None
 

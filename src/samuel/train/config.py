@@ -13,6 +13,7 @@ from samuel.games import registry
 RANDOM_WEIGHTS_SEED = 0x5EED  # the network a run starts from when there is nothing to resume
 TRAINING_SEED = 0x7EA1  # shuffles, orientations and balancing draw from (this, generation)
 MOVES_LEFT_SEED = 0x40E5  # a head added to a resumed network draws from (this, last generation)
+TABLE_POSITIONS_SEED = 0x7AB1E  # a generation's tablebase positions draw from (this, generation)
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class TrainConfig:
     moves_left_weight: float = 0.1  # the plies loss's weight against the value loss (lc0's)
     tablebase: str | None = None  # Tigers & Sheep: exact plies-left targets with the hand empty
     heads_only: bool = False  # train the moves-left head alone; the value layers stay frozen
+    table_positions: int = 0  # positions drawn from the tablebase per generation, exact targets
 
     def __post_init__(self) -> None:
         games = registry()
@@ -75,6 +77,11 @@ class TrainConfig:
                 "--tablebase works for Tigers & Sheep only, not "
                 f"{games[self.game].title if self.game in games else self.game}: the tablebase "
                 "solves Tigers & Sheep endings",
+            ),
+            (self.table_positions >= 0, "table positions must not be negative"),
+            (
+                self.table_positions == 0 or self.tablebase is not None,
+                "--table-positions draws positions from the tablebase: give --tablebase too",
             ),
         ]
         for ok, message in checks:

@@ -1,11 +1,12 @@
 """Self-play training in generations (``docs/training.md``), for any registered game.
 
 Each generation plays ``games`` games of the network against itself, labels the positions with
-TD(lambda) targets, keeps them in the sample buffer by outcome, trains on the last
-``buffer_generations`` generations (balanced epochs, random orientations, Adam), and saves
-``gen-NNN.bin`` and ``latest.bin`` (files that record the game). Every ``match_every``
-generations it plays matches against the generation that last played matches and against the
-game's ``classic``.
+TD(lambda) targets (with ``table_positions``, adds that many positions drawn from the Tigers &
+Sheep tablebase with their exact values and distances), keeps them in the sample buffer by
+outcome, trains on the last ``buffer_generations`` generations (balanced epochs, random
+orientations, Adam), and saves ``gen-NNN.bin`` and ``latest.bin`` (files that record the game).
+Every ``match_every`` generations it plays matches against the generation that last played
+matches and against the game's ``classic``.
 
 A run resumes from ``start_from``, else the newest ``gen-NNN.bin`` in the out dir, else random
 weights (seed ``0x5EED``); a file for another game is refused. With ``moves_left`` a network
@@ -36,11 +37,17 @@ from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.base import GameRules
 from samuel.games.networks import has_moves_left, load_network, random_network, save_network
-from samuel.nn.network import value_only, with_moves_left
+from samuel.nn.network import NO_PLIES, value_only, with_moves_left
 from samuel.seeds import derive_seed
 
-from .buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples
-from .config import MOVES_LEFT_SEED, RANDOM_WEIGHTS_SEED, TRAINING_SEED, TrainConfig
+from .buffer import DRAW, FIRST_WIN, OUTCOMES, SECOND_WIN, SampleBuffer, Samples
+from .config import (
+    MOVES_LEFT_SEED,
+    RANDOM_WEIGHTS_SEED,
+    TABLE_POSITIONS_SEED,
+    TRAINING_SEED,
+    TrainConfig,
+)
 from .selfplay import play_selfplay
 from .targets import plies_left_targets, tablebase_plies, td_lambda_targets
 from .trainer import Adam, mean_loss, plies_error, train_epoch
@@ -189,6 +196,30 @@ def label_games(
     return samples
 
 
+def table_samples(table, count: int, generation: int) -> dict[int, Samples]:
+    """``count`` distinct undecided positions drawn from the Tigers & Sheep tablebase ``table``
+    (a loaded ``Tablebase``) for ``generation``, by outcome: each learns its exact value (the
+    tigers' view, as self-play's targets) and its exact distance to the end (``NO_PLIES`` for a
+    draw, which has none). The draws depend on the generation alone, not on the workers."""
+    from samuel.games.tigers.tablebase.sample import draw_positions
+
+    rng = np.random.default_rng(derive_seed(TABLE_POSITIONS_SEED, generation))
+    states, outcomes, distances = draw_positions(table, count, rng)
+    plies = np.where(outcomes != 0, distances, NO_PLIES).astype(np.float32)
+    samples = {}
+    for pool, outcome in ((FIRST_WIN, 1), (SECOND_WIN, -1), (DRAW, 0)):
+        chosen = outcomes == outcome
+        samples[pool] = Samples(states[chosen], outcomes[chosen].astype(np.float32), plies[chosen])
+    return samples
+
+
+def with_table_samples(
+    samples: dict[int, Samples], extra: dict[int, Samples], state_size: int
+) -> dict[int, Samples]:
+    """Each pool of ``samples`` followed by the same pool of ``extra``."""
+    return {o: Samples.concatenate([samples[o], extra[o]], state_size) for o in OUTCOMES}
+
+
 def outcome_counts(parts) -> tuple[int, int, int]:
     results = np.concatenate([p.results for p in parts])
     return int((results > 0).sum()), int((results < 0).sum()), int((results == 0).sum())
@@ -212,11 +243,13 @@ def diverged(out_dir: Path, generation: int, learning_rate: float) -> TrainingDi
     )
 
 
-def training_tablebase(config: TrainConfig, moves_left: bool) -> tuple[np.ndarray, ...]:
-    """The layers of ``config.tablebase``, checked against the game's rules, for exact plies-left
-    targets: only a run whose network has the moves-left head uses them."""
+def training_tablebase(config: TrainConfig, moves_left: bool):
+    """``config.tablebase`` loaded (a ``Tablebase``) and checked against the game's rules, for
+    exact plies-left targets (and ``config.table_positions`` positions a generation): only a run
+    whose network has the moves-left head uses it."""
     from samuel.games.tigers.tablebase.files import TablebaseError
     from samuel.games.tigers.tablebase.probe import load_tablebase
+    from samuel.games.tigers.tablebase.sample import table_size
 
     if not moves_left:
         raise CommandError(
@@ -233,7 +266,12 @@ def training_tablebase(config: TrainConfig, moves_left: bool) -> tuple[np.ndarra
             f"--tablebase {config.tablebase} is the table of the game won by "
             f"{table.captures_to_win} captures, not of {rules!r}"
         )
-    return table.layers
+    if config.table_positions > table_size(table) // 2:
+        raise CommandError(
+            f"--table-positions {config.table_positions} is too many for a table of "
+            f"{table_size(table)} positions (at most half of them)"
+        )
+    return table
 
 
 def train(
@@ -263,7 +301,8 @@ def train(
         raise file_error("create the run folder", out_dir, error) from None
     params, source, last = starting_point(config)
     moves_left = has_moves_left(params, game)
-    tablebase = None if config.tablebase is None else training_tablebase(config, moves_left)
+    table = None if config.tablebase is None else training_tablebase(config, moves_left)
+    tablebase = None if table is None else table.layers
     log(f"starting from {source}; generations {last + 1} to {last + config.generations}")
     if on_start is not None:
         on_start(moves_left)
@@ -280,7 +319,11 @@ def train(
             generation,
             None if progress is None else lambda done: progress("self-play", done, config.games),
         )
-        buffer.add_generation(label_games(parts, config.lam, game, tablebase))
+        samples = label_games(parts, config.lam, game, tablebase)
+        if config.table_positions:
+            extra = table_samples(table, config.table_positions, generation)
+            samples = with_table_samples(samples, extra, state_size)
+        buffer.add_generation(samples)
         first_pool, second_pool = buffer.pool(FIRST_WIN), buffer.pool(SECOND_WIN)
         first_before = mean_loss(game, params, first_pool)
         second_before = mean_loss(game, params, second_pool)
