@@ -18,7 +18,8 @@ and with the head's nudge (``FILE.bin:depth=D,moves_left=on``, plus ``--ml`` set
    third occurrence). Won positions: the engine's wins, draws and losses, the share converted,
    and for those converted the plies taken minus the table's optimum (mean, median, 90th
    percentile) and that excess relative to the optimum; then the mean excess of both engines
-   over the wins both converted, the fair comparison. Lost positions: the same, with the plies
+   over the wins both converted, the fair comparison, with the 95% range of the paired
+   difference. Lost positions: the same, with the plies
    survived short of the optimum. Each side the engine played is reported apart.
 2. **Against classic** (``classic``). A match against ``classic:depth=D``: the average plies of
    the games the engine won and of those it lost (lc0's table), and its score with the 95% range.
@@ -214,7 +215,17 @@ def tablebase_part(args, engines: dict[str, str]) -> None:
     print()
     if both:
         excess = [np.mean([c[k] - optimum[k] for k in both]) for c in (plain, head)]
-        closer = f"{100 * (1 - excess[1] / excess[0]):.0f}%" if excess[0] > 0 else "-"
+        # Paired: each won position's plies without the head minus with it; the 95% range of
+        # their mean (normal approximation), as a share of the plain engine's mean excess.
+        saved = np.array([plain[k] - head[k] for k in both], dtype=float)
+        half = 1.96 * saved.std(ddof=1) / np.sqrt(len(both)) if len(both) > 1 else np.nan
+        closer = "-"
+        if excess[0] > 0:
+            low, mid, high = (
+                100 * x / excess[0]
+                for x in (saved.mean() - half, saved.mean(), saved.mean() + half)
+            )
+            closer = f"{mid:.0f}% (95% range {low:.0f}% to {high:.0f}%)"
         print(
             f"Wins both converted ({len(both)}): mean plies beyond the optimum {excess[0]:.2f} "
             f"without the head, {excess[1]:.2f} with it: {closer} closer to the optimum."
