@@ -24,35 +24,38 @@ def layers(params: np.ndarray):
 
 
 def value(params: np.ndarray, inputs: np.ndarray) -> float:
-    w1, b1, w2, b2, w3, b3 = layers(params)
-    h1 = np.maximum(0.0, inputs.astype(np.float64) @ w1 + b1)
-    h2 = np.maximum(0.0, w2 @ h1 + b2)
+    _, _, w2, b2, w3, b3 = layers(params)
+    h2 = np.maximum(0.0, w2 @ first_hidden(params, inputs) + b2)
     return float(np.tanh(w3 @ h2 + b3))
+
+
+def first_hidden(params: np.ndarray, inputs: np.ndarray) -> np.ndarray:
+    """The first hidden layer's activations (the value's and the moves-left head's input)."""
+    w1, b1, _, _, _, _ = layers(params)
+    return np.maximum(0.0, inputs.astype(np.float64) @ w1 + b1)
 
 
 def loss(params: np.ndarray, inputs: np.ndarray, target: float) -> float:
     return 0.5 * (value(params, inputs) - target) ** 2
 
 
-def finite_difference_gradient(
-    params: np.ndarray, inputs: np.ndarray, target: float, indices: np.ndarray, step: float = 1e-6
-) -> np.ndarray:
-    """Central differences of the loss for the chosen parameters (float64 throughout)."""
+def central_differences(loss_of, params: np.ndarray, indices: np.ndarray, step: float = 1e-6):
+    """Central differences of ``loss_of(params)`` for the chosen parameters (float64)."""
     base = params.astype(np.float64)
     grad = np.zeros(len(indices))
     for n, i in enumerate(indices):
         up, down = base.copy(), base.copy()
         up[i] += step
         down[i] -= step
-        grad[n] = (loss(up, inputs, target) - loss(down, inputs, target)) / (2 * step)
+        grad[n] = (loss_of(up) - loss_of(down)) / (2 * step)
     return grad
 
 
-def hidden(params: np.ndarray, inputs: np.ndarray) -> np.ndarray:
-    """The second hidden layer's activations."""
-    w1, b1, w2, b2, _, _ = layers(params)
-    h1 = np.maximum(0.0, inputs.astype(np.float64) @ w1 + b1)
-    return np.maximum(0.0, w2 @ h1 + b2)
+def finite_difference_gradient(
+    params: np.ndarray, inputs: np.ndarray, target: float, indices: np.ndarray, step: float = 1e-6
+) -> np.ndarray:
+    """Central differences of the value loss for the chosen parameters."""
+    return central_differences(lambda p: loss(p, inputs, target), params, indices, step)
 
 
 def plies(params: np.ndarray, inputs: np.ndarray) -> float:
@@ -60,8 +63,7 @@ def plies(params: np.ndarray, inputs: np.ndarray) -> float:
     from the first hidden layer."""
     shape = N.layout(*N.network_shape(len(params)))
     p = params.astype(np.float64)
-    w1, b1, _, _, _, _ = layers(params)
-    h1 = np.maximum(0.0, inputs.astype(np.float64) @ w1 + b1)
+    h1 = first_hidden(params, inputs)
     w4 = p[shape.w4 : shape.b4].reshape(N.HEAD_HIDDEN, N.HIDDEN1)  # unit-major
     head = np.maximum(0.0, w4 @ h1 + p[shape.b4 : shape.w5])
     z = p[shape.w5 : shape.b5] @ head + p[shape.b5]
@@ -82,14 +84,6 @@ def finite_difference_heads_gradient(
     params, inputs, target, plies_target, weight, indices, step=1e-6
 ) -> np.ndarray:
     """Central differences of :func:`heads_loss` for the chosen parameters."""
-    base = params.astype(np.float64)
-    grad = np.zeros(len(indices))
-    for n, i in enumerate(indices):
-        up, down = base.copy(), base.copy()
-        up[i] += step
-        down[i] -= step
-        grad[n] = (
-            heads_loss(up, inputs, target, plies_target, weight)
-            - heads_loss(down, inputs, target, plies_target, weight)
-        ) / (2 * step)
-    return grad
+    return central_differences(
+        lambda p: heads_loss(p, inputs, target, plies_target, weight), params, indices, step
+    )

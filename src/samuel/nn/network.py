@@ -248,6 +248,25 @@ def _backward_layer1(
 
 
 @kernel
+def _backward_output(
+    params: np.ndarray, grad: np.ndarray, inputs: int, d_out: float, scratch: np.ndarray
+) -> None:
+    """Add the value output's gradient (``d_out``, already through tanh) to W3 and B3, leave the
+    second hidden layer's gradient (through its ReLU) in ``scratch``'s ``d2``, and carry it on
+    into layer 2 and h1's gradient (:func:`_backward_layer2`): the value's part of every
+    backward pass."""
+    w3 = inputs * HIDDEN1 + HIDDEN1 + HIDDEN1 * HIDDEN2 + HIDDEN2
+    b3 = w3 + HIDDEN2
+    h2 = scratch[H2 : H2 + HIDDEN2]
+    d2 = scratch[D2 : D2 + HIDDEN2]
+    grad[b3] += d_out
+    for k in range(HIDDEN2):
+        grad[w3 + k] += d_out * h2[k]
+        d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
+    _backward_layer2(params, grad, inputs, scratch)
+
+
+@kernel
 def add_gradient(
     params: np.ndarray,
     grad: np.ndarray,
@@ -261,20 +280,9 @@ def add_gradient(
     """Add the gradient of ``(out - target)^2 / 2`` for one sample to ``grad``; return the loss.
     ``target`` is in the network's view; the set inputs are as :func:`forward` takes them."""
     out = forward(params, inputs, active, values, count, scratch)
-    b1 = inputs * HIDDEN1
-    w2 = b1 + HIDDEN1
-    b2 = w2 + HIDDEN1 * HIDDEN2
-    w3 = b2 + HIDDEN2
-    b3 = w3 + HIDDEN2
-    h2 = scratch[H2 : H2 + HIDDEN2]
-    d2 = scratch[D2 : D2 + HIDDEN2]
     error = out - target
     d_out = np.float32(error * (1.0 - out * out))  # through tanh
-    grad[b3] += d_out
-    for k in range(HIDDEN2):
-        grad[w3 + k] += d_out * h2[k]
-        d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
-    _backward_layer2(params, grad, inputs, scratch)
+    _backward_output(params, grad, inputs, d_out, scratch)
     _backward_layer1(grad, inputs, active, values, count, scratch)
     return 0.5 * error * error
 
@@ -339,19 +347,12 @@ def add_gradient_heads(
     Returns ``(value loss, unweighted plies loss)``; the plies loss is in units of PLIES_SCALE
     plies, as the gradient sees it."""
     out = forward(params, inputs, active, values, count, scratch)
-    b1 = inputs * HIDDEN1
-    w2 = b1 + HIDDEN1
-    b2 = w2 + HIDDEN1 * HIDDEN2
-    w3 = b2 + HIDDEN2
-    b3 = w3 + HIDDEN2
-    w4 = b3 + 1
+    w4 = inputs * HIDDEN1 + TAIL
     b4 = w4 + HIDDEN1 * HEAD_HIDDEN
     w5 = b4 + HEAD_HIDDEN
     b5 = w5 + HEAD_HIDDEN
     h1 = scratch[H1 : H1 + HIDDEN1]
-    h2 = scratch[H2 : H2 + HIDDEN2]
     d1 = scratch[D1 : D1 + HIDDEN1]
-    d2 = scratch[D2 : D2 + HIDDEN2]
     hm = scratch[HM : HM + HEAD_HIDDEN]
     layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
     grad4 = grad[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
@@ -375,11 +376,7 @@ def add_gradient_heads(
         plies_loss = huber(scaled, delta)
         slope = max(-delta, min(delta, scaled))  # the Huber loss's derivative
         d_head = np.float32(weight * slope / (1.0 + np.exp(-z)))  # softplus' = sigmoid
-    grad[b3] += d_out
-    for k in range(HIDDEN2):
-        grad[w3 + k] += d_out * h2[k]
-        d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
-    _backward_layer2(params, grad, inputs, scratch)
+    _backward_output(params, grad, inputs, d_out, scratch)
     if d_head != 0:
         # the head's hidden layer, and its part of h1's gradient before h1's ReLU
         grad[b5] += d_head
