@@ -25,6 +25,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "samuel.jit",
             "samuel.bits",
             "samuel.seeds",
+            "samuel.backends",
+            "samuel.ray_backend",  # the one module that imports Ray
             "samuel.progress",
         ),
     ),

@@ -111,3 +111,32 @@ def require_tigers(game: str, what: str, why: str) -> None:
         raise UnsupportedGameError(
             f"{what} works for Tigers & Sheep only so far, not {get_game(game).title}: {why}"
         )
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--ray-address``: where a command's work fans out (docs/cluster.md)."""
+    from samuel.backends import BACKENDS
+
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="local",
+        help="where the work runs: this machine's cores (local, the default) or a Ray cluster "
+        "(ray); the results are the same on either",
+    )
+    parser.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="with --backend ray: the cluster's head, HOST:PORT or auto (the one `ray start` "
+        "began on this machine); without it Samuel starts a private Ray on this machine",
+    )
+
+
+def backend_of(args: argparse.Namespace, workers: int | None = None):
+    """The backend ``args`` ask for; ``workers`` is the local backend's processes (every core
+    if None), or the CPUs of a private Ray instance."""
+    import os
+
+    from samuel.backends import make_backend
+
+    return make_backend(args.backend, args.ray_address, workers or os.cpu_count() or 1)

@@ -15,7 +15,9 @@ from pathlib import Path
 from samuel.errors import CommandError, FileError
 from samuel.files import check_output_path, save_or_keep
 from samuel.options import (
+    add_backend_arguments,
     add_game_argument,
+    backend_of,
     even_games,
     finite_float,
     non_negative_int,
@@ -45,6 +47,7 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
         default=os.cpu_count() or 1,
         help="worker processes (this machine's cores); results do not depend on it",
     )
+    add_backend_arguments(parser)
     parser.add_argument(
         "--seed", type=non_negative_int, default=0, help="picks the openings and players' seeds (0)"
     )
@@ -167,6 +170,7 @@ def command_match(args: argparse.Namespace) -> None:
         workers=args.workers,
         progress=not args.no_progress,
         game=args.game,
+        backend=backend_of(args, args.workers),
     )
     print(format_match_report(result))
     print()
@@ -191,6 +195,7 @@ def command_tournament(args: argparse.Namespace) -> None:
         workers=args.workers,
         progress=not args.no_progress,
         game=args.game,
+        backend=backend_of(args, args.workers),
     )
     print(format_tournament_report(result))
     print()

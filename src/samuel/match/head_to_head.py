@@ -16,6 +16,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from samuel.backends import Backend
 from samuel.errors import CommandError
 from samuel.games import get_game
 from samuel.games.record import GameRecord
@@ -204,6 +205,7 @@ def play_match(
     workers: int = 1,
     progress: bool = False,
     game: str = "tigers",
+    backend: Backend | None = None,
 ) -> MatchResult:
     """Play a match of ``games`` games (an even number) between the players the specs
     ``first`` and ``second`` name, and return it with its statistics, from ``first``'s view.
@@ -211,8 +213,10 @@ def play_match(
     ``openings`` is the random openings' length: an :class:`OpeningConfig`, a number of plies,
     a (low, high) range or text such as ``"2-6"``. ``depth`` and ``seconds`` are defaults that a
     spec's own options override. With ``sprt`` the match stops as soon as the test decides
-    (``games`` is then the most it plays). The result is the same for any number of
-    ``workers`` (searches by time excepted: a clock is never reproducible). ``progress`` shows a
+    (``games`` is then the most it plays). The pairs are played by ``backend``
+    (:mod:`samuel.backends`), by default this machine with ``workers`` processes; the result is
+    the same on any backend and any number of workers (searches by time excepted: a clock is
+    never reproducible). ``progress`` shows a
     bar on standard error when it is a terminal.
 
     Raises :class:`samuel.players.PlayerSpecError` for a bad spec and :class:`ValueError` for a
@@ -263,7 +267,7 @@ def play_match(
         return decided
 
     try:
-        pairs = run_pairs(tasks, workers=workers, after_pair=after_pair)
+        pairs = run_pairs(tasks, workers=workers, after_pair=after_pair, backend=backend)
     finally:
         bar.close()
     return summarize(first, second, config, pairs, time.perf_counter() - started)

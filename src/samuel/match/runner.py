@@ -6,20 +6,19 @@ one game as tigers, one as sheep). Everything random in a pair comes from seeds 
 search table carries over from another game), so a pair's result is the same whichever worker
 plays it. Results are collected in pair order.
 
-Workers are started with the ``spawn`` method: a fresh interpreter that rebuilds the players from
-their spec strings and loads the compiled kernels from numba's cache. The parent compiles (warms)
-every player's kernels first, since parallel cache writes can crash (numba issue #4807).
+The pairs are units of a backend (:mod:`samuel.backends`): this machine's processes or a Ray
+cluster. A worker rebuilds the players from their spec strings and loads the compiled kernels from
+numba's cache; the parent compiles (warms) every player's kernels first, since parallel cache
+writes can crash (numba issue #4807).
 """
 
 from __future__ import annotations
 
 import enum
-import multiprocessing
-import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 
+from samuel.backends import Backend, LocalBackend
 from samuel.games import get_game
 from samuel.games.base import GameRules, Result
 from samuel.games.game import Game
@@ -132,50 +131,26 @@ def check_match_player(
     return player
 
 
-def _ignore_interrupts() -> None:
-    """Workers leave Ctrl-C to the parent, which stops them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _play_pair_unit(_shared, task: PairTask) -> PairResult:
+    """A backend's unit: one pair (the tasks carry everything; nothing is shared)."""
+    return play_pair(task)
 
 
 def run_pairs(
     tasks: Sequence[PairTask],
     workers: int = 1,
     after_pair: Callable[[list[PairResult]], bool] | None = None,
+    backend: Backend | None = None,
 ) -> list[PairResult]:
     """Play every task and return the results in task order.
 
     ``after_pair`` is called with the results of tasks 0..k each time that run of finished
     tasks grows by one (in task order, whatever order the workers finish in); if it returns
     True, the remaining tasks are cancelled and the results of tasks 0..k are returned, so an
-    early stop, too, does not depend on the number of workers. With ``workers`` 1 the pairs are
-    played in this process.
+    early stop, too, does not depend on the number of workers. The pairs are played by
+    ``backend`` (:mod:`samuel.backends`), by default this machine with ``workers`` processes
+    (with 1, in this process).
     """
-    if workers < 1:
-        raise ValueError(f"the number of workers must be at least 1, not {workers}")
-    done: list[PairResult] = []
-    if workers == 1 or len(tasks) <= 1:
-        for task in tasks:
-            done.append(play_pair(task))
-            if after_pair is not None and after_pair(done):
-                break
-        return done
-    waiting: dict[int, PairResult] = {}
-    executor = ProcessPoolExecutor(
-        max_workers=min(workers, len(tasks)),
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=_ignore_interrupts,
-    )
-    try:
-        futures = {executor.submit(play_pair, task): index for index, task in enumerate(tasks)}
-        pending = set(futures)
-        stopped = False
-        while pending and not stopped:
-            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in finished:
-                waiting[futures[future]] = future.result()
-            while len(done) in waiting and not stopped:
-                done.append(waiting.pop(len(done)))
-                stopped = after_pair is not None and after_pair(done)
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-    return done
+    if backend is None:
+        backend = LocalBackend(workers)
+    return backend.run(_play_pair_unit, list(tasks), after=after_pair)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from samuel.backends import Backend
 from samuel.errors import CommandError
 from samuel.games import get_game
 from samuel.games.record import GameRecord
@@ -142,6 +143,7 @@ def play_tournament(
     workers: int = 1,
     progress: bool = False,
     game: str = "tigers",
+    backend: Backend | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``games`` games per pairing between the players the specs name,
     and fit their ratings (``anchor`` fixed at ``anchor_rating``, or the pool's average when
@@ -194,7 +196,7 @@ def play_tournament(
         return False
 
     try:
-        results = run_pairs(tasks, workers=workers, after_pair=after_pair)
+        results = run_pairs(tasks, workers=workers, after_pair=after_pair, backend=backend)
     finally:
         bar.close()
     elapsed = time.perf_counter() - started

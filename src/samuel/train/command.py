@@ -8,7 +8,9 @@ import sys
 
 from samuel.games import get_game
 from samuel.options import (
+    add_backend_arguments,
     add_game_argument,
+    backend_of,
     fraction,
     non_negative_int,
     positive_float,
@@ -157,6 +159,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=positive_int,
         help="threads and match processes (every core); results don't depend on it",
     )
+    add_backend_arguments(parser)
     parser.add_argument(
         "--moves-left",
         action="store_true",
@@ -243,14 +246,16 @@ def command_train(args: argparse.Namespace) -> None:
         # After "starting from ...": the header, with the plies columns if the run has the head.
         print(table_header(get_game(config.game).sides, moves_left), flush=True)
 
+    backend = backend_of(args, args.workers)
     try:
         train(
             config,
             report,
-            play_match=training_match(config),
+            play_match=training_match(config, backend),
             progress=progress,
             log=log,
             on_start=start,
+            backend=backend,
         )
     except KeyboardInterrupt:
         if bar is not None:

@@ -31,6 +31,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from samuel.backends import Backend, LocalBackend
 from samuel.errors import CommandError, SamuelError
 from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
 from samuel.games import get_game
@@ -48,7 +49,7 @@ from .config import (
     TRAINING_SEED,
     TrainConfig,
 )
-from .selfplay import play_selfplay
+from .selfplay import play_selfplay, play_selfplay_parts
 from .targets import plies_left_targets, tablebase_plies, td_lambda_targets
 from .trainer import Adam, mean_loss, plies_error, train_epoch
 
@@ -133,11 +134,27 @@ def self_play(
     config: TrainConfig,
     generation: int,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ):
-    """Play the generation's games, in chunks so that ``progress(games done)`` can be called."""
+    """Play the generation's games: on this machine's threads in chunks, so that
+    ``progress(games done)`` can be called, or as the units of a cluster ``backend``."""
     rules = get_game(config.game)
     root = rules.encode(rules.initial_position())
     seeds = np.array([game_seed(generation, g) for g in range(config.games)], dtype=np.int64)
+    if backend is not None and not isinstance(backend, LocalBackend):
+        return play_selfplay_parts(
+            backend,
+            rules.kernel_id,
+            games.EVALUATOR_NETWORK,
+            value_only(params),
+            root,
+            config.depth,
+            config.random_plies,
+            config.epsilon,
+            config.ply_cap,
+            seeds,
+            progress,
+        )
     parts = []
     for start in range(0, config.games, SELFPLAY_CHUNK):
         parts.append(
@@ -281,6 +298,7 @@ def train(
     progress: Callable[[str, int, int], None] | None = None,
     log: Callable[[str], None] = print,
     on_start: Callable[[bool], None] | None = None,
+    backend: Backend | None = None,
 ) -> np.ndarray:
     """Run ``config.generations`` generations; call ``report`` after each. Returns the network.
 
@@ -288,7 +306,9 @@ def train(
     and returns the first player's score (share of points); without it no matches are played.
     ``progress(stage, done, total)`` is told how the generation's self-play is going.
     ``on_start(moves_left)`` is told, after the "starting from" line, whether the run's network
-    has the moves-left head (then each report has its plies-left errors).
+    has the moves-left head (then each report has its plies-left errors). Self-play runs on
+    ``backend`` (:mod:`samuel.backends`), by default this machine's threads; the games, and so
+    the network, are the same on any.
     """
     rules: GameRules = get_game(config.game)
     game = rules.kernel_id
@@ -318,6 +338,7 @@ def train(
             config,
             generation,
             None if progress is None else lambda done: progress("self-play", done, config.games),
+            backend,
         )
         samples = label_games(parts, config.lam, game, tablebase)
         if config.table_positions:

@@ -9,13 +9,18 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from samuel.backends import Backend
+
 from .config import TrainConfig
 
 OPENING_PLIES = 4
 
 
-def training_match(config: TrainConfig) -> Callable[[str, str, int], float]:
-    """A function ``(first_spec, second_spec, seed) -> first's score`` for :func:`train`."""
+def training_match(
+    config: TrainConfig, backend: Backend | None = None
+) -> Callable[[str, str, int], float]:
+    """A function ``(first_spec, second_spec, seed) -> first's score`` for :func:`train`, its
+    pairs played by ``backend`` (by default this machine's processes)."""
     from samuel.match.head_to_head import play_match
 
     workers = config.workers or os.cpu_count() or 1
@@ -30,6 +35,7 @@ def training_match(config: TrainConfig) -> Callable[[str, str, int], float]:
             ply_cap=config.ply_cap,
             workers=workers,
             game=config.game,
+            backend=backend,
         ).score
 
     return play

@@ -12,11 +12,13 @@ threads.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numba
 import numpy as np
 
+from samuel.backends import Backend
 from samuel.games import kernels as games
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
@@ -187,3 +189,35 @@ def play_selfplay(
         results,
     )
     return SelfPlayGames(positions, scores, random_moves, plies, results)
+
+
+def _selfplay_unit(shared: tuple, seeds: np.ndarray) -> SelfPlayGames:
+    """A backend's unit: the games of ``seeds``, with the run's shared settings and network."""
+    return play_selfplay(*shared, seeds)
+
+
+def play_selfplay_parts(
+    backend: Backend,
+    game: int,
+    evaluator: int,
+    params: np.ndarray,
+    root: np.ndarray,
+    depth: int,
+    random_plies: int,
+    epsilon: float,
+    ply_cap: int,
+    seeds: np.ndarray,
+    progress: Callable[[int], None] | None = None,
+) -> list[SelfPlayGames]:
+    """Play one game per seed as ``backend``'s units (:mod:`samuel.backends`): the parts come back
+    in seed order, the same games whatever ran them, since a game depends on its seed alone.
+    ``progress(games done)`` is told each time the finished run of parts grows."""
+    seeds = np.asarray(seeds, dtype=np.int64)
+    units = [seeds[part.start : part.stop] for part in backend.parts(len(seeds))]
+    shared = (game, evaluator, params, root, depth, random_plies, epsilon, ply_cap)
+
+    def after(done: list[SelfPlayGames]) -> bool:
+        progress(sum(len(part.plies) for part in done))
+        return False
+
+    return backend.run(_selfplay_unit, units, shared, None if progress is None else after)

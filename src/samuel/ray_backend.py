@@ -1,0 +1,197 @@
+"""The Ray backend: Samuel's units of work as Ray tasks. The one module that imports Ray.
+
+A run puts its shared input (a network, a batch of positions) in Ray's object store once and
+passes the reference to every task, so it travels to each node once, not once per unit. Each
+unit is a task that Ray retries when its worker process or node dies (``max_retries``); since a
+unit carries its own seeds, a retried unit gives the same result, and the results are handed
+back in unit order, so a match or a generation is bit-identical to the local backend's. A node
+that dies during a run is reported (on standard error, and in :attr:`RayBackend.lost_nodes`),
+not silently ignored.
+
+Without an address, Samuel starts a private Ray instance on this machine that listens on the
+loopback interface only (Ray otherwise binds the machine's network address); with one (``auto``
+or ``HOST:PORT``), it joins the cluster started there by ``ray start`` (docs/cluster.md).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from samuel.errors import SamuelError
+
+RETRIES = 3  # how many times Ray runs a unit again after its worker or node died
+NODE_CHECK_SECONDS = 1.0  # how often a run looks for lost nodes while it waits
+
+try:
+    import ray  # noqa: E402  (after the setting below, when this module starts a private instance)
+except ImportError:  # pragma: no cover - the extra is installed wherever the tests run
+    ray = None
+
+
+class ClusterError(SamuelError, RuntimeError):
+    """The cluster cannot do the work: Ray is missing, the address answers nothing, or a unit
+    failed on every retry. The message says which."""
+
+
+@dataclass(frozen=True)
+class Node:
+    """One machine of the cluster, as Ray sees it."""
+
+    id: str
+    address: str
+    cpus: float
+    alive: bool
+
+
+def _run_unit(function, shared, unit):
+    """One unit on a Ray worker: numba's threads limited to the CPUs Ray gave the task (the
+    other CPUs of the node run other units), then ``function(shared, unit)`` and where it ran."""
+    import numba
+
+    context = ray.get_runtime_context()
+    cpus = int(context.get_assigned_resources().get("CPU", 1)) or 1
+    numba.set_num_threads(max(1, min(cpus, numba.config.NUMBA_NUM_THREADS)))
+    return function(shared, unit), context.get_node_id()
+
+
+def _report(line: str) -> None:
+    print(f"samuel: {line}", file=sys.stderr, flush=True)
+
+
+class RayBackend:
+    """Units as Ray tasks, on every node of the cluster this process is connected to."""
+
+    name = "ray"
+
+    def __init__(self, report: Callable[[str], None] = _report):
+        self.report = report
+        self.lost_nodes: list[Node] = []  # nodes that died during this backend's runs
+        self.unit_nodes: list[str] = []  # the node id each unit of the last run finished on
+        self._task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_run_unit)
+
+    def nodes(self) -> list[Node]:
+        """Every node Ray knows of, alive or dead."""
+        return [
+            Node(
+                id=entry["NodeID"],
+                address=entry["NodeManagerAddress"],
+                cpus=float(entry.get("Resources", {}).get("CPU", 0.0)),
+                alive=bool(entry["Alive"]),
+            )
+            for entry in ray.nodes()
+        ]
+
+    def cpus(self) -> int:
+        """The CPUs of the live nodes: how many units run at once."""
+        return max(1, int(sum(node.cpus for node in self.nodes() if node.alive)))
+
+    def parts(self, count: int) -> list[range]:
+        from samuel.backends import split
+
+        # Four units a CPU: a slow unit (a long game) holds up the end of the run less.
+        return split(count, 4 * self.cpus())
+
+    def _check_nodes(self, alive: dict[str, Node]) -> None:
+        now = {node.id for node in self.nodes() if node.alive}
+        for node_id in list(alive):
+            if node_id not in now:
+                node = alive.pop(node_id)
+                self.lost_nodes.append(node)
+                self.report(
+                    f"Ray node {node.address} ({node.id[:12]}) was lost during the run; "
+                    f"its units are run again on the other nodes (up to {RETRIES} times)"
+                )
+
+    def run(self, function, units, shared=None, after=None) -> list:
+        if not units:
+            return []
+        alive = {node.id: node for node in self.nodes() if node.alive}
+        shared_ref = ray.put(shared)  # once: every task gets the reference, not a copy
+        refs = [self._task.remote(function, shared_ref, unit) for unit in units]
+        index = {ref: position for position, ref in enumerate(refs)}
+        nodes: list[str | None] = [None] * len(units)
+        waiting: dict[int, object] = {}
+        done: list = []
+        pending = list(refs)
+        stopped = False
+        last_check = time.monotonic()
+        try:
+            while pending and not stopped:
+                ready, pending = ray.wait(pending, num_returns=1, timeout=NODE_CHECK_SECONDS)
+                for ref in ready:
+                    try:
+                        result, node = ray.get(ref)
+                    except (
+                        ray.exceptions.WorkerCrashedError,
+                        ray.exceptions.NodeDiedError,
+                    ) as error:
+                        raise ClusterError(
+                            f"unit {index[ref]} failed on every one of its {RETRIES + 1} tries: "
+                            f"{type(error).__name__}"
+                        ) from error
+                    waiting[index[ref]] = result
+                    nodes[index[ref]] = node
+                while len(done) in waiting and not stopped:
+                    done.append(waiting.pop(len(done)))
+                    stopped = after is not None and after(done)
+                if time.monotonic() - last_check >= NODE_CHECK_SECONDS or not ready:
+                    self._check_nodes(alive)
+                    last_check = time.monotonic()
+        finally:
+            for ref in pending:
+                ray.cancel(ref)
+        self.unit_nodes = [node for node in nodes[: len(done)]]
+        return done
+
+    def run_on_each_node(self, function, unit) -> list[tuple[Node, object, float]]:
+        """``function(None, unit)`` once on every live node, pinned there: (node, result,
+        seconds the task took, start to finish as seen from here)."""
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        answers = []
+        for node in [node for node in self.nodes() if node.alive]:
+            started = time.perf_counter()
+            pinned = self._task.options(
+                scheduling_strategy=NodeAffinitySchedulingStrategy(node.id, soft=False)
+            )
+            result, ran_on = ray.get(pinned.remote(function, None, unit))
+            if ran_on != node.id:
+                raise ClusterError(f"a task pinned to node {node.id[:12]} ran on {ran_on[:12]}")
+            answers.append((node, result, time.perf_counter() - started))
+        return answers
+
+
+_connected: RayBackend | None = None
+
+
+def connect(address: str | None = None, cpus: int | None = None) -> RayBackend:
+    """The Ray backend of this process, connecting on first use: to the cluster at ``address``
+    (``auto``: the one ``ray start`` began on this machine), or to a private instance on this
+    machine, loopback only, with ``cpus`` CPUs (every core if None). A process that already
+    called ``ray.init`` (a test's cluster) keeps its connection."""
+    global _connected
+    if ray is None:
+        raise ClusterError("the Ray backend needs Ray: pip install 'samuel[ray]'")
+    if _connected is not None and ray.is_initialized():
+        return _connected
+    if not ray.is_initialized():
+        settings = {"include_dashboard": False, "logging_level": "WARNING"}
+        try:
+            if address is None:
+                # A private instance serves this process only: nothing outside the machine may
+                # reach it. Ray binds the loopback interface only where it thinks clusters
+                # cannot run, which this setting (read when Ray starts its processes) says.
+                os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+                ray._private.ray_constants.ENABLE_RAY_CLUSTER = False
+                ray.init(num_cpus=cpus or os.cpu_count() or 1, **settings)
+            else:
+                ray.init(address=address, **settings)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            where = address or "a private instance on this machine"
+            raise ClusterError(f"cannot connect to Ray at {where}: {error}") from error
+    _connected = RayBackend()
+    return _connected
