@@ -52,6 +52,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "samuel.tune.commands",
             "samuel.tablebase.commands",
             "samuel.pipeline.commands",
+            "samuel.cluster",
             "samuel.web",
         ),
     ),

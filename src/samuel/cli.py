@@ -385,6 +385,13 @@ def build_parser() -> argparse.ArgumentParser:
         "pipeline", help="the production loop: store, labels, gates, registry (docs/pipeline.md)"
     )
     pipeline_commands.add_arguments(pipeline)
+
+    from samuel import cluster  # light: Ray loads on running
+
+    cluster_parser = commands.add_parser(
+        "cluster", help="check a Ray cluster for --backend ray (docs/cluster.md)"
+    )
+    cluster.add_arguments(cluster_parser)
     return parser
 
 

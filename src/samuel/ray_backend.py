@@ -16,6 +16,7 @@ or ``HOST:PORT``), it joins the cluster started there by ``ray start`` (docs/clu
 from __future__ import annotations
 
 import os
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -166,6 +167,33 @@ class RayBackend:
 
 
 _connected: RayBackend | None = None
+PROBE_SECONDS = 5.0  # how long the head's port may take to answer before Samuel gives up
+
+
+def _probe(address: str) -> None:
+    """Refuse at once a ``HOST:PORT`` where nothing listens: Ray itself keeps retrying for
+    minutes. ``auto`` is the cluster ``ray start`` last began on this machine, as Ray records it
+    (read with Ray's own function, which is not public API: where it is missing, no probe)."""
+    if address == "auto":
+        find = getattr(ray._private.services, "canonicalize_bootstrap_address_or_die", None)
+        if find is None:
+            return
+        try:
+            address = find("auto")
+        except ConnectionError:
+            raise ClusterError(
+                "--ray-address auto: no Ray cluster was started on this machine (ray start --head)"
+            ) from None
+    host, colon, port = address.rpartition(":")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ClusterError(f"--ray-address {address!r} is not HOST:PORT (e.g. 10.0.0.1:6379)")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise ClusterError(
+            f"nothing answers at {address} ({reason}): is `ray start --head` running there?"
+        ) from None
 
 
 def connect(address: str | None = None, cpus: int | None = None) -> RayBackend:
@@ -180,6 +208,8 @@ def connect(address: str | None = None, cpus: int | None = None) -> RayBackend:
         return _connected
     if not ray.is_initialized():
         settings = {"include_dashboard": False, "logging_level": "WARNING"}
+        if address is not None:
+            _probe(address)
         try:
             if address is None:
                 # A private instance serves this process only: nothing outside the machine may
