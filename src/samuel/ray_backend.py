@@ -48,6 +48,25 @@ class Node:
     alive: bool
 
 
+def _writeable(value):
+    """``value`` with every read-only NumPy array in it (in tuples, lists and dicts) copied.
+
+    Arrays that come out of Ray's object store are read-only views of it, and numba compiles a
+    kernel again for a read-only argument type (tens of seconds on each node, and once more in
+    its cache): a copy of a unit's inputs costs far less than its work."""
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        return value if value.flags.writeable else value.copy()
+    if isinstance(value, tuple) and not hasattr(value, "_fields"):
+        return tuple(_writeable(item) for item in value)
+    if isinstance(value, list):
+        return [_writeable(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _writeable(item) for key, item in value.items()}
+    return value
+
+
 def _run_unit(function, shared, unit):
     """One unit on a Ray worker: numba's threads limited to the CPUs Ray gave the task (the
     other CPUs of the node run other units), then ``function(shared, unit)`` and where it ran."""
@@ -56,7 +75,7 @@ def _run_unit(function, shared, unit):
     context = ray.get_runtime_context()
     cpus = int(context.get_assigned_resources().get("CPU", 1)) or 1
     numba.set_num_threads(max(1, min(cpus, numba.config.NUMBA_NUM_THREADS)))
-    return function(shared, unit), context.get_node_id()
+    return function(_writeable(shared), _writeable(unit)), context.get_node_id()
 
 
 def _report(line: str) -> None:
@@ -72,7 +91,11 @@ class RayBackend:
         self.report = report
         self.lost_nodes: list[Node] = []  # nodes that died during this backend's runs
         self.unit_nodes: list[str] = []  # the node id each unit of the last run finished on
-        self._task = ray.remote(max_retries=RETRIES, retry_exceptions=False)(_run_unit)
+        # SPREAD: Ray would otherwise favour the node that holds the shared input, and a run's
+        # units could all queue on the head while the other nodes idle.
+        self._task = ray.remote(
+            max_retries=RETRIES, retry_exceptions=False, scheduling_strategy="SPREAD"
+        )(_run_unit)
 
     def nodes(self) -> list[Node]:
         """Every node Ray knows of, alive or dead."""
