@@ -19,8 +19,9 @@ printed beside each figure (other work on the machine slows every figure).
    one run (units per second: the rate the driver hands out and collects units).
 4. **Cluster** (``--part cluster``): ``--nodes`` Ray nodes of one CPU each on this machine
    (``ray.cluster_utils.Cluster``, loopback only), the self-play generation of part 1 over them,
-   and how many units each node ran. The nodes share this machine's cores, so this shows that
-   the work spreads, not how fast more machines would be.
+   and how many units each node ran; if some node ran none, the same again with Ray's ``SPREAD``
+   scheduling strategy. The nodes share this machine's cores, so this shows that the work
+   spreads, not how fast more machines would be.
 5. **Projection** (``--part projection``, which needs parts 1 and 3 and runs them if not
    asked): a training step measured here (labelling one generation's games, then ``--epochs``
    epochs over a buffer of them), then, for ``--machines`` machines of ``--cores`` cores and
@@ -41,37 +42,33 @@ interface only. On this machine's cores, alone (the acceptance figure is part 1'
 
 from __future__ import annotations
 
+import argparse
+import math
+import operator
 import os
+import statistics
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
 
-# Before Ray is imported (samuel.ray_backend imports it): Ray then binds the loopback interface
-# only, and this machine's Ray instances and simulated clusters can be reached from here alone.
-os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+import numba
+import numpy as np
 
-import argparse  # noqa: E402
-import math  # noqa: E402
-import operator  # noqa: E402
-import statistics  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from dataclasses import dataclass  # noqa: E402
-from pathlib import Path  # noqa: E402
-
-import numpy as np  # noqa: E402
-
-from samuel.backends import LocalBackend  # noqa: E402
-from samuel.games import get_game  # noqa: E402
-from samuel.games import kernels as games  # noqa: E402
-from samuel.games.networks import (  # noqa: E402
+from samuel.backends import LocalBackend
+from samuel.games import get_game
+from samuel.games import kernels as games
+from samuel.games.networks import (
     load_network,
     random_network,
     save_network,
     shipped_network,
 )
-from samuel.nn.network import value_only  # noqa: E402
-from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig  # noqa: E402
-from samuel.train.loop import game_seed  # noqa: E402
-from samuel.train.selfplay import play_selfplay_parts  # noqa: E402
+from samuel.nn.network import value_only
+from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig
+from samuel.train.loop import game_seed
+from samuel.train.selfplay import play_selfplay_parts
 
 PARTS = ("selfplay", "match", "overhead", "cluster", "projection")
 NODE_STORE_BYTES = 256 * 2**20  # each simulated node's object store (Ray's default is 30% of RAM)
@@ -215,9 +212,19 @@ def private_ray(cpus: int):
     return backend, time.perf_counter() - started
 
 
-def stop_ray() -> None:
-    import ray
+def ray_version() -> str:
+    try:
+        import ray
+    except ImportError:
+        return "not installed (pip install 'samuel[ray]')"
+    return ray.__version__
 
+
+def stop_ray() -> None:
+    try:
+        import ray
+    except ImportError:
+        return
     if ray.is_initialized():
         ray.shutdown()
 
@@ -386,7 +393,7 @@ def part_cluster(args, work: Work, figures: dict) -> None:
 # ----------------------------------------------------------------------------- the projection
 
 
-def measure_trainer(args, parts: list, rules) -> dict:
+def measure_trainer(args, parts: list, rules, network: np.ndarray) -> dict:
     """Seconds a position of the driver's work after self-play: labelling (once a position) and
     training (``epochs`` passes over the buffer, with the loss before and after on the pools)."""
     from samuel.train.buffer import FIRST_WIN, SECOND_WIN, SampleBuffer
@@ -395,7 +402,6 @@ def measure_trainer(args, parts: list, rules) -> dict:
 
     config = TrainConfig(game=args.game, epochs=args.epochs)
     game = rules.kernel_id
-    params = random_network(game, RANDOM_WEIGHTS_SEED)
     state_size = games.compiled_game(game).state_words
 
     def step(buffer_generations: int) -> tuple[float, float]:
@@ -407,8 +413,8 @@ def measure_trainer(args, parts: list, rules) -> dict:
         for _ in range(buffer_generations):  # a full buffer: the same games, several times
             buffer.add_generation(samples)
         rng = np.random.default_rng([args.seed, 0x7EA1])
-        adam = Adam(len(params))
-        trained = params.copy()
+        adam = Adam(len(network))
+        trained = network.copy()  # the benchmark's network, with its heads, as `train --from`
         started = time.perf_counter()
         pools = buffer.pool(FIRST_WIN), buffer.pool(SECOND_WIN)
         for pool in pools:
@@ -433,9 +439,9 @@ def measure_trainer(args, parts: list, rules) -> dict:
     }
 
 
-def part_projection(args, figures: dict, rules) -> None:
+def part_projection(args, figures: dict, rules, network: np.ndarray) -> None:
     selfplay, overhead = figures["selfplay"], figures["overhead"]
-    trainer = measure_trainer(args, selfplay["parts"], rules)
+    trainer = measure_trainer(args, selfplay["parts"], rules, network)
     per_core = selfplay["ray_games_per_second"] / selfplay["cpus"]
     plies = selfplay["plies_per_game"]
     task = overhead["seconds_per_unit"]
@@ -548,6 +554,10 @@ def main() -> None:
     )
     parser.add_argument("--epochs", type=int, default=TrainConfig.epochs, help="trainer's (2)")
     args = parser.parse_args()
+    # Before Ray is first imported (every import of it here is inside a function): Ray then binds
+    # the loopback interface only, so this machine's instances and simulated clusters can be
+    # reached from here alone.
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     parts = [part for part in args.part.split(",") if part]
     unknown = set(parts) - set(PARTS)
     if unknown:
@@ -565,7 +575,7 @@ def main() -> None:
         params, source, net_file = network(args, rules)
         print(
             f"{rules.title}; {source}; {os.cpu_count()} cores; numba threads "
-            f"{__import__('numba').get_num_threads()}; {load()}"
+            f"{numba.get_num_threads()}; Ray {ray_version()}; {load()}"
         )
         work = selfplay_work(args, params, rules)
         try:
@@ -578,7 +588,7 @@ def main() -> None:
             if "cluster" in parts:
                 part_cluster(args, work, figures)
             if "projection" in parts:
-                part_projection(args, figures, rules)
+                part_projection(args, figures, rules, params)
         finally:
             stop_ray()
 
