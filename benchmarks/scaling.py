@@ -283,15 +283,14 @@ def part_match(args, net_file: str, figures: dict) -> None:
         for _ in range(1 + args.repeats):
             result = play_match(first, second, args.match_games, backend=chosen, **settings)
             seconds.append(result.seconds)
-            scores[name] = result.score
+            scores[name] = [(g.first_side, g.result) for p in result.pairs for g in p.games]
         median = statistics.median(seconds[1:]) if args.repeats else seconds[0]
         print(
             f"  {name:<18} {seconds[0]:>8.2f} {args.match_games / seconds[0]:>8.1f} "
             f"{median:>8.2f} {args.match_games / median:>8.1f}   {load()}"
         )
-    same = len(set(scores.values())) == 1
-    score = next(iter(scores.values()))
-    print(f"  the same score on both: {'yes' if same else 'NO'} ({score:.3f})")
+    same = len({tuple(games) for games in scores.values()}) == 1
+    print(f"  the same games on both: {'yes' if same else 'NO'} (score {result.score:.3f})")
     figures["match"] = True
 
 
