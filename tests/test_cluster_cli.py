@@ -32,7 +32,7 @@ def test_check_lists_the_loopback_node_and_plays_the_same_games_on_it(tmp_path):
     assert "1 live node(s)" in out
     node_lines = [line for line in out.splitlines() if line.startswith("  127.0.0.1")]
     assert len(node_lines) == 2  # listed, then its pair of games
-    assert "same games as here" in node_lines[1]
+    assert "same games as here" in node_lines[1]  # the pair and the self-play games
     assert out.rstrip().endswith("ready")
 
 

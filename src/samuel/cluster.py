@@ -1,11 +1,12 @@
 """``samuel cluster check``: can Samuel use this Ray cluster, and does every node play alike?
 
 It connects (to ``--ray-address``, or to a private Ray instance on this machine), lists the nodes
-and CPUs Samuel sees, then plays one tiny match (a pair of games, engines at depth 1) pinned to
-each node in turn and compares each node's games with the same pair played here: a node with
-another Samuel, numba or game version would play differently, and then its results would not be
-bit-identical to a local run. The first task on a node also compiles Samuel's kernels into that
-node's numba cache, before a real run asks many of its workers to at once.
+and CPUs Samuel sees, then plays one tiny match (a pair of games, engines at depth 1) and two
+self-play games pinned to each node in turn, and compares each node's games with the same games
+played here: a node with another Samuel, numba or game version would play differently, and then
+its results would not be bit-identical to a local run. The first task on a node also compiles
+Samuel's match and self-play kernels into that node's numba cache, before a real run asks many of
+its workers to at once.
 """
 
 from __future__ import annotations
@@ -46,11 +47,41 @@ def samuel_version() -> str:
         return "unknown"
 
 
-def _pair_on_node(_shared, task):
-    """A unit of the check: the pair, and which Samuel played it."""
+def check_selfplay(game: str) -> tuple:
+    """A few self-play games of a random network at depth 1, as digests of their arrays (the
+    units of ``train`` and ``selfplay``; their kernels are compiled on the node, too)."""
+    import hashlib
+
+    import numpy as np
+
+    from samuel.games import get_game
+    from samuel.games.kernels import EVALUATOR_NETWORK
+    from samuel.games.networks import random_network
+    from samuel.train.selfplay import play_selfplay
+
+    rules = get_game(game)
+    played = play_selfplay(
+        rules.kernel_id,
+        EVALUATOR_NETWORK,
+        random_network(rules.kernel_id, CHECK_SEED),
+        rules.encode(rules.initial_position()),
+        1,
+        4,
+        0.1,
+        200,
+        np.arange(CHECK_SEED, CHECK_SEED + 2, dtype=np.int64),
+    )
+    return tuple(
+        hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
+        for array in (played.positions, played.scores, played.plies, played.results)
+    )
+
+
+def _check_on_node(_shared, task):
+    """A unit of the check: the pair, the self-play games, and which Samuel played them."""
     from samuel.match.runner import play_pair
 
-    return play_pair(task), samuel_version()
+    return play_pair(task), check_selfplay(task.game), samuel_version()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,7 +108,7 @@ def command_check(args: argparse.Namespace) -> None:
     for spec in CHECK_PLAYERS:
         check_match_player(spec, rules)  # compiles the kernels here first
     task = check_task(args.game)
-    here = play_pair(task)
+    here = play_pair(task), check_selfplay(args.game)
     where = args.ray_address or "a private Ray instance on this machine (loopback only)"
     started = time.perf_counter()
     backend = connect(args.ray_address)
@@ -88,10 +119,13 @@ def command_check(args: argparse.Namespace) -> None:
     for node in nodes:
         state = "alive" if node.alive else "dead"
         print(f"  {node.address:<16} {node.id[:12]}  {node.cpus:>4g} CPUs  {state}")
-    print(f"a pair of {rules.title} games, {CHECK_PLAYERS[0]} vs {CHECK_PLAYERS[1]}, on each node:")
+    print(
+        f"on each node, a pair of {rules.title} games ({CHECK_PLAYERS[0]} vs {CHECK_PLAYERS[1]}) "
+        "and 2 self-play games:"
+    )
     differ = []
-    for node, (pair, version), seconds in backend.run_on_each_node(_pair_on_node, task):
-        same = pair == here
+    for node, (pair, selfplay, version), seconds in backend.run_on_each_node(_check_on_node, task):
+        same = (pair, selfplay) == here
         if not same:
             differ.append(f"{node.address} ({node.id[:12]}, Samuel {version})")
         verdict = "same games as here" if same else "DIFFERENT games from here"

@@ -240,7 +240,7 @@ def connect(address: str | None = None, cpus: int | None = None) -> RayBackend:
                 # cannot run, which this setting (read when Ray starts its processes) says.
                 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
                 ray._private.ray_constants.ENABLE_RAY_CLUSTER = False
-                ray.init(num_cpus=cpus or os.cpu_count() or 1, **settings)
+                ray.init(address="local", num_cpus=cpus or os.cpu_count() or 1, **settings)
             else:
                 ray.init(address=address, **settings)
         except (ConnectionError, RuntimeError, ValueError) as error:
