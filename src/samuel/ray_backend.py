@@ -168,6 +168,7 @@ class RayBackend:
         finally:
             for ref in pending:
                 ray.cancel(ref)
+        self._check_nodes(alive)  # a node lost since the last look, its units already rerun
         self.unit_nodes = [node for node in nodes[: len(done)]]
         return done
 
@@ -240,6 +241,8 @@ def connect(address: str | None = None, cpus: int | None = None) -> RayBackend:
                 # cannot run, which this setting (read when Ray starts its processes) says.
                 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
                 ray._private.ray_constants.ENABLE_RAY_CLUSTER = False
+                # "local": a new instance even where ``ray start`` runs one on this machine
+                # (ray.init() without an address would join that cluster instead).
                 ray.init(address="local", num_cpus=cpus or os.cpu_count() or 1, **settings)
             else:
                 ray.init(address=address, **settings)
