@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-if os.environ.get("CI") is None:
+if not os.environ.get("CI"):
     pytest.importorskip("ray")  # on CI, Ray is installed with the test extra: a missing one fails
 
 
