@@ -21,11 +21,15 @@ else:
     ray = pytest.importorskip("ray")
 
 from samuel.backends import LocalBackend  # noqa: E402
+from samuel.games import get_game  # noqa: E402
+from samuel.games.kernels import EVALUATOR_NETWORK  # noqa: E402
+from samuel.games.networks import random_network  # noqa: E402
 from samuel.match.head_to_head import MatchResult, play_match  # noqa: E402
 from samuel.ray_backend import RayBackend, connect  # noqa: E402
 from samuel.train.config import TrainConfig  # noqa: E402
 from samuel.train.loop import train  # noqa: E402
 from samuel.train.matches import training_match  # noqa: E402
+from samuel.train.selfplay import play_selfplay, play_selfplay_parts  # noqa: E402
 from tests.ray_cluster import LOOPBACK, RayInstances, UnitWatcher, raylet_pid  # noqa: E402
 
 # Pairs of a few tenths of a second each: long enough that a worker can be caught running one.
@@ -160,6 +164,28 @@ def test_two_training_generations_on_ray_are_those_trained_here(instances, tmp_p
         for key, value in vars(expected).items():
             if key not in untimed:  # a loss is NaN on a pool with no sample: NaN == NaN here
                 np.testing.assert_equal(getattr(row, key), value, err_msg=key)
+
+
+def test_self_play_parts_share_one_copy_of_the_network_and_give_the_games_played_here(
+    instances, monkeypatch
+):
+    rules = get_game("tigers")
+    params = random_network(rules.kernel_id, 5)
+    root = rules.encode(rules.initial_position())
+    seeds = np.arange(100, 120, dtype=np.int64)
+    settings = (rules.kernel_id, EVALUATOR_NETWORK, params, root, 1, 4, 0.1, 80)
+    here = play_selfplay(*settings, seeds)
+    backend = instances.private()
+    puts = []
+    real_put = ray.put
+    monkeypatch.setattr(ray, "put", lambda value, **kw: puts.append(value) or real_put(value, **kw))
+    parts = play_selfplay_parts(backend, *settings, seeds)
+    assert len(parts) == len(backend.parts(len(seeds))) > 1
+    assert len(puts) == 1  # the network (and settings) once a run, not once a unit
+    assert puts[0][2] is params
+    for name in ("positions", "scores", "random_moves", "plies", "results"):
+        joined = np.concatenate([getattr(part, name) for part in parts])
+        np.testing.assert_array_equal(joined, getattr(here, name), err_msg=name)
 
 
 # --- a cluster of three nodes, simulated on this machine ------------------------------------
