@@ -2,10 +2,10 @@
 
 ``ScrambledBackend`` stands in for a cluster without Ray: it cuts thread-parallel work into many
 uneven parts, runs the units in a shuffled order (each input and result through pickle, as if it
-crossed to another process) and hands the results back in unit order, honouring ``after``. The
-results of self-play files, hill climbing, tablebase scoring, the pipeline's self-play, rollout
-labels and gate, and a whole pipeline cycle must equal the local backend's exactly; so a unit's
-seeds come from global game or position numbers, never from the part it landed in.
+crossed to another process) and hands the results back in unit order, honouring ``after``. Self-
+play files, hill climbing, tablebase scoring, the pipeline's self-play, expert games, rollout
+labels and gate, and a whole pipeline cycle must give the local backend's results exactly; so a
+unit's seeds come from global game or position numbers, never from the part it landed in.
 """
 
 from __future__ import annotations
@@ -173,6 +173,40 @@ def test_pipeline_selfplay_positions_are_the_same_on_any_backend(name):
 
 
 @pytest.mark.parametrize("name", ["tigers", "draughts"])
+def test_pipeline_expert_positions_are_the_same_on_any_backend(name):
+    from samuel.pipeline import sources as S
+    from samuel.pipeline.fanout import expert_positions_on
+
+    rules = get_game(name)
+    game, weights = rules.kernel_id, rules.classic_weights()
+    players = S.ExpertPlayers(
+        game,
+        (
+            S.ExpertPlayer("classic-1", K.EVALUATOR_CLASSIC, weights, 1),
+            S.ExpertPlayer("classic-2", K.EVALUATOR_CLASSIC, weights, 2),
+        ),
+    )
+    local = expert_positions_on(None, game, players, 9, seed=3, random_plies=2, ply_cap=60)
+    backend = ScrambledBackend(10)
+    scrambled = expert_positions_on(backend, game, players, 9, seed=3, random_plies=2, ply_cap=60)
+    assert backend.runs[0] > 2
+    same_arrays(local, scrambled, ("states", "games", "plies"))
+    assert len(local) > 20
+
+
+def test_perfect_experts_read_their_table_on_any_backend(table_k2):
+    from samuel.pipeline import sources as S
+    from samuel.pipeline.fanout import expert_positions_on
+
+    game = K.tigers_and_sheep(2)
+    players = S.default_expert_players(game, random_network(game, 5), table_k2)
+    shallow = S.ExpertPlayers(game, tuple(dataclasses.replace(p, depth=1) for p in players.players))
+    local = expert_positions_on(None, game, shallow, 9, seed=1, ply_cap=60)
+    scrambled = expert_positions_on(ScrambledBackend(11), game, shallow, 9, seed=1, ply_cap=60)
+    same_arrays(local, scrambled, ("states", "games", "plies"))
+
+
+@pytest.mark.parametrize("name", ["tigers", "draughts"])
 def test_rollout_labels_are_the_same_on_any_backend(name):
     from samuel.pipeline.fanout import rollout_labels_on
     from samuel.pipeline.rollouts import RolloutConfig
@@ -272,7 +306,7 @@ def test_a_pipeline_cycle_is_the_same_on_any_backend(tmp_path):
     from samuel.pipeline.store import Store
 
     config = PipelineConfig(
-        selfplay_games=4, games_per_unit=2, selfplay_depth=1, expert_games=0,
+        selfplay_games=4, games_per_unit=2, selfplay_depth=1, expert_games=2,
         random_positions=20, rollouts=2, rollout_depth=1, label_chunk=60, epochs=2, patience=1,
         gate_games=16, gate_depth=1, anchor_games=2, relabel_positions=20, workers=1,
         elo0=-600, elo1=-500, anchor_floor=0,
@@ -296,6 +330,7 @@ def test_a_pipeline_cycle_is_the_same_on_any_backend(tmp_path):
     ran = scrambled_backend.functions
     # self-play (two units of two games), labelling and relabelling, the gate's three matches
     assert ran.count("_selfplay_unit") == 2 and ran.count("_play_pair_unit") == 3
+    assert ran.count("_expert_unit") == 1
     assert ran.count("_label_unit") >= 2
 
 

@@ -1,9 +1,11 @@
-"""The pipeline's thread-parallel work as a backend's units: self-play and rollout labelling.
+"""The pipeline's thread-parallel work as a backend's units: self-play, expert games and
+rollout labelling.
 
-A stage hands its work to :func:`selfplay_positions_on` and :func:`rollout_labels_on` with the
-run's backend (:mod:`samuel.backends`, ``samuel pipeline run --backend``). On the local backend
-they call :func:`.sources.selfplay_positions` and :func:`.rollouts.rollout_labels`, numba's
-threads doing the work as they always did. On a cluster the games or positions are cut with
+A stage hands its work to :func:`selfplay_positions_on`, :func:`expert_positions_on` and
+:func:`rollout_labels_on` with the run's backend (:mod:`samuel.backends`, ``samuel pipeline run
+--backend``). On the local backend they call :func:`.sources.selfplay_positions`,
+:func:`.sources.expert_positions` and :func:`.rollouts.rollout_labels`, numba's threads doing the
+work as they always did. On a cluster the games or positions are cut with
 ``backend.parts``; the network and the positions go to the object store once, and each unit is
 a range of global game or position numbers. A game's seed comes from its number and a label's
 from its position's own seed, never from the part, so the batch and the labels are the same
@@ -63,6 +65,99 @@ def selfplay_positions_on(
     positions = np.concatenate([part.positions for part in parts])  # games 0.. in order
     plies = np.concatenate([part.plies for part in parts])
     return sources._gather(positions, plies, lambda g, n: np.ones(n, dtype=bool))
+
+
+def _expert_unit(shared: tuple, numbers: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A backend's unit: expert games ``numbers`` (game ``g`` by pair ``g % P`` with seed
+    ``derive_seed(seed, g)``, as :func:`.sources.play_experts` plays it), the experts' tables
+    read from their folders; their padded positions, move counts and plies."""
+    game, experts, seed, random_plies, ply_cap = shared
+    players = sources.ExpertPlayers(
+        game,
+        tuple(
+            sources.ExpertPlayer(name, evaluator, params, depth, sources._load_table(directory))
+            for name, evaluator, params, depth, directory in experts
+        ),
+    )
+    rules = sources.game_rules(game)
+    root = rules.encode(rules.initial_position())
+    pairs = players.pairs()
+    numbers = np.arange(numbers.start, numbers.stop)
+    positions = np.zeros((len(numbers), ply_cap, len(root)), dtype=np.int64)
+    move_counts = np.zeros((len(numbers), ply_cap), dtype=np.int64)
+    plies = np.zeros(len(numbers), dtype=np.int64)
+    for p, (a, b) in enumerate(pairs):
+        index = np.flatnonzero(numbers % len(pairs) == p)
+        if len(index) == 0:
+            continue
+        first, second = players.players[a], players.players[b]
+        part_positions = np.zeros((len(index), ply_cap, len(root)), dtype=np.int64)
+        part_counts = np.zeros((len(index), ply_cap), dtype=np.int64)
+        part_plies = np.zeros(len(index), dtype=np.int64)
+        sources.play_expert_games(
+            int(game),
+            first.evaluator,
+            first.params,
+            None if first.tablebase is None else first.tablebase.layers,
+            first.depth,
+            second.evaluator,
+            second.params,
+            None if second.tablebase is None else second.tablebase.layers,
+            second.depth,
+            root,
+            random_plies,
+            ply_cap,
+            np.array([derive_seed(seed, int(g)) for g in numbers[index]], dtype=np.int64),
+            sources.EXPERT_TABLE_BITS,
+            part_positions,
+            part_counts,
+            part_plies,
+            np.zeros(len(index), dtype=np.int64),
+        )
+        positions[index] = part_positions
+        move_counts[index] = part_counts
+        plies[index] = part_plies
+    return positions, move_counts, plies
+
+
+def expert_positions_on(
+    backend: Backend | None,
+    game: int,
+    players: sources.ExpertPlayers,
+    games: int,
+    seed: int,
+    random_plies: int = 4,
+    ply_cap: int = 200,
+) -> sources.PositionBatch:
+    """:func:`.sources.expert_positions`, its games played by ``backend``: the same batch. On a
+    cluster every node reads a ``perfect`` expert's table at the same full path."""
+    if _local(backend):
+        return sources.expert_positions(game, players, games, seed, random_plies, ply_cap)
+    if not isinstance(players, sources.ExpertPlayers):
+        raise ValueError(f"the experts are an ExpertPlayers, not {type(players).__name__}")
+    if int(players.game) != int(game):
+        raise ValueError(f"the experts play game {players.game}, not game {game}")
+    sources._check_play(1, random_plies, ply_cap, games)
+    experts = tuple(
+        (
+            player.name,
+            player.evaluator,
+            player.params,
+            player.depth,
+            None if player.tablebase is None else str(Path(player.tablebase.directory).resolve()),
+        )
+        for player in players.players
+    )
+    shared = (int(game), experts, sources._seed(seed), random_plies, ply_cap)
+    parts = backend.run(_expert_unit, backend.parts(games), shared)
+    positions, counts, plies = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
+
+    def keep(g: int, n: int) -> np.ndarray:  # as expert_positions: the decision points
+        mask = np.zeros(counts.shape[1], dtype=bool)
+        mask[random_plies:n] = True
+        return mask & (counts[g] >= 2)
+
+    return sources._gather(positions, plies, keep)
 
 
 def _label_unit(shared: tuple, part: range) -> RolloutLabels:

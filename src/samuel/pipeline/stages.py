@@ -205,7 +205,7 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     from samuel.games.kernels import EVALUATOR_NETWORK
 
     from . import sources
-    from .fanout import selfplay_positions_on
+    from .fanout import expert_positions_on, selfplay_positions_on
 
     config = config_of(cycle)
     task = unit.task
@@ -228,7 +228,9 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         )
     elif task["kind"] == "expert":
         players = sources.default_expert_players(ctx.kernel_id, champion, ctx.tablebase(config))
-        batch = sources.expert_positions(ctx.kernel_id, players, task["games"], task["seed"])
+        batch = expert_positions_on(
+            ctx.backend, ctx.kernel_id, players, task["games"], task["seed"]
+        )
         provenance = Provenance(
             "expert", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
         )
