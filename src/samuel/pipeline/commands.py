@@ -22,7 +22,13 @@ import os
 from pathlib import Path
 
 from samuel.errors import CommandError
-from samuel.options import add_game_argument, non_negative_int, positive_int
+from samuel.options import (
+    add_backend_arguments,
+    add_game_argument,
+    backend_of,
+    non_negative_int,
+    positive_int,
+)
 
 DB_VARIABLE = "SAMUEL_PIPELINE_DB"
 
@@ -112,10 +118,18 @@ def _config(args: argparse.Namespace, stored: dict | None):
     return dataclasses.replace(base, **changes)
 
 
-def _context(folder: Path, store, game: str, progress: bool):
+def _context(folder: Path, store, game: str, progress: bool, backend=None):
     from .stages import Context
 
-    return Context(store=store, folder=folder, game=game, progress=progress)
+    return Context(store=store, folder=folder, game=game, progress=progress, backend=backend)
+
+
+def _backend(args: argparse.Namespace, workers: int):
+    """The run's backend (``--backend``; not part of the configuration): None for this
+    machine, which the stages use as they always did."""
+    if args.backend == "local" and args.ray_address is None:
+        return None
+    return backend_of(args, workers or None)
 
 
 def _latest_config(store, game: str) -> dict | None:
@@ -157,7 +171,8 @@ def command_run(args: argparse.Namespace) -> None:
 
         config = _config(args, _latest_config(store, args.game))
         _check_before_running(config, args.game)
-        ctx = _context(folder, store, args.game, progress=not args.no_progress)
+        backend = _backend(args, config.workers)
+        ctx = _context(folder, store, args.game, progress=not args.no_progress, backend=backend)
         report = run(store, ctx, config, cycles=args.cycles, init=args.init)
         print(f"{len(report.cycles)} cycle(s) finished, {report.units} units done by this run")
 
@@ -225,15 +240,23 @@ def command_gate(args: argparse.Namespace) -> None:
     with _opened(args) as (folder, store):
         from .status import regate
 
-        print(regate(store, folder, args.id, progress=not args.no_progress))
+        backend = _backend(args, 0)
+        print(regate(store, folder, args.id, progress=not args.no_progress, backend=backend))
 
 
 def command_ablate(args: argparse.Namespace) -> None:
     with _opened(args) as (folder, store):
         from .status import ablate
 
+        backend = _backend(args, 0)
         for line in ablate(
-            store, folder, args.game, args.without, args.games, progress=not args.no_progress
+            store,
+            folder,
+            args.game,
+            args.without,
+            args.games,
+            progress=not args.no_progress,
+            backend=backend,
         ):
             print(line)
 
@@ -267,6 +290,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="give the candidates the moves-left head (trained on the plies the labels' games "
         "lasted); a champion that has it trains it anyway",
     )
+    add_backend_arguments(run)
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
     run.set_defaults(run=command_run)
 
@@ -296,6 +320,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     gate = commands.add_parser("gate", help="gate a model against its game's champion")
     _common(gate)
     gate.add_argument("id", type=positive_int, help="the model's id")
+    add_backend_arguments(gate)
     gate.add_argument("--no-progress", action="store_true", help="no progress bars")
     gate.set_defaults(run=command_gate)
 
@@ -313,5 +338,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the source to leave out",
     )
     ablate.add_argument("--games", type=positive_int, default=200, help="match games (200)")
+    add_backend_arguments(ablate)
     ablate.add_argument("--no-progress", action="store_true", help="no progress bars")
     ablate.set_defaults(run=command_ablate)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection
 
+from samuel.backends import Backend, LocalBackend
 from samuel.match.head_to_head import MatchResult, play_match
 from samuel.match.sprt import Sprt
 from samuel.players import PlayerSpec
@@ -69,9 +70,15 @@ def gate(
     seed: int,
     champion_anchor_known: bool,
     progress: bool = False,
+    backend: Backend | None = None,
 ) -> GateResult:
-    """Play the gate's matches and decide."""
+    """Play the gate's matches and decide. Their pairs are played by ``backend``
+    (:mod:`samuel.backends`; by default this machine's ``config.workers`` processes): the same
+    matches on any."""
     workers = config.workers or os.cpu_count() or 1
+    if backend is not None and not isinstance(backend, LocalBackend):
+        # A cluster's workers may run in another folder: they read the networks by full path.
+        candidate, champion = Path(candidate).resolve(), Path(champion).resolve()
     candidate_spec = network_spec(candidate, config.gate_depth)
     champion_spec = network_spec(champion, config.gate_depth)
     common = dict(
@@ -80,6 +87,7 @@ def gate(
         workers=workers,
         game=game,
         progress=progress,
+        backend=backend,
     )
     vs_champion = play_match(
         candidate_spec,

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from sqlalchemy import Connection, select, update
 
+from samuel.backends import Backend
 from samuel.games import get_game
 from samuel.games import kernels as game_kernels
 from samuel.seeds import derive_seed
@@ -48,13 +49,17 @@ SELFPLAY, EXPERT, TABLEBASE = 1, 2, 3
 
 @dataclass(eq=False)  # hashed by identity: its params() are cached per context
 class Context:
-    """What every unit of one game's pipeline needs: the store, the folder, the game."""
+    """What every unit of one game's pipeline needs: the store, the folder, the game, and the
+    run's backend (:mod:`samuel.backends`: where self-play, labelling and the gate's matches
+    fan out; None, this machine as always). The backend is the run's, not the configuration's:
+    any run may share the work on any backend, with the same results."""
 
     store: Store
     folder: Path
     game: str
     say: Callable[[str], None] = print
     progress: bool = False
+    backend: Backend | None = None
     _tables: dict = field(default_factory=dict)
 
     @property
@@ -200,13 +205,15 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     from samuel.games.kernels import EVALUATOR_NETWORK
 
     from . import sources
+    from .fanout import expert_positions_on, selfplay_positions_on
 
     config = config_of(cycle)
     task = unit.task
     champion = ctx.params(cycle.champion_id)
     labels = plies_left = None
     if task["kind"] == "selfplay":
-        batch = sources.selfplay_positions(
+        batch = selfplay_positions_on(
+            ctx.backend,
             ctx.kernel_id,
             EVALUATOR_NETWORK,
             champion,
@@ -221,7 +228,9 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         )
     elif task["kind"] == "expert":
         players = sources.default_expert_players(ctx.kernel_id, champion, ctx.tablebase(config))
-        batch = sources.expert_positions(ctx.kernel_id, players, task["games"], task["seed"])
+        batch = expert_positions_on(
+            ctx.backend, ctx.kernel_id, players, task["games"], task["seed"]
+        )
         provenance = Provenance(
             "expert", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
         )
@@ -284,7 +293,8 @@ def state_seeds(states: np.ndarray, seed: int) -> np.ndarray:
 def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     from samuel.games.kernels import EVALUATOR_NETWORK
 
-    from .rollouts import RolloutConfig, rollout_labels, tablebase_distances
+    from .fanout import rollout_labels_on
+    from .rollouts import RolloutConfig, tablebase_distances
 
     config = config_of(cycle)
     relabel = unit.task.get("relabel", False)
@@ -307,7 +317,8 @@ def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     )
     rest = ~exact
     seed = derive_seed(config.seed, cycle.number, STREAMS["relabel" if relabel else "label"])
-    labels = rollout_labels(
+    labels = rollout_labels_on(
+        ctx.backend,
         ctx.kernel_id,
         EVALUATOR_NETWORK,
         ctx.params(model_id),
@@ -450,6 +461,7 @@ def _gate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         unit.task["seed"],
         champion_anchor_known=known,
         progress=ctx.progress,
+        backend=ctx.backend,
     )
 
     def store_output(connection: Connection) -> dict:

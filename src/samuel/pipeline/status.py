@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 from sqlalchemy import Connection, select, update
 
+from samuel.backends import Backend, LocalBackend
 from samuel.errors import CommandError
 from samuel.seeds import derive_seed
 
@@ -180,9 +181,16 @@ def _stored_config(connection: Connection, game: str) -> PipelineConfig:
     return PipelineConfig.from_json(config) if config else PipelineConfig()
 
 
-def regate(store: Store, folder: Path, model_id: int, progress: bool = False) -> str:
+def regate(
+    store: Store,
+    folder: Path,
+    model_id: int,
+    progress: bool = False,
+    backend: Backend | None = None,
+) -> str:
     """Gate a model (a rejected one, typically) against its game's champion; promote it if it
-    passes. Returns what happened."""
+    passes. Returns what happened. The matches' pairs are played by ``backend`` (by default
+    this machine's processes)."""
     with store.read() as connection:
         model = registry.get_model(connection, model_id)
         champion = registry.active_model(connection, model.game)
@@ -200,6 +208,7 @@ def regate(store: Store, folder: Path, model_id: int, progress: bool = False) ->
         seed,
         champion_anchor_known=True,
         progress=progress,
+        backend=backend,
     )
     with store.write() as connection:
         tournament_id = record_tournament(
@@ -234,10 +243,17 @@ def regate(store: Store, folder: Path, model_id: int, progress: bool = False) ->
 
 
 def ablate(
-    store: Store, folder: Path, game: str, without: str, games: int, progress: bool = False
+    store: Store,
+    folder: Path,
+    game: str,
+    without: str,
+    games: int,
+    progress: bool = False,
+    backend: Backend | None = None,
 ) -> list[str]:
     """Train two candidates from the champion on the same sample, one with every source and one
-    without ``without``, and play them against each other: what the source is worth."""
+    without ``without``, and play them against each other: what the source is worth. The
+    match's pairs are played by ``backend`` (by default this machine's processes)."""
     from samuel.games.networks import save_network
     from samuel.match.head_to_head import play_match
 
@@ -265,6 +281,9 @@ def ablate(
         paths[label] = out / f"{game}-{champion.id}-{label}.bin"
         save_network(params, paths[label], ctx.kernel_id)
         reports[label] = training
+    if backend is not None and not isinstance(backend, LocalBackend):
+        # A cluster's workers may run in another folder: they read the networks by full path.
+        paths = {label: path.resolve() for label, path in paths.items()}
     match = play_match(
         network_spec(paths["all"], config.gate_depth),
         network_spec(paths[f"without-{without}"], config.gate_depth),
@@ -274,6 +293,7 @@ def ablate(
         workers=config.workers or os.cpu_count() or 1,
         game=game,
         progress=progress,
+        backend=backend,
     )
     s = match.statistics
     lines = []

@@ -9,7 +9,7 @@ import time
 
 from samuel.errors import CommandError
 from samuel.games.tigers.tablebase.values import describe
-from samuel.options import non_negative_int, positive_int
+from samuel.options import add_backend_arguments, backend_of, non_negative_int, positive_int
 from samuel.progress import progress_bar
 
 DEFAULT_DIRECTORY = "tablebase"
@@ -143,6 +143,7 @@ def command_score(args: argparse.Namespace) -> None:
     from .score import score_player
 
     table = load_tablebase(args.dir)
+    backend = backend_of(args)
     started = time.perf_counter()
     with progress_bar(args.positions, "positions", enabled=not args.no_progress) as bar:
         report = score_player(
@@ -152,6 +153,7 @@ def command_score(args: argparse.Namespace) -> None:
             seed=args.seed,
             ply_cap=args.ply_cap,
             progress=lambda n: bar.update(n - bar.n),
+            backend=backend,
         )
     for line in report.lines():
         print(line)
@@ -197,5 +199,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=200,
         help="a self-play game this long is a draw (200)",
     )
+    add_backend_arguments(score)
     score.add_argument("--no-progress", action="store_true", help="no progress bar")
     score.set_defaults(run=command_score)

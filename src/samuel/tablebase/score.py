@@ -13,9 +13,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from samuel.backends import Backend, LocalBackend
 from samuel.games import kernels as game_kernels
 from samuel.games.tigers.tablebase.probe import Tablebase
 from samuel.match.openings import random_moves
@@ -146,6 +148,7 @@ def score_player(
     start=None,
     max_games: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> ScoreReport:
     """Sample ``positions`` movement-phase positions from the player's games against itself
     (one per game; a game with none gives none) and judge its move in each by the table.
@@ -155,50 +158,139 @@ def score_player(
     ``seed + 2g + 1``; every random number comes from ``seed`` and ``g``, so the report depends
     only on the arguments. Stops after ``max_games`` games (default: 10 per position asked for)
     even if short of positions.
+
+    The games are played one after another in this process, or, with a cluster ``backend``
+    (:mod:`samuel.backends`), in waves of games cut into its units; since a game depends on its
+    number alone and the games are taken in order up to the one that completes the sample, the
+    report is the same. On a cluster every node reads the table (and any file the spec names)
+    at the same full path.
     """
-    rules = table.rules
-    start = rules.initial_position() if start is None else start
+    start = table.rules.initial_position() if start is None else start
     max_games = max_games if max_games is not None else 10 * positions
+    if backend is not None and not isinstance(backend, LocalBackend):
+        return _score_on(
+            backend,
+            spec,
+            table,
+            positions,
+            seed,
+            opening_plies,
+            ply_cap,
+            start,
+            max_games,
+            progress,
+        )
     scored: list[ScoredMove] = []
     starts: list[int] = []
     games = 0
     while len(scored) < positions and games < max_games:
         g = games
         games += 1
-        players = {
-            side: make_player(spec, rules, seed=seed + 2 * g + i)
-            for i, side in enumerate(rules.sides)
-        }
-        rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, g, SCORE_STREAM])
-        opening = random_moves(
-            rules, start, int(rng.integers(opening_plies[0], opening_plies[1] + 1)), rng
-        )
-        game = play_game(rules, players, start=start, ply_cap=ply_cap, opening=opening)
-        first = next((p for p in game.positions if table.covers(p)), None)
-        if first is not None:
-            outcome, _ = table.value(first)
-            starts.append(outcome if first.tiger_to_move else -outcome)
-        candidates = [
-            i for i in range(len(opening), len(game.moves)) if table.covers(game.positions[i])
-        ]
-        if not candidates:
+        first_value, move = _score_game(table, spec, seed, opening_plies, ply_cap, start, g)
+        if first_value is not None:
+            starts.append(first_value)
+        if move is None:
             continue
-        i = candidates[int(rng.integers(len(candidates)))]
-        position, move = game.positions[i], game.moves[i]
-        outcome, plies = table.value(position.play_unchecked(move))
-        player = players[rules.sides[rules.side_to_move(position)]]
-        scored.append(
-            ScoredMove(
-                g,
-                position,
-                move,
-                table.value(position),
-                (-outcome, plies + 1 if outcome else 0),
-                _network_value(player, position),
-            )
-        )
+        scored.append(move)
         if progress is not None:
             progress(len(scored))
+    return ScoreReport(spec, tuple(scored), games, tuple(starts))
+
+
+def _score_game(
+    table: Tablebase,
+    spec: str,
+    seed: int,
+    opening_plies: tuple[int, int],
+    ply_cap: int,
+    start,
+    g: int,
+) -> tuple[int | None, ScoredMove | None]:
+    """Game ``g``: the true value (tigers' view) of its first movement-phase position (None if
+    it never got there) and its sampled move (None if it has no position to sample)."""
+    rules = table.rules
+    players = {
+        side: make_player(spec, rules, seed=seed + 2 * g + i) for i, side in enumerate(rules.sides)
+    }
+    rng = np.random.default_rng([seed & 0xFFFFFFFFFFFFFFFF, g, SCORE_STREAM])
+    opening = random_moves(
+        rules, start, int(rng.integers(opening_plies[0], opening_plies[1] + 1)), rng
+    )
+    game = play_game(rules, players, start=start, ply_cap=ply_cap, opening=opening)
+    first = next((p for p in game.positions if table.covers(p)), None)
+    first_value = None
+    if first is not None:
+        outcome, _ = table.value(first)
+        first_value = outcome if first.tiger_to_move else -outcome
+    candidates = [
+        i for i in range(len(opening), len(game.moves)) if table.covers(game.positions[i])
+    ]
+    if not candidates:
+        return first_value, None
+    i = candidates[int(rng.integers(len(candidates)))]
+    position, move = game.positions[i], game.moves[i]
+    outcome, plies = table.value(position.play_unchecked(move))
+    player = players[rules.sides[rules.side_to_move(position)]]
+    return first_value, ScoredMove(
+        g,
+        position,
+        move,
+        table.value(position),
+        (-outcome, plies + 1 if outcome else 0),
+        _network_value(player, position),
+    )
+
+
+def _score_unit(shared: tuple, games: range) -> list[tuple[int | None, ScoredMove | None]]:
+    """A backend's unit: the games numbered ``games``, the table read from its folder (mapped
+    once per worker process) rather than sent."""
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+
+    directory, spec, seed, opening_plies, ply_cap, start = shared
+    table = load_tablebase(directory)
+    return [_score_game(table, spec, seed, opening_plies, ply_cap, start, g) for g in games]
+
+
+def _score_on(
+    backend: Backend,
+    spec: str,
+    table: Tablebase,
+    positions: int,
+    seed: int,
+    opening_plies: tuple[int, int],
+    ply_cap: int,
+    start,
+    max_games: int,
+    progress: Callable[[int], None] | None,
+) -> ScoreReport:
+    """:func:`score_player`'s games as ``backend``'s units, in waves sized by what the games so
+    far yielded; the results taken in game order up to the game that completes the sample."""
+    shared = (str(Path(table.directory).resolve()), spec, seed, opening_plies, ply_cap, start)
+    scored: list[ScoredMove] = []
+    starts: list[int] = []
+    games = 0
+    while len(scored) < positions and games < max_games:
+        need = positions - len(scored)
+        rate = len(scored) / games if games else 1.0  # positions per game so far
+        wave = min(max_games - games, math.ceil(1.1 * need / max(rate, 0.1)))
+        units = [range(games + part.start, games + part.stop) for part in backend.parts(wave)]
+        already = len(scored)
+
+        def after(done: list, already=already) -> bool:
+            found = already + sum(move is not None for part in done for _, move in part)
+            if progress is not None:
+                progress(min(found, positions))
+            return found >= positions
+
+        for part in backend.run(_score_unit, units, shared, after):
+            for first_value, move in part:
+                if len(scored) == positions:
+                    break
+                games += 1
+                if first_value is not None:
+                    starts.append(first_value)
+                if move is not None:
+                    scored.append(move)
     return ScoreReport(spec, tuple(scored), games, tuple(starts))
 
 

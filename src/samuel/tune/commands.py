@@ -11,7 +11,14 @@ from __future__ import annotations
 import argparse
 import os
 
-from samuel.options import add_game_argument, even_games, number, sprt
+from samuel.options import (
+    add_backend_arguments,
+    add_game_argument,
+    backend_of,
+    even_games,
+    number,
+    sprt,
+)
 from samuel.progress import progress_bar
 from samuel.tune.games import TUNABLE, UNIT
 
@@ -82,6 +89,7 @@ def add_selfplay_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the run's seed: game g's seed comes from (seed, g) ({d.seed})",
     )
     _workers(parser, "threads")
+    add_backend_arguments(parser)
     parser.add_argument(
         "--no-progress", dest="progress", action="store_false", help="no progress bar"
     )
@@ -108,8 +116,9 @@ def command_selfplay(args: argparse.Namespace) -> None:
     from samuel.files import check_output_path, save_or_keep
 
     check_output_path(config.out, "data set")  # before the games, so that none is played in vain
+    backend = backend_of(args, config.workers)
     with progress_bar(config.games, "self-play", enabled=args.progress) as bar:
-        data = make_positions(config, lambda done: bar.update(done - bar.n))
+        data = make_positions(config, lambda done: bar.update(done - bar.n), backend)
     save_or_keep(config.out, "data set", lambda path: save_positions(data, path))
     first = np.r_[True, np.diff(data.games) != 0]
     results = data.results[first]
@@ -281,6 +290,7 @@ def add_hillclimb_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=number(int, 0), default=d.seed, help=f"the run's seed ({d.seed})"
     )
     _workers(parser, "match worker processes")
+    add_backend_arguments(parser)
     parser.add_argument(
         "--no-progress", dest="progress", action="store_false", help="no progress bar"
     )
@@ -311,4 +321,9 @@ def command_hillclimb(args: argparse.Namespace) -> None:
     from samuel.files import check_output_folder
 
     check_output_folder(config.out_dir, "run folder")  # before the first match
-    hill_climb(config, log=lambda line: print(line, flush=True), progress=args.progress)
+    hill_climb(
+        config,
+        log=lambda line: print(line, flush=True),
+        progress=args.progress,
+        backend=backend_of(args, config.workers),
+    )

@@ -47,12 +47,13 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from samuel.backends import Backend, LocalBackend
 from samuel.errors import CommandError, SamuelError
 from samuel.files import FileError, open_regular, write_atomically
 from samuel.games import kernels as games
 from samuel.games.states import STATE_PROBLEMS
 from samuel.seeds import derive_seed
-from samuel.train.selfplay import play_selfplay
+from samuel.train.selfplay import SelfPlayGames, play_selfplay, play_selfplay_parts
 
 from .config import DEFAULT_GAME, SelfPlayDataConfig
 from .games import UNIT, tuning_game
@@ -154,9 +155,15 @@ def selfplay_player(spec: str, game: str = DEFAULT_GAME) -> tuple[int, np.ndarra
 
 
 def make_positions(
-    config: SelfPlayDataConfig, progress: Callable[[int], None] | None = None
+    config: SelfPlayDataConfig,
+    progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
 ) -> LabelledPositions:
-    """Play the games and collect their positions; ``progress(games done)`` after each chunk."""
+    """Play the games and collect their positions; ``progress(games done)`` after each chunk.
+
+    The games are played on this machine's threads, or, with a cluster ``backend``
+    (:mod:`samuel.backends`), as its units: the same file either way, since a game depends on
+    its seed alone."""
     game = tuning_game(config.game)
     evaluator, params, depth = selfplay_player(config.player, config.game)
     if config.workers is not None:
@@ -164,31 +171,41 @@ def make_positions(
     root = np.asarray(game.rules.encode(game.rules.initial_position()), dtype=np.int64)
     seeds = np.array([data_game_seed(config.seed, g) for g in range(config.games)], dtype=np.int64)
     rows: dict[str, list[np.ndarray]] = {name: [] for name in ARRAYS}
-    for start in range(0, config.games, CHUNK):
-        part = play_selfplay(
-            game.kernel_id,
-            evaluator,
-            params,
-            root,
-            depth,
-            config.random_plies,
-            config.epsilon,
-            config.ply_cap,
-            seeds[start : start + CHUNK],
-        )
-        for g in range(len(part.plies)):
-            n = int(part.plies[g])
-            rows["states"].append(part.positions[g, :n])
-            rows["results"].append(np.full(n, part.results[g]))
-            rows["games"].append(np.full(n, start + g))
-            rows["plies"].append(np.arange(n))
-            rows["random_moves"].append(part.random_moves[g, :n])
-            rows["scores"].append(part.scores[g, :n])
-        if progress is not None:
-            progress(min(config.games, start + CHUNK))
+    settings = (
+        game.kernel_id,
+        evaluator,
+        params,
+        root,
+        depth,
+        config.random_plies,
+        config.epsilon,
+        config.ply_cap,
+    )
+    if backend is None or isinstance(backend, LocalBackend):
+        for start in range(0, config.games, CHUNK):
+            _add_rows(rows, play_selfplay(*settings, seeds[start : start + CHUNK]), start)
+            if progress is not None:
+                progress(min(config.games, start + CHUNK))
+    else:
+        start = 0
+        for part in play_selfplay_parts(backend, *settings, seeds, progress):
+            _add_rows(rows, part, start)
+            start += len(part.plies)
     arrays = {name: np.concatenate(rows[name]).astype(dtype) for name, dtype in ARRAYS.items()}
     arrays["states"] = arrays["states"].reshape(-1, game.state_words)
     return LabelledPositions(**arrays, config=dataclasses.asdict(config))
+
+
+def _add_rows(rows: dict[str, list[np.ndarray]], part: SelfPlayGames, start: int) -> None:
+    """The positions of ``part``'s games (numbered from ``start``) added to ``rows``."""
+    for g in range(len(part.plies)):
+        n = int(part.plies[g])
+        rows["states"].append(part.positions[g, :n])
+        rows["results"].append(np.full(n, part.results[g]))
+        rows["games"].append(np.full(n, start + g))
+        rows["plies"].append(np.arange(n))
+        rows["random_moves"].append(part.random_moves[g, :n])
+        rows["scores"].append(part.scores[g, :n])
 
 
 def save_positions(data: LabelledPositions, path: str | os.PathLike) -> None:

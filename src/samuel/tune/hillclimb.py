@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from samuel.backends import Backend, LocalBackend
 from samuel.files import save_or_keep, write_atomically
 from samuel.seeds import derive_seed
 
@@ -116,10 +117,15 @@ def _spec(path: Path, depth: int) -> str:
 
 
 def hill_climb(
-    config: HillClimbConfig, log: Callable[[str], None] = print, progress: bool = False
+    config: HillClimbConfig,
+    log: Callable[[str], None] = print,
+    progress: bool = False,
+    backend: Backend | None = None,
 ) -> dict:
     """Run the rounds and the final match; write the files; return the run as a dict (what
-    ``hillclimb.json`` holds)."""
+    ``hillclimb.json`` holds). The matches' pairs are played by ``backend``
+    (:mod:`samuel.backends`; by default this machine's ``config.workers`` processes): the run
+    is the same on any."""
     from samuel.match.head_to_head import play_match
 
     game = tuning_game(config.game)
@@ -138,6 +144,9 @@ def hill_climb(
     rounds = []
 
     def match(first: Path, second: Path, games: int, seed: int, plies: int, sprt):
+        if backend is not None and not isinstance(backend, LocalBackend):
+            # A cluster's workers may run in another folder: they read the weights by full path.
+            first, second = first.resolve(), second.resolve()
         return play_match(
             _spec(first, config.depth),
             _spec(second, config.depth),
@@ -149,6 +158,7 @@ def hill_climb(
             workers=config.workers,
             progress=progress,
             game=config.game,
+            backend=backend,
         )
 
     log(

@@ -1,0 +1,218 @@
+"""The pipeline's thread-parallel work as a backend's units: self-play, expert games and
+rollout labelling.
+
+A stage hands its work to :func:`selfplay_positions_on`, :func:`expert_positions_on` and
+:func:`rollout_labels_on` with the run's backend (:mod:`samuel.backends`, ``samuel pipeline run
+--backend``). On the local backend they call :func:`.sources.selfplay_positions`,
+:func:`.sources.expert_positions` and :func:`.rollouts.rollout_labels`, numba's threads doing the
+work as they always did. On a cluster the games or positions are cut with
+``backend.parts``; the network and the positions go to the object store once, and each unit is
+a range of global game or position numbers. A game's seed comes from its number and a label's
+from its position's own seed, never from the part, so the batch and the labels are the same
+however the work was cut; the parts come back in order and are joined.
+
+This module holds no compiled code (so that changing it recompiles nothing).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from samuel.backends import Backend, LocalBackend
+from samuel.games.evaluators import check_params
+from samuel.seeds import derive_seed
+from samuel.train.selfplay import play_selfplay_parts
+
+from . import sources
+from .rollouts import RolloutConfig, RolloutLabels, check_seeds, rollout_labels
+
+
+def _local(backend: Backend | None) -> bool:
+    return backend is None or isinstance(backend, LocalBackend)
+
+
+def selfplay_positions_on(
+    backend: Backend | None,
+    game: int,
+    evaluator: int,
+    params: np.ndarray,
+    games: int,
+    depth: int,
+    seed: int,
+    random_plies: int = 4,
+    epsilon: float = 0.05,
+    ply_cap: int = 200,
+) -> sources.PositionBatch:
+    """:func:`.sources.selfplay_positions`, its games played by ``backend``: the same batch."""
+    if _local(backend):
+        return sources.selfplay_positions(
+            game, evaluator, params, games, depth, seed, random_plies, epsilon, ply_cap
+        )
+    rules = sources.game_rules(game)
+    params = check_params(game, evaluator, params)
+    sources._check_play(depth, random_plies, ply_cap, games)
+    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float | np.floating):
+        raise ValueError(f"epsilon is a probability, not {epsilon!r}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise ValueError(f"epsilon is a probability between 0 and 1, not {epsilon}")
+    seed = sources._seed(seed)
+    seeds = np.array([derive_seed(seed, g) for g in range(games)], dtype=np.int64)
+    root = rules.encode(rules.initial_position())
+    settings = (int(game), evaluator, params, root, depth, random_plies, float(epsilon), ply_cap)
+    parts = play_selfplay_parts(backend, *settings, seeds)
+    positions = np.concatenate([part.positions for part in parts])  # games 0.. in order
+    plies = np.concatenate([part.plies for part in parts])
+    return sources._gather(positions, plies, lambda g, n: np.ones(n, dtype=bool))
+
+
+def _expert_unit(shared: tuple, numbers: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A backend's unit: expert games ``numbers`` (game ``g`` by pair ``g % P`` with seed
+    ``derive_seed(seed, g)``, as :func:`.sources.play_experts` plays it), the experts' tables
+    read from their folders; their padded positions, move counts and plies."""
+    game, experts, seed, random_plies, ply_cap = shared
+    players = sources.ExpertPlayers(
+        game,
+        tuple(
+            sources.ExpertPlayer(name, evaluator, params, depth, sources._load_table(directory))
+            for name, evaluator, params, depth, directory in experts
+        ),
+    )
+    rules = sources.game_rules(game)
+    root = rules.encode(rules.initial_position())
+    pairs = players.pairs()
+    numbers = np.arange(numbers.start, numbers.stop)
+    positions = np.zeros((len(numbers), ply_cap, len(root)), dtype=np.int64)
+    move_counts = np.zeros((len(numbers), ply_cap), dtype=np.int64)
+    plies = np.zeros(len(numbers), dtype=np.int64)
+    for p, (a, b) in enumerate(pairs):
+        index = np.flatnonzero(numbers % len(pairs) == p)
+        if len(index) == 0:
+            continue
+        first, second = players.players[a], players.players[b]
+        part_positions = np.zeros((len(index), ply_cap, len(root)), dtype=np.int64)
+        part_counts = np.zeros((len(index), ply_cap), dtype=np.int64)
+        part_plies = np.zeros(len(index), dtype=np.int64)
+        sources.play_expert_games(
+            int(game),
+            first.evaluator,
+            first.params,
+            None if first.tablebase is None else first.tablebase.layers,
+            first.depth,
+            second.evaluator,
+            second.params,
+            None if second.tablebase is None else second.tablebase.layers,
+            second.depth,
+            root,
+            random_plies,
+            ply_cap,
+            np.array([derive_seed(seed, int(g)) for g in numbers[index]], dtype=np.int64),
+            sources.EXPERT_TABLE_BITS,
+            part_positions,
+            part_counts,
+            part_plies,
+            np.zeros(len(index), dtype=np.int64),
+        )
+        positions[index] = part_positions
+        move_counts[index] = part_counts
+        plies[index] = part_plies
+    return positions, move_counts, plies
+
+
+def expert_positions_on(
+    backend: Backend | None,
+    game: int,
+    players: sources.ExpertPlayers,
+    games: int,
+    seed: int,
+    random_plies: int = 4,
+    ply_cap: int = 200,
+) -> sources.PositionBatch:
+    """:func:`.sources.expert_positions`, its games played by ``backend``: the same batch. On a
+    cluster every node reads a ``perfect`` expert's table at the same full path."""
+    if _local(backend):
+        return sources.expert_positions(game, players, games, seed, random_plies, ply_cap)
+    if not isinstance(players, sources.ExpertPlayers):
+        raise ValueError(f"the experts are an ExpertPlayers, not {type(players).__name__}")
+    if int(players.game) != int(game):
+        raise ValueError(f"the experts play game {players.game}, not game {game}")
+    sources._check_play(1, random_plies, ply_cap, games)
+    experts = tuple(
+        (
+            player.name,
+            player.evaluator,
+            player.params,
+            player.depth,
+            None if player.tablebase is None else str(Path(player.tablebase.directory).resolve()),
+        )
+        for player in players.players
+    )
+    shared = (int(game), experts, sources._seed(seed), random_plies, ply_cap)
+    parts = backend.run(_expert_unit, backend.parts(games), shared)
+    positions, counts, plies = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
+
+    def keep(g: int, n: int) -> np.ndarray:  # as expert_positions: the decision points
+        mask = np.zeros(counts.shape[1], dtype=bool)
+        mask[random_plies:n] = True
+        return mask & (counts[g] >= 2)
+
+    return sources._gather(positions, plies, keep)
+
+
+def _label_unit(shared: tuple, part: range) -> RolloutLabels:
+    """A backend's unit: the labels of positions ``part`` of the shared batch, the table read
+    from its folder (mapped once per worker process) rather than sent."""
+    game, evaluator, params, states, seeds, config, directory = shared
+    table = None
+    if directory is not None:
+        from samuel.games.tigers.tablebase.probe import load_tablebase
+
+        table = load_tablebase(directory)
+    return rollout_labels(
+        game,
+        evaluator,
+        params,
+        np.ascontiguousarray(states[part.start : part.stop]),
+        np.ascontiguousarray(seeds[part.start : part.stop]),
+        config,
+        table,
+    )
+
+
+def join_labels(parts: list[RolloutLabels]) -> RolloutLabels:
+    """The labels of consecutive batches, as one batch's."""
+    if len(parts) == 1:
+        return parts[0]
+    arrays = ("values", "stderr", "rollouts", "truncated", "exact", "tabled", "plies_left")
+    return RolloutLabels(
+        **{name: np.concatenate([getattr(part, name) for part in parts]) for name in arrays},
+        plies=sum(part.plies for part in parts),
+        games=sum(part.games for part in parts),
+    )
+
+
+def rollout_labels_on(
+    backend: Backend | None,
+    game: int,
+    evaluator: int,
+    params: np.ndarray,
+    states: np.ndarray,
+    seeds: np.ndarray,
+    config: RolloutConfig,
+    table=None,
+) -> RolloutLabels:
+    """:func:`.rollouts.rollout_labels`, its positions labelled by ``backend``: the same labels,
+    since each position's come from its own seed. On a cluster every node reads ``table`` at
+    the same full path."""
+    if _local(backend):
+        return rollout_labels(game, evaluator, params, states, seeds, config, table)
+    if not isinstance(config, RolloutConfig):
+        raise ValueError(f"config must be a RolloutConfig, not {type(config)}")
+    directory = None if table is None else str(Path(table.directory).resolve())
+    count = len(states)
+    check_seeds(seeds, count)  # each unit checks its part; the whole must match, too
+    if count == 0:  # nothing to cut: checked and labelled as the local backend would
+        return rollout_labels(game, evaluator, params, states, seeds, config, table)
+    shared = (int(game), int(evaluator), params, states, seeds, config, directory)
+    return join_labels(backend.run(_label_unit, backend.parts(count), shared))
