@@ -56,7 +56,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from samuel.backends import LocalBackend
+from samuel.backends import MAX_UNITS, LocalBackend, unit_count
 from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.networks import (
@@ -460,7 +460,8 @@ def part_projection(args, figures: dict, rules, network: np.ndarray) -> None:
         "play, so a generation's self-play takes the longer of the play and the hand-out"
     )
     print(
-        "  - a generation of G games is cut into min(G, 4 x cores) units (RayBackend.parts); "
+        f"  - a generation of G games is cut into min(G, 4 x cores, {MAX_UNITS}) units "
+        "(RayBackend.parts); "
         "a unit's games run on one core; units run in waves of one a core; games last the mean "
         "length (the longest game of a wave sets its end: with few games a core, a real round "
         "takes longer)"
@@ -482,7 +483,7 @@ def part_projection(args, figures: dict, rules, network: np.ndarray) -> None:
     for machines in args.machines:
         cores = machines * args.cores
         for generation in args.generation:
-            units = min(generation, 4 * cores)
+            units = unit_count(generation, cores)
             waves = math.ceil(units / cores)
             compute = waves * (generation / units) / per_core
             driver = units * task
@@ -505,11 +506,14 @@ def part_projection(args, figures: dict, rules, network: np.ndarray) -> None:
         "self-play"
     )
     print(
-        f"  - the driver's units: it hands out {1 / task:,.0f} units/s; a generation of G games "
-        "on C cores is 4C units (at most G), whose hand-out outlasts the play (G games / (C x "
-        "a core's rate)) past C = sqrt(G / (4 x a core's rate x a unit's cost)): "
+        f"  - the driver's units: it hands out {1 / task:,.0f} units/s, so a run's at most "
+        f"{MAX_UNITS} units take up to {MAX_UNITS * task:.2f} s to hand out; a generation of G "
+        f"games on C cores is min(G, 4C, {MAX_UNITS}) units, and past {MAX_UNITS} units (C > "
+        f"{MAX_UNITS // 4}) more cores only shorten the play, not the hand-out, while a "
+        "smaller generation keeps fewer cores busy: "
         + ", ".join(
-            f"{math.sqrt(g / (4 * per_core * task)):,.0f} cores for G = {g:,}"
+            f"G = {g:,} is {unit_count(g, 10**9):,} units of {g / unit_count(g, 10**9):.1f} "
+            f"games, {(g / unit_count(g, 10**9)) / per_core:.2f} s of play each"
             for g in args.generation
         )
     )

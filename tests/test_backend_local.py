@@ -17,7 +17,7 @@ import random
 import numpy as np
 import pytest
 
-from samuel.backends import LocalBackend
+from samuel.backends import MAX_UNITS, LocalBackend, split, unit_count
 from samuel.games import get_game
 from samuel.games import kernels as K
 from samuel.games.networks import random_network, save_network
@@ -79,6 +79,17 @@ def test_the_scrambled_backend_cuts_unevenly_and_keeps_unit_order():
     assert backend.run(_square, [1, 2, 3], 0, lambda done: seen.append(len(done)) or True) == [1]
     assert seen == [1]
     assert LocalBackend().parts(10) == [range(10)]
+
+
+def test_work_is_cut_into_four_units_a_cpu_one_an_item_at_least_and_at_most_max_units():
+    assert unit_count(10, 2) == 8
+    assert unit_count(3, 2) == 3 and unit_count(0, 2) == 1
+    assert unit_count(50_000, 3200) == MAX_UNITS  # 100 machines of 32 cores
+    for count, pieces in ((10, 8), (7, 3), (5, 9), (0, 4), (50_000, MAX_UNITS)):
+        ranges = split(count, pieces)
+        assert [i for part in ranges for i in part] == list(range(count))
+        assert len(ranges) == max(1, min(pieces, count))
+        assert max(map(len, ranges)) - min(map(len, ranges)) <= 1
 
 
 def _square(shared, unit):

@@ -57,6 +57,17 @@ class Backend(Protocol):
         ...
 
 
+UNITS_PER_CPU = 4  # a slow unit (a long game) holds up the end of a run less
+MAX_UNITS = 1024  # the driver hands units out one by one, about a millisecond each (scaling.py)
+
+
+def unit_count(count: int, cpus: int) -> int:
+    """How many units ``count`` items of work become on ``cpus`` CPUs: four a CPU, at most one
+    an item, and at most MAX_UNITS, so that on a big cluster handing them out does not take
+    longer than playing them (docs/cluster.md, "Scaling")."""
+    return max(1, min(count, UNITS_PER_CPU * cpus, MAX_UNITS))
+
+
 def split(count: int, pieces: int) -> list[range]:
     """``range(count)`` cut into at most ``pieces`` consecutive ranges of near-equal size."""
     pieces = max(1, min(pieces, count))

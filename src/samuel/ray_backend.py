@@ -114,10 +114,9 @@ class RayBackend:
         return max(1, int(sum(node.cpus for node in self.nodes() if node.alive)))
 
     def parts(self, count: int) -> list[range]:
-        from samuel.backends import split
+        from samuel.backends import split, unit_count
 
-        # Four units a CPU: a slow unit (a long game) holds up the end of the run less.
-        return split(count, 4 * self.cpus())
+        return split(count, unit_count(count, self.cpus()))
 
     def _check_nodes(self, alive: dict[str, Node]) -> None:
         now = {node.id for node in self.nodes() if node.alive}
@@ -146,6 +145,9 @@ class RayBackend:
         try:
             while pending and not stopped:
                 ready, pending = ray.wait(pending, num_returns=1, timeout=NODE_CHECK_SECONDS)
+                if ready and pending:  # and every other unit finished by now: one look for all
+                    more, pending = ray.wait(pending, num_returns=len(pending), timeout=0)
+                    ready += more
                 for ref in ready:
                     try:
                         result, node = ray.get(ref)
