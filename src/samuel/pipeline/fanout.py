@@ -67,11 +67,11 @@ def selfplay_positions_on(
     return sources._gather(positions, plies, lambda g, n: np.ones(n, dtype=bool))
 
 
-def _expert_unit(shared: tuple, numbers: range) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """A backend's unit: expert games ``numbers`` (game ``g`` by pair ``g % P`` with seed
-    ``derive_seed(seed, g)``, as :func:`.sources.play_experts` plays it), the experts' tables
-    read from their folders; their padded positions, move counts and plies."""
-    game, experts, seed, random_plies, ply_cap = shared
+def _expert_unit(shared: tuple, numbers: range) -> sources.ExpertGames:
+    """A backend's unit: expert games ``numbers`` of the run's, played by
+    :func:`.sources.play_experts` as a whole run plays them, the experts' tables read from their
+    folders rather than sent."""
+    game, experts, games, seed, random_plies, ply_cap = shared
     players = sources.ExpertPlayers(
         game,
         tuple(
@@ -79,45 +79,7 @@ def _expert_unit(shared: tuple, numbers: range) -> tuple[np.ndarray, np.ndarray,
             for name, evaluator, params, depth, directory in experts
         ),
     )
-    rules = sources.game_rules(game)
-    root = rules.encode(rules.initial_position())
-    pairs = players.pairs()
-    numbers = np.arange(numbers.start, numbers.stop)
-    positions = np.zeros((len(numbers), ply_cap, len(root)), dtype=np.int64)
-    move_counts = np.zeros((len(numbers), ply_cap), dtype=np.int64)
-    plies = np.zeros(len(numbers), dtype=np.int64)
-    for p, (a, b) in enumerate(pairs):
-        index = np.flatnonzero(numbers % len(pairs) == p)
-        if len(index) == 0:
-            continue
-        first, second = players.players[a], players.players[b]
-        part_positions = np.zeros((len(index), ply_cap, len(root)), dtype=np.int64)
-        part_counts = np.zeros((len(index), ply_cap), dtype=np.int64)
-        part_plies = np.zeros(len(index), dtype=np.int64)
-        sources.play_expert_games(
-            int(game),
-            first.evaluator,
-            first.params,
-            None if first.tablebase is None else first.tablebase.layers,
-            first.depth,
-            second.evaluator,
-            second.params,
-            None if second.tablebase is None else second.tablebase.layers,
-            second.depth,
-            root,
-            random_plies,
-            ply_cap,
-            np.array([derive_seed(seed, int(g)) for g in numbers[index]], dtype=np.int64),
-            sources.EXPERT_TABLE_BITS,
-            part_positions,
-            part_counts,
-            part_plies,
-            np.zeros(len(index), dtype=np.int64),
-        )
-        positions[index] = part_positions
-        move_counts[index] = part_counts
-        plies[index] = part_plies
-    return positions, move_counts, plies
+    return sources.play_experts(game, players, games, seed, random_plies, ply_cap, numbers)
 
 
 def expert_positions_on(
@@ -148,16 +110,15 @@ def expert_positions_on(
         )
         for player in players.players
     )
-    shared = (int(game), experts, sources._seed(seed), random_plies, ply_cap)
+    shared = (int(game), experts, games, seed, random_plies, ply_cap)
     parts = backend.run(_expert_unit, backend.parts(games), shared)
-    positions, counts, plies = (np.concatenate(arrays) for arrays in zip(*parts, strict=True))
-
-    def keep(g: int, n: int) -> np.ndarray:  # as expert_positions: the decision points
-        mask = np.zeros(counts.shape[1], dtype=bool)
-        mask[random_plies:n] = True
-        return mask & (counts[g] >= 2)
-
-    return sources._gather(positions, plies, keep)
+    played = sources.ExpertGames(
+        **{
+            name: np.concatenate([getattr(part, name) for part in parts])
+            for name in ("positions", "move_counts", "plies", "results", "pairs")
+        }
+    )
+    return sources.decision_points(played, random_plies)
 
 
 def _label_unit(shared: tuple, part: range) -> RolloutLabels:

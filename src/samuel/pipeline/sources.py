@@ -512,9 +512,17 @@ class ExpertGames:
 
 
 def play_experts(
-    game: int, players: ExpertPlayers, games_count: int, seed: int, random_plies: int, ply_cap: int
+    game: int,
+    players: ExpertPlayers,
+    games_count: int,
+    seed: int,
+    random_plies: int,
+    ply_cap: int,
+    numbers: range | None = None,
 ) -> ExpertGames:
-    """Play the expert games (see :func:`expert_positions`)."""
+    """Play the expert games (see :func:`expert_positions`): games ``numbers`` of the
+    ``games_count`` (all of them by default), each played and seeded by its own number, so that
+    a backend's units (samuel.pipeline.fanout) play exactly the games a whole run plays."""
     if not isinstance(players, ExpertPlayers):
         raise ValueError(f"the experts are an ExpertPlayers, not {type(players).__name__}")
     if int(players.game) != int(game):
@@ -524,14 +532,18 @@ def play_experts(
     seed = _seed(seed)
     root = rules.encode(rules.initial_position())
     pairs = players.pairs()
-    positions = np.zeros((games_count, ply_cap, len(root)), dtype=np.int64)
-    move_counts = np.zeros((games_count, ply_cap), dtype=np.int64)
-    plies = np.zeros(games_count, dtype=np.int64)
-    results = np.zeros(games_count, dtype=np.int64)
-    chosen = np.array([pairs[g % len(pairs)] for g in range(games_count)], dtype=np.int64)
-    seeds = np.array([derive_seed(seed, g) for g in range(games_count)], dtype=np.int64)
+    numbers = np.arange(games_count) if numbers is None else np.arange(numbers.start, numbers.stop)
+    if len(numbers) and not 0 <= numbers[0] <= numbers[-1] < games_count:
+        raise ValueError(f"games {numbers[0]}..{numbers[-1]} are not among {games_count}")
+    count = len(numbers)
+    positions = np.zeros((count, ply_cap, len(root)), dtype=np.int64)
+    move_counts = np.zeros((count, ply_cap), dtype=np.int64)
+    plies = np.zeros(count, dtype=np.int64)
+    results = np.zeros(count, dtype=np.int64)
+    chosen = np.array([pairs[g % len(pairs)] for g in numbers], dtype=np.int64).reshape(count, 2)
+    seeds = np.array([derive_seed(seed, int(g)) for g in numbers], dtype=np.int64)
     for p, (a, b) in enumerate(pairs):
-        index = np.arange(p, games_count, len(pairs))
+        index = np.flatnonzero(numbers % len(pairs) == p)
         if len(index) == 0:
             continue
         first, second = players.players[a], players.players[b]
@@ -578,7 +590,14 @@ def expert_positions(
     random opening plies where an expert was to move with two or more legal moves. Game ``g``
     (seed ``derive_seed(seed, g)``) is played by the ``g % P``-th ordered pair of
     ``players.pairs()``; a draw after ``ply_cap`` plies or on a threefold repetition."""
-    played = play_experts(game, players, games, seed, random_plies, ply_cap)
+    return decision_points(
+        play_experts(game, players, games, seed, random_plies, ply_cap), random_plies
+    )
+
+
+def decision_points(played: ExpertGames, random_plies: int) -> PositionBatch:
+    """The positions of ``played`` after the random opening where the expert to move had two or
+    more legal moves."""
     counts = played.move_counts
 
     def keep(g: int, n: int) -> np.ndarray:
