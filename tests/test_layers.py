@@ -136,3 +136,20 @@ def test_the_check_sees_an_upward_import() -> None:
     assert all(layer_of(name) <= layer_of("samuel.games") for name in names)
     commands = [name for _, name in imported(SOURCE / "samuel" / "tablebase" / "commands.py")]
     assert any(name.startswith("samuel.tablebase.score") for name in commands)  # a lazy import
+
+
+def third_party(path: Path) -> set[str]:
+    """The top-level names of every package the file imports (absolute imports only)."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_only_the_ray_backend_imports_ray() -> None:
+    """Ray is an optional extra: one module owns it, and the core runs without it."""
+    owners = [module_name(path) for path in MODULES if "ray" in third_party(path)]
+    assert owners == ["samuel.ray_backend"]
