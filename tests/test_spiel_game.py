@@ -46,7 +46,7 @@ def complete_paths(state) -> dict[tuple[int, ...], object]:
     return found
 
 
-@pytest.mark.parametrize(("name", "sims"), [("tigers", 50), ("draughts", 30)])
+@pytest.mark.parametrize(("name", "sims"), [("tigers", 50), ("draughts", 50)])
 def test_openspiel_random_sim_test_passes_with_serialisation(name: str, sims: int) -> None:
     pyspiel.random_sim_test(load(name), num_sims=sims, serialize=True, verbose=False)
 

@@ -38,6 +38,7 @@ from samuel.games.draughts import board as draughts_board
 from samuel.games.draughts import kernels as draughts_kernels
 from samuel.games.tigers import board as tigers_board
 from samuel.games.tigers import kernels as tigers_kernels
+from samuel.games.tigers.rules import point_name
 
 
 class SpielError(SamuelError, ValueError):
@@ -73,13 +74,15 @@ class TigersActions:
         return False  # a jump is one action, and nothing hangs on knowing it is one
 
     def describe(self, action: int, capturing: bool) -> str:
-        from samuel.games.tigers.rules import point_name
-
+        """The action in Samuel's notation (``capturing`` is for draughts)."""
         if action >= self.PLACEMENT:
             return point_name(action - self.PLACEMENT)
         origin, target = divmod(action, self.POINTS)
-        step = (int(tigers_board.NEIGHBOURS[origin]) >> target) & 1
-        return f"{point_name(origin)}{'-' if step else 'x'}{point_name(target)}"
+        if (int(tigers_board.NEIGHBOURS[origin]) >> target) & 1:
+            return f"{point_name(origin)}-{point_name(target)}"
+        if target in tigers_board.JUMP_LAND[origin]:
+            return f"{point_name(origin)}x{point_name(target)}"
+        return f"{point_name(origin)} to {point_name(target)} (not along a line)"
 
 
 def _step_directions() -> dict[tuple[int, int], int]:
@@ -115,6 +118,8 @@ class DraughtsActions:
         return (code >> draughts_kernels.JUMPS_SHIFT) & draughts_kernels.JUMPS_FIELD > 0
 
     def describe(self, action: int, capturing: bool) -> str:
+        """The action in Samuel's notation: a jump if ``capturing`` (a capture is due, or being
+        made), else a step."""
         square, direction = divmod(action, 4)
         table = draughts_board.JUMP_LAND if capturing else draughts_board.STEP
         target = int(table[square, direction])
