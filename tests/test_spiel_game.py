@@ -253,6 +253,12 @@ def test_bad_input_is_a_clear_error() -> None:
         state.apply_action(0)  # a1 to a1
     with pytest.raises(IllegalMoveError):
         state.apply_action(649)  # e5 is a tiger's
+    for action in (650, 10**6):
+        assert "no action" in state.action_to_string(action)
+        with pytest.raises(IllegalMoveError, match="no action"):
+            state.apply_action(action)
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action(-1)  # OpenSpiel's invalid action, refused before it reaches the game
     assert state.history() == [] and str(state) == "T3T/5/5/5/T3T S 20"
     with pytest.raises(IllegalMoveError):
         move_actions(rules, rules.initial_position(), rules.parse_move("a1-b2"))

@@ -373,6 +373,8 @@ class SamuelState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         standing, game = self.standing, self.get_game()
+        if not 0 <= action < game.actions.num_distinct:
+            return f"{action} (no action: they are 0 to {game.actions.num_distinct - 1})"
         capturing = bool(standing.path) or game.move_table(standing.position).capturing
         return game.actions.describe(action, capturing)
 
