@@ -154,9 +154,7 @@ class MCTSPlayer(SpielPlayer):
         from open_spiel.python.algorithms import mcts
 
         random_state = _random_state(self.seed, ply, step)
-        evaluator = mcts.RandomRolloutEvaluator(
-            n_rollouts=self.rollouts, random_state=random_state
-        )
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state)
         bot = mcts.MCTSBot(
             state.get_game(),
             self.uct_c,
