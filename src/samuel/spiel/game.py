@@ -1,0 +1,469 @@
+"""Samuel's games as OpenSpiel games: ``samuel_tigers`` and ``samuel_draughts``.
+
+Importing this module registers both with ``pyspiel``; ``pyspiel.load_game("samuel_tigers")``
+(or ``"samuel_draughts(ply_cap=100)"``) then gives a game whose states are backed by Samuel's
+rules and compiled kernels (``docs/openspiel.md``).
+
+Actions (integers, as OpenSpiel wants them):
+
+- Tigers & Sheep (650 distinct): a placement on point ``t`` is ``625 + t``; a step or a jump from
+  ``o`` to ``t`` is ``o * 25 + t`` (a jump's captured point is implied). Points are 0..24,
+  ``x + 5 * y`` (``a1`` is 0, ``c3`` 12).
+- English draughts (128 distinct), as OpenSpiel's own checkers: one action per single step or
+  single jump, ``square * 4 + direction`` with ``square`` 0..31 (PDN square - 1) and
+  ``direction`` one of :mod:`samuel.games.draughts.board`'s ``UP_LEFT`` (0), ``UP_RIGHT``,
+  ``DOWN_LEFT``, ``DOWN_RIGHT`` (3). A capture of several jumps is several actions in a row by
+  the same player; the state keeps the position before the move and the path so far, and plays
+  Samuel's move when the path is a whole legal move. (A capture must go on while it can, so no
+  legal move's path is a proper start of another's.)
+
+A game ends as a Samuel :class:`~samuel.games.game.Game` does: when the position decides it, at
+the third occurrence of a position (a draw) or after ``ply_cap`` moves (a draw).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from samuel.errors import SamuelError
+from samuel.games import get_game, registry
+from samuel.games import kernels as game_kernels
+from samuel.games.base import GameRules, IllegalMoveError, Outcome, Termination
+from samuel.games.draughts import board as draughts_board
+from samuel.games.draughts import kernels as draughts_kernels
+from samuel.games.tigers import board as tigers_board
+from samuel.games.tigers import kernels as tigers_kernels
+
+
+class SpielError(SamuelError, ValueError):
+    """A request the OpenSpiel adapter cannot meet: an unknown game, a bad parameter, a state
+    that cannot be made."""
+
+
+DEFAULT_PLY_CAP = 200  # Samuel's plies (whole moves) before a game is a draw
+PREFIX = "samuel_"  # pyspiel's name of a Samuel game: the prefix and Samuel's registry name
+
+Path = tuple[int, ...]  # the actions that make one Samuel move
+
+
+# -- Actions ----------------------------------------------------------------------------------
+
+
+class TigersActions:
+    """Tigers & Sheep's actions: one per move (see the module's docstring)."""
+
+    POINTS = tigers_board.POINTS
+    PLACEMENT = POINTS * POINTS  # 625: the first placement action
+    num_distinct = PLACEMENT + POINTS  # 650
+    longest_move = 1  # actions in one move
+
+    def path(self, code: int) -> Path:
+        origin = code & tigers_kernels.POINT_FIELD
+        target = (code >> tigers_kernels.POINT_BITS) & tigers_kernels.POINT_FIELD
+        if origin == tigers_kernels.NO_POINT:
+            return (self.PLACEMENT + target,)
+        return (origin * self.POINTS + target,)
+
+    def describe(self, action: int, capturing: bool) -> str:
+        from samuel.games.tigers.rules import point_name
+
+        if action >= self.PLACEMENT:
+            return point_name(action - self.PLACEMENT)
+        origin, target = divmod(action, self.POINTS)
+        step = (int(tigers_board.NEIGHBOURS[origin]) >> target) & 1
+        return f"{point_name(origin)}{'-' if step else 'x'}{point_name(target)}"
+
+
+def _step_directions() -> dict[tuple[int, int], int]:
+    return {
+        (origin, int(draughts_board.STEP[origin, d])): d
+        for origin in range(draughts_board.SQUARES)
+        for d in range(4)
+        if draughts_board.STEP[origin, d] >= 0
+    }
+
+
+class DraughtsActions:
+    """English draughts' actions: one per step or single jump (see the module's docstring)."""
+
+    num_distinct = draughts_board.SQUARES * 4  # 128
+    longest_move = draughts_board.MAX_JUMPS  # a capture takes each of 12 pieces at most once
+    _step_direction = _step_directions()
+
+    def path(self, code: int) -> Path:
+        origin = code & draughts_kernels.SQUARE_FIELD
+        jumps = (code >> draughts_kernels.JUMPS_SHIFT) & draughts_kernels.JUMPS_FIELD
+        if jumps == 0:
+            target = (code >> draughts_kernels.SQUARE_BITS) & draughts_kernels.SQUARE_FIELD
+            return (origin * 4 + self._step_direction[origin, target],)
+        path, square = [], origin
+        for j in range(jumps):
+            direction = (code >> (draughts_kernels.PATH_SHIFT + 2 * j)) & 3
+            path.append(square * 4 + direction)
+            square = int(draughts_board.JUMP_LAND[square, direction])
+        return tuple(path)
+
+    def describe(self, action: int, capturing: bool) -> str:
+        square, direction = divmod(action, 4)
+        table = draughts_board.JUMP_LAND if capturing else draughts_board.STEP
+        target = int(table[square, direction])
+        if target < 0:
+            names = ("up-left", "up-right", "down-left", "down-right")
+            return f"{square + 1} {names[direction]} (off the board)"
+        return f"{square + 1}{'x' if capturing else '-'}{target + 1}"
+
+
+ACTIONS = {"tigers": TigersActions(), "draughts": DraughtsActions()}
+GAME_NAMES = tuple(PREFIX + name for name in ACTIONS)  # the names pyspiel knows them by
+
+
+@dataclass(frozen=True)
+class MoveTable:
+    """A position's legal moves as action paths: every path's move code, and the actions that
+    may follow each proper start of a path (the empty start included). Built once per position
+    and shared by the states (and their clones) that stand there."""
+
+    moves: dict[Path, int]  # a whole path -> the kernels' move code
+    next: dict[Path, list[int]] = field(default_factory=dict)  # a start -> sorted next actions
+    capturing: bool = False  # the moves are captures (draughts' actions then name jumps)
+
+    @classmethod
+    def of(cls, rules: GameRules, actions, position) -> MoveTable:
+        moves = {}
+        following: dict[Path, set[int]] = {}
+        capturing = False
+        for move in rules.legal_moves(position):
+            code = rules.move_code(move)
+            path = actions.path(code)
+            moves[path] = code
+            capturing = capturing or getattr(move, "is_capture", False)
+            for i in range(len(path)):
+                following.setdefault(path[:i], set()).add(path[i])
+        return cls(moves, {start: sorted(a) for start, a in following.items()}, capturing)
+
+
+# -- The game ---------------------------------------------------------------------------------
+
+
+def _game_type(name: str, rules: GameRules) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=PREFIX + name,
+        long_name=f"Samuel {rules.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"ply_cap": DEFAULT_PLY_CAP},
+    )
+
+
+def _ply_cap(params: dict) -> int:
+    ply_cap = params.get("ply_cap", DEFAULT_PLY_CAP)
+    if isinstance(ply_cap, bool) or not isinstance(ply_cap, int) or ply_cap < 1:
+        raise SpielError(f"ply_cap is a whole number of plies, at least 1, not {ply_cap!r}")
+    return ply_cap
+
+
+class SamuelGame(pyspiel.Game):
+    """One of Samuel's games as a pyspiel game; the subclasses name the game."""
+
+    samuel_name: str  # Samuel's registry name
+
+    def __init__(self, params: dict | None = None) -> None:
+        params = dict(params or {})
+        unknown = set(params) - {"ply_cap"}
+        if unknown:
+            raise SpielError(
+                f"{PREFIX}{self.samuel_name} has the parameter ply_cap only, not "
+                f"{', '.join(sorted(unknown))}"
+            )
+        self.ply_cap = _ply_cap(params)
+        self.rules: GameRules = get_game(self.samuel_name)
+        self.actions = ACTIONS[self.samuel_name]
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.actions.num_distinct,
+            max_chance_outcomes=0,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.ply_cap * self.actions.longest_move,
+        )
+        super().__init__(_game_type(self.samuel_name, self.rules), info, {"ply_cap": self.ply_cap})
+        self._tables: dict[Hashable, MoveTable] = {}  # by position, a few recent ones
+        start = self.rules.initial_position()
+        self.initial_standing = _standing(self, start, 0, (self.rules.key(start),))
+
+    def new_initial_state(self) -> SamuelState:
+        return SamuelState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return NetworkInputsObserver(self.rules, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+    def move_table(self, position) -> MoveTable:
+        table = self._tables.get(position)
+        if table is None:
+            if len(self._tables) >= 4096:  # a bounded cache: MCTS revisits its tree's positions
+                self._tables.clear()
+            table = self._tables[position] = MoveTable.of(self.rules, self.actions, position)
+        return table
+
+
+class TigersGame(SamuelGame):
+    samuel_name = "tigers"
+
+
+class DraughtsGame(SamuelGame):
+    samuel_name = "draughts"
+
+
+# -- States -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where a state stands: the Samuel position (before the move being made, in a capture), the
+    plies played, the keys of the positions since the last irreversible move (for threefold
+    repetition), the actions so far of the move being made, and the outcome once the game is
+    over. Immutable, so a clone shares it (pyspiel clones a Python state by deep-copying its
+    attributes) and serialisation pickles it (pyspiel pickles them)."""
+
+    position: Hashable
+    plies: int  # Samuel's plies played, toward the ply cap
+    keys: tuple[int, ...]
+    path: Path = ()
+    outcome: Outcome | None = None
+
+    def __deepcopy__(self, memo) -> Standing:
+        return self
+
+
+def _judge(game: SamuelGame, position, plies: int, keys: tuple[int, ...]) -> Outcome | None:
+    """The outcome after a move, as :class:`samuel.games.game.Game` judges it."""
+    decided = game.rules.decided_outcome(position)
+    if decided is not None:
+        return decided
+    # A position before an irreversible move cannot occur again, so counting the keys since the
+    # last one gives Game's count of every key.
+    if keys.count(keys[-1]) >= 3:
+        return Outcome(termination=Termination.REPETITION, winner=None)
+    if plies >= game.ply_cap:
+        return Outcome(termination=Termination.PLY_CAP, winner=None)
+    return None
+
+
+def _standing(game: SamuelGame, position, plies: int, keys: tuple[int, ...]) -> Standing:
+    return Standing(position, plies, keys, (), _judge(game, position, plies, keys))
+
+
+class SamuelState(pyspiel.State):
+    """A game in progress, backed by Samuel's rules: see :class:`Standing` for what it holds.
+
+    ``position`` is the Samuel position (before the move being made, in a capture), ``rules``
+    Samuel's :class:`~samuel.games.base.GameRules`, ``outcome`` Samuel's outcome (None while the
+    game goes on).
+    """
+
+    def __init__(self, game: SamuelGame) -> None:
+        super().__init__(game)
+        self.standing = game.initial_standing
+
+    @property
+    def position(self):
+        return self.standing.position
+
+    @property
+    def plies(self) -> int:
+        return self.standing.plies
+
+    @property
+    def path(self) -> Path:
+        return self.standing.path
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.standing.outcome
+
+    @property
+    def rules(self) -> GameRules:
+        return self.get_game().rules
+
+    # OpenSpiel's API
+
+    def current_player(self) -> int:
+        if self.standing.outcome is not None:
+            return pyspiel.PlayerId.TERMINAL
+        return self.get_game().rules.side_to_move(self.standing.position)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        standing = self.standing
+        if standing.outcome is not None:
+            return []
+        table = self.get_game().move_table(standing.position)
+        return list(table.next.get(standing.path, ()))
+
+    def _apply_action(self, action: int) -> None:
+        standing, game = self.standing, self.get_game()
+        rules = game.rules
+        if standing.outcome is not None:
+            raise IllegalMoveError(f"action {action} is not legal: the game is over")
+        table = game.move_table(standing.position)
+        if action not in table.next.get(standing.path, ()):
+            raise IllegalMoveError(
+                f"action {action} ({self._action_to_string(0, action)}) is not legal in {self}"
+            )
+        path = standing.path + (action,)
+        code = table.moves.get(path)
+        if code is None:  # a capture goes on
+            self.standing = Standing(standing.position, standing.plies, standing.keys, path)
+            return
+        move = rules.move_from_code(code)
+        position = rules.play(standing.position, move)
+        key = rules.key(position)
+        irreversible = rules.is_irreversible(standing.position, move)
+        keys = (key,) if irreversible else standing.keys + (key,)
+        self.standing = _standing(game, position, standing.plies + 1, keys)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        standing, game = self.standing, self.get_game()
+        capturing = bool(standing.path) or game.move_table(standing.position).capturing
+        return game.actions.describe(action, capturing)
+
+    def is_terminal(self) -> bool:
+        return self.standing.outcome is not None
+
+    def returns(self) -> list[float]:
+        outcome = self.standing.outcome
+        result = 0.0 if outcome is None else float(outcome.result)
+        return [result, -result]
+
+    def __str__(self) -> str:
+        standing = self.standing
+        text = self.get_game().rules.format_position(standing.position)
+        if standing.path:
+            text += f" after {_jumps_text(standing.path)}"
+        return text
+
+
+def _jumps_text(path: Path) -> str:
+    """The jumps so far of a draughts capture being made, as ``15x24x31``."""
+    squares = [a // 4 for a in path]
+    last = path[-1]
+    squares.append(int(draughts_board.JUMP_LAND[last // 4, last % 4]))
+    return "x".join(str(square + 1) for square in squares)
+
+
+class NetworkInputsObserver:
+    """The observation: the input vector of the game's network (Samuel's encoding: 52 inputs for
+    Tigers & Sheep, 128 for draughts, seen from the side to move), as the network sees the
+    position (in a capture being made, the position before the move). The string is the
+    state's ``str``."""
+
+    def __init__(self, rules: GameRules, params=None) -> None:
+        if params:
+            raise SpielError(f"the observation takes no parameters, not {params!r}")
+        self.rules = rules
+        size = game_kernels.GAMES[rules.kernel_id & game_kernels.GAME_MASK].network_inputs
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+        self._active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
+        self._values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
+
+    def set_from(self, state: SamuelState, player: int) -> None:
+        self.tensor.fill(0.0)
+        n = game_kernels.network_inputs(
+            self.rules.kernel_id, self.rules.encode(state.position), self._active, self._values
+        )
+        self.tensor[self._active[:n]] = self._values[:n]
+
+    def string_from(self, state: SamuelState, player: int) -> str:
+        return str(state)
+
+
+for _game in (TigersGame, DraughtsGame):
+    pyspiel.register_game(_game_type(_game.samuel_name, get_game(_game.samuel_name)), _game)
+
+
+# -- For Samuel's players -----------------------------------------------------------------------
+
+
+def load(game: str = "tigers", ply_cap: int = DEFAULT_PLY_CAP) -> pyspiel.Game:
+    """The pyspiel game of Samuel's game ``game`` (its registry name: ``tigers``, ``draughts``),
+    a draw after ``ply_cap`` plies."""
+    if game not in ACTIONS:
+        known = ", ".join(name for name in registry() if name in ACTIONS)
+        raise SpielError(f"OpenSpiel knows no Samuel game {game!r}; the games are: {known}")
+    if isinstance(ply_cap, bool) or not isinstance(ply_cap, int) or ply_cap < 1:
+        raise SpielError(f"ply_cap is a whole number of plies, at least 1, not {ply_cap!r}")
+    return pyspiel.load_game(PREFIX + game, {"ply_cap": ply_cap})
+
+
+def state_at(
+    spiel_game: pyspiel.Game, position, plies: int = 0, history: Iterable = ()
+) -> SamuelState:
+    """A state of ``spiel_game`` (from :func:`load`) at the Samuel ``position``, with ``plies``
+    plies already played (they count toward the ply cap) and ``history`` the positions before it
+    since the game's start, oldest first, or their keys (``rules.key``), for the repetition rule.
+
+    Its OpenSpiel history is empty: it starts where it stands.
+    """
+    if not isinstance(spiel_game, SamuelGame):
+        raise SpielError(f"{spiel_game!r} is not one of Samuel's games in OpenSpiel")
+    if isinstance(plies, bool) or not isinstance(plies, int) or plies < 0:
+        raise SpielError(f"plies is a whole number, at least 0, not {plies!r}")
+    rules = spiel_game.rules
+    try:
+        text = rules.format_position(position)
+    except (AttributeError, TypeError, ValueError) as error:
+        raise SpielError(f"{position!r} is not a {rules.title} position") from error
+    if rules.parse_position(text) != position:
+        raise SpielError(f"{text} is not a {rules.title} position of the standard game")
+    keys = tuple(key if isinstance(key, int) else rules.key(key) for key in history)
+    state = spiel_game.new_initial_state()
+    state.standing = _standing(spiel_game, position, plies, keys + (rules.key(position),))
+    return state
+
+
+def move_actions(rules: GameRules, position, move) -> list[int]:
+    """The actions that make Samuel's ``move`` in ``position`` (one, or one per jump of a
+    draughts capture); raises :class:`IllegalMoveError` if the move is not legal there."""
+    actions = _actions_of(rules)
+    code = rules.move_code(move)
+    if code not in {rules.move_code(m) for m in rules.legal_moves(position)}:
+        raise IllegalMoveError(
+            f"{rules.format_move(move)} is not legal in {rules.format_position(position)}"
+        )
+    return list(actions.path(code))
+
+
+def move_of_actions(rules: GameRules, position, actions: Sequence[int]):
+    """The Samuel move that ``actions`` make in ``position``; raises :class:`IllegalMoveError`
+    (a ValueError) if they are not exactly one legal move's."""
+    table = MoveTable.of(rules, _actions_of(rules), position)
+    path = tuple(int(a) for a in actions)
+    code = table.moves.get(path)
+    if code is None:
+        raise IllegalMoveError(
+            f"actions {list(path)} are not one legal move in {rules.format_position(position)}"
+        )
+    return rules.move_from_code(code)
+
+
+def _actions_of(rules: GameRules):
+    if rules.name not in ACTIONS:
+        raise SpielError(f"OpenSpiel has no actions for {rules.title} ({rules.name})")
+    return ACTIONS[rules.name]
