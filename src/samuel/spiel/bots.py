@@ -16,6 +16,7 @@ import failing.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,7 +61,7 @@ EVALUATION_SCALE = WIN
 def _open_spiel(spec: str):
     """The adapter module, imported now; PlayerSpecError if OpenSpiel is not installed."""
     try:
-        from samuel.spiel import game as spiel_game
+        spiel_game = importlib.import_module("samuel.spiel.game")
     except ImportError as error:  # open_spiel or pyspiel missing (or broken)
         raise PlayerSpecError(
             f"{quoted(spec)} needs OpenSpiel, which is not installed "
@@ -76,7 +77,7 @@ def _registered(rules: GameRules, spec: str) -> None:
         registered = get_game(rules.name)
     except ValueError:
         registered = None
-    if registered is not rules and registered != rules:
+    if registered is None or registered.kernel_id != rules.kernel_id:  # the same compiled rules
         raise PlayerSpecError(
             f"{quoted(spec)}: OpenSpiel plays Samuel's registered games only, not {rules!r}"
         )
