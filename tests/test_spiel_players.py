@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -252,6 +253,7 @@ def test_spiel_ab_takes_the_capture_that_wins_material():
 
 
 def test_the_server_offers_spiel_mcts_and_caps_the_bots_work():
+    pytest.importorskip("fastapi")  # the web extra
     from samuel.web.levels import offered_players
     from samuel.web.specs import player_for
 
@@ -279,3 +281,27 @@ def test_the_spec_help_names_the_bots():
 
     assert "spiel-mcts[:sims=N" in SPEC_HELP and "spiel-ab" in SPEC_HELP
     assert bots.NAMES == ("spiel-mcts", "spiel-ab")
+
+
+def test_the_server_plays_the_bots_as_engines():
+    pytest.importorskip("fastapi")  # the web extra
+    with warnings.catch_warnings():  # newer Starlette prefers httpx2; httpx still works
+        warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+        from fastapi.testclient import TestClient
+
+    from samuel.web.app import create_app
+
+    with TestClient(create_app(allowed_hosts=["testserver"])) as client:
+        players = {"tigers": "spiel-mcts:sims=20", "sheep": "spiel-ab:depth=2"}
+        game = client.post("/api/games", json={"players": players})
+        assert game.status_code == 201, game.text
+        url = f"/api/games/{game.json()['id']}/engine-move"
+        for _ in range(2):
+            answer = client.post(url)
+            assert answer.status_code == 200, answer.text
+        moves = [played["move"] for played in answer.json()["moves"]]
+        assert len(moves) == 2 and all(
+            played["search"] is None for played in answer.json()["moves"]
+        )
+        refused = client.post("/api/games", json={"players": {"tigers": "spiel-mcts:sims=5000"}})
+        assert refused.status_code == 400 and "at most" in refused.text
