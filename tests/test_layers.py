@@ -35,7 +35,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("network", ("samuel.nn",)),
     ("games", ("samuel.games",)),  # each game's tablebase core included: games/tigers/tablebase
     ("search", ("samuel.search",)),
-    ("players", ("samuel.players",)),
+    # samuel.spiel (the optional OpenSpiel extra) puts Samuel's games in OpenSpiel and OpenSpiel's
+    # bots among the players.
+    ("players", ("samuel.players", "samuel.spiel")),
     ("matches", ("samuel.match",)),
     ("training", ("samuel.train",)),
     # Tuning labels positions by self-play (samuel.train.selfplay); blunder scoring plays games
@@ -153,3 +155,11 @@ def test_only_the_ray_backend_imports_ray() -> None:
     """Ray is an optional extra: one module owns it, and the core runs without it."""
     owners = [module_name(path) for path in MODULES if "ray" in third_party(path)]
     assert owners == ["samuel.ray_backend"]
+
+
+def test_only_samuel_spiel_imports_openspiel() -> None:
+    """OpenSpiel is an optional extra: its package owns it, and the core runs without it."""
+    owners = {
+        module_name(path) for path in MODULES if third_party(path) & {"pyspiel", "open_spiel"}
+    }
+    assert owners and all(owner.startswith("samuel.spiel") for owner in owners), owners

@@ -38,6 +38,7 @@ from samuel.games.draughts import board as draughts_board
 from samuel.games.draughts import kernels as draughts_kernels
 from samuel.games.tigers import board as tigers_board
 from samuel.games.tigers import kernels as tigers_kernels
+from samuel.games.tigers.rules import point_name
 
 
 class SpielError(SamuelError, ValueError):
@@ -69,14 +70,19 @@ class TigersActions:
             return (self.PLACEMENT + target,)
         return (origin * self.POINTS + target,)
 
-    def describe(self, action: int, capturing: bool) -> str:
-        from samuel.games.tigers.rules import point_name
+    def is_capture(self, code: int) -> bool:
+        return False  # a jump is one action, and nothing hangs on knowing it is one
 
+    def describe(self, action: int, capturing: bool) -> str:
+        """The action in Samuel's notation (``capturing`` is for draughts)."""
         if action >= self.PLACEMENT:
             return point_name(action - self.PLACEMENT)
         origin, target = divmod(action, self.POINTS)
-        step = (int(tigers_board.NEIGHBOURS[origin]) >> target) & 1
-        return f"{point_name(origin)}{'-' if step else 'x'}{point_name(target)}"
+        if (int(tigers_board.NEIGHBOURS[origin]) >> target) & 1:
+            return f"{point_name(origin)}-{point_name(target)}"
+        if target in tigers_board.JUMP_LAND[origin]:
+            return f"{point_name(origin)}x{point_name(target)}"
+        return f"{point_name(origin)} to {point_name(target)} (not along a line)"
 
 
 def _step_directions() -> dict[tuple[int, int], int]:
@@ -108,7 +114,12 @@ class DraughtsActions:
             square = int(draughts_board.JUMP_LAND[square, direction])
         return tuple(path)
 
+    def is_capture(self, code: int) -> bool:
+        return (code >> draughts_kernels.JUMPS_SHIFT) & draughts_kernels.JUMPS_FIELD > 0
+
     def describe(self, action: int, capturing: bool) -> str:
+        """The action in Samuel's notation: a jump if ``capturing`` (a capture is due, or being
+        made), else a step."""
         square, direction = divmod(action, 4)
         table = draughts_board.JUMP_LAND if capturing else draughts_board.STEP
         target = int(table[square, direction])
@@ -118,8 +129,13 @@ class DraughtsActions:
         return f"{square + 1}{'x' if capturing else '-'}{target + 1}"
 
 
-ACTIONS = {"tigers": TigersActions(), "draughts": DraughtsActions()}
+ACTIONS = {"tigers": TigersActions(), "draughts": DraughtsActions()}  # by Samuel's game name
 GAME_NAMES = tuple(PREFIX + name for name in ACTIONS)  # the names pyspiel knows them by
+# By the game's number in samuel.games.kernels (a variant's rules share its game's actions).
+_BY_KERNEL = {
+    game_kernels.TIGERS_AND_SHEEP: ACTIONS["tigers"],
+    game_kernels.DRAUGHTS: ACTIONS["draughts"],
+}
 
 
 @dataclass(frozen=True)
@@ -134,17 +150,30 @@ class MoveTable:
 
     @classmethod
     def of(cls, rules: GameRules, actions, position) -> MoveTable:
-        moves = {}
+        moves = {actions.path(code): code for code in _move_codes(rules, position)}
+        capturing = any(actions.is_capture(code) for code in moves.values())
+        if all(len(path) == 1 for path in moves):  # one action a move: the usual case
+            return cls(moves, {(): sorted(path[0] for path in moves)}, capturing)
         following: dict[Path, set[int]] = {}
-        capturing = False
-        for move in rules.legal_moves(position):
-            code = rules.move_code(move)
-            path = actions.path(code)
-            moves[path] = code
-            capturing = capturing or getattr(move, "is_capture", False)
+        for path in moves:
             for i in range(len(path)):
                 following.setdefault(path[:i], set()).add(path[i])
         return cls(moves, {start: sorted(a) for start, a in following.items()}, capturing)
+
+
+def _move_codes(rules: GameRules, position) -> list[int]:
+    """The kernels' codes of the legal moves: straight from the kernels where the position offers
+    them (both games do), which spares making a Move of each."""
+    codes = getattr(position, "move_codes", None)
+    if codes is not None:
+        return codes().tolist()
+    return [rules.move_code(move) for move in rules.legal_moves(position)]
+
+
+def _play(rules: GameRules, position, move):
+    """The position after ``move``, known to be legal (it came from the legal moves)."""
+    play = getattr(position, "play_unchecked", None)
+    return play(move) if play is not None else rules.play(position, move)
 
 
 # -- The game ---------------------------------------------------------------------------------
@@ -332,7 +361,7 @@ class SamuelState(pyspiel.State):
             self.standing = Standing(standing.position, standing.plies, standing.keys, path)
             return
         move = rules.move_from_code(code)
-        position = rules.play(standing.position, move)
+        position = _play(rules, standing.position, move)
         key = rules.key(position)
         irreversible = rules.is_irreversible(standing.position, move)
         keys = (key,) if irreversible else standing.keys + (key,)
@@ -368,10 +397,10 @@ def _jumps_text(path: Path) -> str:
 
 
 class NetworkInputsObserver:
-    """The observation: the input vector of the game's network (Samuel's encoding: 52 inputs for
-    Tigers & Sheep, 128 for draughts, seen from the side to move), as the network sees the
-    position (in a capture being made, the position before the move). The string is the
-    state's ``str``."""
+    """The observation: the input vector of the game's network, Samuel's encoding (52 inputs for
+    Tigers & Sheep, which say who is to move; 128 for draughts, seen from the side to move), of
+    the state's position (in a capture being made, the position before the move). The string
+    is the state's ``str``."""
 
     def __init__(self, rules: GameRules, params=None) -> None:
         if params:
@@ -432,7 +461,14 @@ def state_at(
         raise SpielError(f"{position!r} is not a {rules.title} position") from error
     if rules.parse_position(text) != position:
         raise SpielError(f"{text} is not a {rules.title} position of the standard game")
-    keys = tuple(key if isinstance(key, int) else rules.key(key) for key in history)
+    try:
+        keys = tuple(
+            int(key) if isinstance(key, int | np.integer) else rules.key(key) for key in history
+        )
+    except (AttributeError, TypeError, ValueError) as error:
+        raise SpielError(
+            f"the history holds {rules.title} positions or their keys, not {history!r}"
+        ) from error
     state = spiel_game.new_initial_state()
     state.standing = _standing(spiel_game, position, plies, keys + (rules.key(position),))
     return state
@@ -442,7 +478,10 @@ def move_actions(rules: GameRules, position, move) -> list[int]:
     """The actions that make Samuel's ``move`` in ``position`` (one, or one per jump of a
     draughts capture); raises :class:`IllegalMoveError` if the move is not legal there."""
     actions = _actions_of(rules)
-    code = rules.move_code(move)
+    try:
+        code = rules.move_code(move)
+    except (AttributeError, TypeError) as error:
+        raise SpielError(f"{move!r} is not a {rules.title} move") from error
     if code not in {rules.move_code(m) for m in rules.legal_moves(position)}:
         raise IllegalMoveError(
             f"{rules.format_move(move)} is not legal in {rules.format_position(position)}"
@@ -464,6 +503,7 @@ def move_of_actions(rules: GameRules, position, actions: Sequence[int]):
 
 
 def _actions_of(rules: GameRules):
-    if rules.name not in ACTIONS:
-        raise SpielError(f"OpenSpiel has no actions for {rules.title} ({rules.name})")
-    return ACTIONS[rules.name]
+    actions = _BY_KERNEL.get(getattr(rules, "kernel_id", -1) & game_kernels.GAME_MASK)
+    if actions is None:
+        raise SpielError(f"OpenSpiel has no actions for {rules!r}")
+    return actions
