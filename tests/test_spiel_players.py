@@ -242,10 +242,12 @@ def test_a_draughts_capture_of_several_jumps_is_returned_whole(spec):
     assert DRAUGHTS.format_move(move) in ("9x18x25", "12x19")
 
 
-def test_spiel_ab_takes_the_capture_that_wins_material():
-    """Two jumps beat one: at depth 2 (two actions) spiel-ab sees both jumps of 9x18x25."""
+@pytest.mark.parametrize("depth", [1, 2])
+def test_spiel_ab_takes_the_capture_that_wins_material(depth):
+    """Two jumps beat one, even at depth 1 (one action, the first jump): a leaf in the middle of
+    a capture is valued by the mover's best way to finish it."""
     choice = Game(DRAUGHTS, start=DRAUGHTS.parse_position("B:W14,16,22:B9,12"))
-    move = make_player("spiel-ab:depth=2", DRAUGHTS).choose_move(choice)
+    move = make_player(f"spiel-ab:depth={depth}", DRAUGHTS).choose_move(choice)
     assert DRAUGHTS.format_move(move) == "9x18x25"
 
 

@@ -40,14 +40,15 @@ SPEC_HELP = (
 DEFAULT_SIMULATIONS = 1000  # OpenSpiel's examples' default
 DEFAULT_UCT_C = 2.0  # OpenSpiel's examples' default
 DEFAULT_ROLLOUTS = 1
-# Bounds, so that no spec asks for unbounded work. OpenSpiel's MCTS runs in Python: about a
-# few thousand rollouts a second here (docs/openspiel.md), so the largest request is minutes a
-# move, and the tournament of issue 17 asks 10,000 simulations.
+# Bounds, so that no spec asks for unbounded work. OpenSpiel's MCTS runs in Python: about 200
+# to 350 simulations a second here (one core, one rollout each), so the largest request is
+# minutes a move; the tournament of issue 17 asks 10,000 simulations.
 MAX_SIMULATIONS = 100_000
 MAX_ROLLOUTS = 100
 MAX_UCT_C = 1000.0
 # OpenSpiel's alpha-beta is plain Python with no move ordering and no tables: depth 6 takes
-# about a minute a move in the middle of a Tigers game, so 6 is the most a spec may ask.
+# about 4 to 6 s a move in Tigers & Sheep's placement phase, and each depth more several times
+# that, so 6 is the most a spec may ask.
 MAX_AB_DEPTH = 6
 # The ply cap of the OpenSpiel game when Samuel's game has none (a random rollout must end):
 # samuel.match.head_to_head.DEFAULT_PLY_CAP and the adapter's default.

@@ -43,8 +43,8 @@ WEIGHTS_FILE_SPECS = (
 )
 WEIGHTS_PATTERN = "*.bin"
 # OpenSpiel's MCTS (samuel.spiel.bots), offered where OpenSpiel is installed: 100 simulations
-# answer in about a second, 1,000 (the most the server plays: web.specs.MAX_SPIEL_ROLLOUTS) in
-# several. They take no depth or time, so the page adds none (engine None).
+# answer in under half a second, 1,000 (the most the server plays: web.specs.MAX_SPIEL_ROLLOUTS)
+# in a few. They take no depth or time, so the page adds none (engine None).
 SPIEL_LEVELS = (
     ("spiel-mcts:sims=100", "OpenSpiel MCTS, 100 simulations"),
     ("spiel-mcts:sims=1000", "OpenSpiel MCTS, 1,000 simulations"),

@@ -35,8 +35,8 @@ NETWORK_FILE_BYTES = LARGEST_FILE_BYTES  # the largest TSNN file of any game's n
 CLASSIC_WEIGHTS_BYTES = 64 * 1024  # the shipped file is under 1 kB; a bigger one is no weights
 LARGEST = {"network file": NETWORK_FILE_BYTES, "classic weights file": CLASSIC_WEIGHTS_BYTES}
 # OpenSpiel's bots run in Python and cannot be stopped by a clock, so the server caps their work
-# instead: spiel-mcts at 1,000 random games a move (simulations x rollouts: about 8 s at the
-# start of Tigers & Sheep, less later, on one core here), spiel-ab at depth 4 (under a second).
+# instead: spiel-mcts at 1,000 random games a move (simulations x rollouts: 3 to 5 s at the
+# start of a game on one core here), spiel-ab at depth 4 (a tenth of a second).
 MAX_SPIEL_ROLLOUTS = 1000
 MAX_SPIEL_DEPTH = 4
 
