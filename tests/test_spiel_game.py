@@ -237,11 +237,13 @@ def test_openspiels_mcts_bot_plays_complete_games(name: str) -> None:
 def test_bad_input_is_a_clear_error() -> None:
     with pytest.raises(SpielError, match="no Samuel game 'chess'"):
         load("chess")
-    for bad in (0, -3, 2.5, True, "10"):
+    for bad in (0, -3, 2.5, True, "10", 10**6 + 1, 2**40):
         with pytest.raises(SpielError, match="ply_cap"):
             load("tigers", ply_cap=bad)
-    with pytest.raises(SpielError, match="ply_cap"):
-        pyspiel.load_game("samuel_tigers(ply_cap=0)")
+    for text in ("samuel_tigers(ply_cap=0)", "samuel_draughts(ply_cap=1000001)"):
+        with pytest.raises(SpielError, match="ply_cap"):
+            pyspiel.load_game(text)
+    assert load("draughts", ply_cap=10**6).max_game_length() == 12 * 10**6
     with pytest.raises(pyspiel.SpielError):
         pyspiel.load_game("samuel_tigers(colour=1)")
 
@@ -251,6 +253,12 @@ def test_bad_input_is_a_clear_error() -> None:
         state.apply_action(0)  # a1 to a1
     with pytest.raises(IllegalMoveError):
         state.apply_action(649)  # e5 is a tiger's
+    for action in (650, 10**6):
+        assert "no action" in state.action_to_string(action)
+        with pytest.raises(IllegalMoveError, match="no action"):
+            state.apply_action(action)
+    with pytest.raises(pyspiel.SpielError):
+        state.apply_action(-1)  # OpenSpiel's invalid action, refused before it reaches the game
     assert state.history() == [] and str(state) == "T3T/5/5/5/T3T S 20"
     with pytest.raises(IllegalMoveError):
         move_actions(rules, rules.initial_position(), rules.parse_move("a1-b2"))

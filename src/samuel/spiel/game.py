@@ -47,6 +47,9 @@ class SpielError(SamuelError, ValueError):
 
 
 DEFAULT_PLY_CAP = 200  # Samuel's plies (whole moves) before a game is a draw
+# OpenSpiel keeps a game's longest length in a C int, and a draughts ply can take 12 actions: a
+# million plies, more than any game needs, stays far inside it.
+MAX_PLY_CAP = 1_000_000
 PREFIX = "samuel_"  # pyspiel's name of a Samuel game: the prefix and Samuel's registry name
 
 Path = tuple[int, ...]  # the actions that make one Samuel move
@@ -198,10 +201,11 @@ def _game_type(name: str, rules: GameRules) -> pyspiel.GameType:
     )
 
 
-def _ply_cap(params: dict) -> int:
-    ply_cap = params.get("ply_cap", DEFAULT_PLY_CAP)
-    if isinstance(ply_cap, bool) or not isinstance(ply_cap, int) or ply_cap < 1:
-        raise SpielError(f"ply_cap is a whole number of plies, at least 1, not {ply_cap!r}")
+def _check_ply_cap(ply_cap) -> int:
+    if isinstance(ply_cap, bool) or not isinstance(ply_cap, int) or not 1 <= ply_cap <= MAX_PLY_CAP:
+        raise SpielError(
+            f"ply_cap is a whole number of plies from 1 to {MAX_PLY_CAP:,}, not {ply_cap!r}"
+        )
     return ply_cap
 
 
@@ -218,7 +222,7 @@ class SamuelGame(pyspiel.Game):
                 f"{PREFIX}{self.samuel_name} has the parameter ply_cap only, not "
                 f"{', '.join(sorted(unknown))}"
             )
-        self.ply_cap = _ply_cap(params)
+        self.ply_cap = _check_ply_cap(params.get("ply_cap", DEFAULT_PLY_CAP))
         self.rules: GameRules = get_game(self.samuel_name)
         self.actions = ACTIONS[self.samuel_name]
         info = pyspiel.GameInfo(
@@ -369,6 +373,8 @@ class SamuelState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         standing, game = self.standing, self.get_game()
+        if not 0 <= action < game.actions.num_distinct:
+            return f"{action} (no action: they are 0 to {game.actions.num_distinct - 1})"
         capturing = bool(standing.path) or game.move_table(standing.position).capturing
         return game.actions.describe(action, capturing)
 
@@ -436,9 +442,7 @@ def load(game: str = "tigers", ply_cap: int = DEFAULT_PLY_CAP) -> pyspiel.Game:
     if game not in ACTIONS:
         known = ", ".join(name for name in registry() if name in ACTIONS)
         raise SpielError(f"OpenSpiel knows no Samuel game {game!r}; the games are: {known}")
-    if isinstance(ply_cap, bool) or not isinstance(ply_cap, int) or ply_cap < 1:
-        raise SpielError(f"ply_cap is a whole number of plies, at least 1, not {ply_cap!r}")
-    return pyspiel.load_game(PREFIX + game, {"ply_cap": ply_cap})
+    return pyspiel.load_game(PREFIX + game, {"ply_cap": _check_ply_cap(ply_cap)})
 
 
 def state_at(
