@@ -133,6 +133,16 @@ def test_a_move_depends_on_the_seed_and_the_ply_not_on_the_games_before():
     assert player.choose_move(game) == before
 
 
+def test_a_game_without_a_ply_cap_is_capped_ahead_of_its_ply(monkeypatch):
+    monkeypatch.setattr(bots, "DEFAULT_PLY_CAP", 2)
+    game = Game(TIGERS)  # no ply cap
+    for text in ("c3", "a1-b2", "a3"):
+        game.play_text(text)
+    for spec in ("spiel-mcts:sims=10", "spiel-ab:depth=2"):
+        game.play(make_player(spec, TIGERS).choose_move(game))  # legal, though past ply 2
+        game.undo()
+
+
 # ---------------------------------------------------------------- matches
 
 

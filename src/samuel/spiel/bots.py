@@ -50,8 +50,8 @@ MAX_UCT_C = 1000.0
 # about 4 to 6 s a move in Tigers & Sheep's placement phase, and each depth more several times
 # that, so 6 is the most a spec may ask.
 MAX_AB_DEPTH = 6
-# The ply cap of the OpenSpiel game when Samuel's game has none (a random rollout must end):
-# samuel.match.head_to_head.DEFAULT_PLY_CAP and the adapter's default.
+# How far ahead the OpenSpiel game ends when Samuel's game has no ply cap (a random rollout must
+# end): samuel.match.head_to_head.DEFAULT_PLY_CAP and the adapter's default.
 DEFAULT_PLY_CAP = 200
 # Samuel's evaluations stay inside ±WIN_BOUND (500); divided by WIN (1000) they lie inside
 # ±0.5, strictly between OpenSpiel's loss (-1) and win (+1), so alpha-beta orders them as
@@ -100,24 +100,25 @@ class SpielPlayer:
     seed: int = 0
     spec: str = MCTS
     _adapter: object = field(default=None, repr=False)
-    _games: dict = field(default_factory=dict, repr=False)  # ply cap -> pyspiel.Game
+    _loaded: tuple = field(default=(None, None), repr=False)  # (ply cap, pyspiel.Game)
 
     def __post_init__(self) -> None:
         _registered(self.rules, self.spec)
         self._adapter = _open_spiel(self.spec)
 
-    def spiel_game(self, ply_cap: int | None):
-        """The OpenSpiel game under Samuel's game's ply cap (``DEFAULT_PLY_CAP`` if none)."""
-        cap = DEFAULT_PLY_CAP if ply_cap is None else ply_cap
-        if cap not in self._games:
-            self._games[cap] = self._adapter.load(self.rules.name, ply_cap=cap)
-        return self._games[cap]
+    def spiel_game(self, game: Game):
+        """The OpenSpiel game under ``game``'s ply cap; for a game without one, a cap
+        ``DEFAULT_PLY_CAP`` plies ahead (a random rollout must end)."""
+        cap = game.ply + DEFAULT_PLY_CAP if game.ply_cap is None else game.ply_cap
+        if self._loaded[0] != cap:
+            self._loaded = (cap, self._adapter.load(self.rules.name, ply_cap=cap))
+        return self._loaded[1]
 
     def state(self, game: Game):
         """The OpenSpiel state of ``game``: its position, its ply and the positions before it
         (for repetition)."""
         return self._adapter.state_at(
-            self.spiel_game(game.ply_cap),
+            self.spiel_game(game),
             game.position,
             plies=game.ply,
             # the keys of the positions before it that could still recur
