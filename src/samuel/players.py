@@ -27,7 +27,18 @@ from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
 from samuel.seeds import derive_seed
 
 DEFAULT_DEPTH = 4
-PLAYER_NAMES = ("human", "random", "classic", "net", "FILE.bin", "hybrid", "perfect")
+PLAYER_NAMES = (
+    "human",
+    "random",
+    "classic",
+    "net",
+    "FILE.bin",
+    "hybrid",
+    "perfect",
+    "spiel-mcts",
+    "spiel-ab",
+)
+SPIEL_PLAYERS = ("spiel-mcts", "spiel-ab")  # OpenSpiel's bots: samuel.spiel.bots
 SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
 MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
 SPEC_HELP = (
@@ -38,7 +49,10 @@ SPEC_HELP = (
     f"hybrid[:{SEARCH_OPTIONS},net=FILE.bin,scale=S,weights=FILE.json] "
     "(classic + S x network) | "
     f"perfect[:{SEARCH_OPTIONS}] (classic, playing from the tablebase, by default "
-    "tablebase/: perfect once the hand is empty); "
+    "tablebase/: perfect once the hand is empty) | "
+    "spiel-mcts[:sims=N,uct_c=C,rollouts=R,seed=S] (OpenSpiel's MCTS, random rollouts) | "
+    "spiel-ab[:depth=N,weights=FILE.json] (OpenSpiel's alpha-beta, classic evaluation; "
+    "both need pip install 'samuel[openspiel]'); "
     'quote a path holding "," or ":": weights="my:file.json"'
 )
 # The options whose value names a file or folder, and what it is (a name ending in .bin is a
@@ -492,6 +506,15 @@ def make_player(
             spec=spec,
             tablebase=None if directory is None else _tablebase(directory, rules, spec),
         )
+    elif name in SPIEL_PLAYERS:
+        try:  # OpenSpiel is an optional extra: imported only when one of its bots is built
+            from samuel.spiel.bots import spiel_player
+        except ImportError as error:
+            raise PlayerSpecError(
+                f"{quoted(name)} needs OpenSpiel, which is not installed "
+                f"(pip install 'samuel[openspiel]'; {error})"
+            ) from None
+        player = spiel_player(name, options, rules, spec, seed=seed, depth=depth)
     else:
         raise PlayerSpecError(f"unknown player {quoted(name)}; players are: {SPEC_HELP}")
     if options:

@@ -44,7 +44,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from samuel.games.base import IllegalMoveError, NotationError
 from samuel.games.game import Game
 from samuel.options import DEFAULT_GAME, require_tigers
-from samuel.players import DEFAULT_DEPTH, PlayerSpec, PlayerSpecError
+from samuel.players import DEFAULT_DEPTH, SPIEL_PLAYERS, PlayerSpec, PlayerSpecError
 from samuel.web import schemas
 from samuel.web.boards import WebGame, web_game
 from samuel.web.games import (
@@ -377,6 +377,8 @@ def is_quick(spec: str, depth: int | None = None, seconds: float | None = None) 
         parsed = PlayerSpec.parse(spec)
         if parsed.name in ("random", "human"):
             return True
+        if parsed.name in SPIEL_PLAYERS:  # OpenSpiel's bots run in Python: never milliseconds
+            return False
         if seconds is not None or parsed.get("time") is not None:
             return False
         spec_depth = parsed.get("depth")

@@ -1,6 +1,6 @@
-"""The players the page offers for the server's game: classic levels, random, and the networks
+"""The players the page offers for the server's game: classic levels, random, the networks
 that :func:`samuel.players.make_player` can load for that game (the shipped one, and each
-``*.bin`` in the weights dir).
+``*.bin`` in the weights dir) and, where OpenSpiel is installed, its MCTS.
 
 A candidate is offered only if ``make_player`` accepts its spec for the game, so the list always
 holds just what this version of Samuel can play: network players (for draughts too) appear as
@@ -42,6 +42,13 @@ WEIGHTS_FILE_SPECS = (
     (None, None, "Network {name}"),
 )
 WEIGHTS_PATTERN = "*.bin"
+# OpenSpiel's MCTS (samuel.spiel.bots), offered where OpenSpiel is installed: 100 simulations
+# answer in under half a second, 1,000 (the most the server plays: web.specs.MAX_SPIEL_ROLLOUTS)
+# in a few. They take no depth or time, so the page adds none (engine None).
+SPIEL_LEVELS = (
+    ("spiel-mcts:sims=100", "OpenSpiel MCTS, 100 simulations"),
+    ("spiel-mcts:sims=1000", "OpenSpiel MCTS, 1,000 simulations"),
+)
 
 
 def _accepted(spec: str, weights_dir: Path | None, rules: GameRules) -> bool:
@@ -80,10 +87,15 @@ def offered_players(weights_dir: Path | None, rules: GameRules = TIGERS) -> sche
     ]
     if not _accepted("classic", weights_dir, rules):  # a game with no classic evaluation yet
         classic = []
+    spiel = [
+        schemas.PlayerLevel(spec=spec, label=label, group="OpenSpiel", engine=None)
+        for spec, label in SPIEL_LEVELS
+        if _accepted(spec, weights_dir, rules)
+    ]
     other = [schemas.PlayerLevel(spec="random", label="Random moves", group="Other", engine=None)]
     shipped = [level for level in networks if level.spec in dict(SHIPPED_NETWORKS)]
     return schemas.PlayerList(
-        players=[*classic, *networks, *other],
+        players=[*classic, *networks, *spiel, *other],
         default=DEFAULT if classic else "random",
         strongest=shipped[0].spec if shipped else STRONGEST_CLASSIC if classic else "random",
     )

@@ -20,12 +20,25 @@ from pathlib import Path
 from samuel.games.base import GameRules
 from samuel.games.networks import LARGEST_FILE_BYTES
 from samuel.games.tigers.rules import RULES as TIGERS
-from samuel.players import Player, PlayerSpec, PlayerSpecError, SearchPlayer, make_player, quoted
+from samuel.players import (
+    SPIEL_PLAYERS,
+    Player,
+    PlayerSpec,
+    PlayerSpecError,
+    SearchPlayer,
+    make_player,
+    quoted,
+)
 from samuel.web.schemas import MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
 
 NETWORK_FILE_BYTES = LARGEST_FILE_BYTES  # the largest TSNN file of any game's network
 CLASSIC_WEIGHTS_BYTES = 64 * 1024  # the shipped file is under 1 kB; a bigger one is no weights
 LARGEST = {"network file": NETWORK_FILE_BYTES, "classic weights file": CLASSIC_WEIGHTS_BYTES}
+# OpenSpiel's bots run in Python and cannot be stopped by a clock, so the server caps their work
+# instead: spiel-mcts at 1,000 random games a move (simulations x rollouts: 3 to 5 s at the
+# start of a game on one core here), spiel-ab at depth 4 (a tenth of a second).
+MAX_SPIEL_ROLLOUTS = 1000
+MAX_SPIEL_DEPTH = 4
 
 
 def confine(spec: PlayerSpec, weights_dir: Path | None, tablebase_dir: Path | None) -> None:
@@ -127,6 +140,8 @@ def player_for(
     except (ValueError, OSError) as error:  # a file that does not load, said by its loader
         raise PlayerSpecError(f"{quoted(spec)}: {error}") from None
     player.spec = spec  # as the visitor wrote it
+    if parsed.name in SPIEL_PLAYERS:
+        _check_spiel_work(player, spec)
     if isinstance(player, SearchPlayer):
         if parsed.get("depth") is not None and player.depth > MAX_SEARCH_DEPTH:
             raise PlayerSpecError(
@@ -139,3 +154,18 @@ def player_for(
         if player.seconds is None or player.seconds > MAX_SEARCH_SECONDS:
             player.seconds = MAX_SEARCH_SECONDS  # with a depth, the depth still stops it first
     return player
+
+
+def _check_spiel_work(player: Player, spec: str) -> None:
+    """Refuse an OpenSpiel bot asking more work a move than this server gives one."""
+    simulations, rollouts = getattr(player, "simulations", 1), getattr(player, "rollouts", 1)
+    if simulations * rollouts > MAX_SPIEL_ROLLOUTS:
+        raise PlayerSpecError(
+            f"{quoted(spec)}: this server plays {MAX_SPIEL_ROLLOUTS} random games a move at "
+            f"most (sims x rollouts), not {simulations * rollouts}"
+        )
+    if getattr(player, "depth", 1) > MAX_SPIEL_DEPTH:
+        raise PlayerSpecError(
+            f"{quoted(spec)}: this server's OpenSpiel alpha-beta searches to depth "
+            f"{MAX_SPIEL_DEPTH} at most"
+        )
