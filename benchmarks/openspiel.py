@@ -7,8 +7,9 @@ positions a second each visits (Samuel: its search's node count; OpenSpiel: the 
 search plays an action into, counted in the adapter). Positions come from random openings of
 ``--plies`` plies (seeded), Tigers & Sheep by default, where an action is a move.
 
-``--part tournament``: ``net``, ``classic`` and ``hybrid`` (at ``--depth``) and OpenSpiel's MCTS
-at each of ``--sims`` simulations play a round robin (``samuel tournament``), with ratings.
+``--part tournament``: ``net``, ``classic`` and ``hybrid`` (at ``--depth``; ``--engines`` picks
+some) and OpenSpiel's MCTS at each of ``--sims`` simulations play a round robin (``samuel
+tournament``), with ratings; ``classic`` is the anchor at 0.
 
     PYTHONPATH=src .venv/bin/python benchmarks/openspiel.py --part alphabeta --depth 3
     PYTHONPATH=src .venv/bin/python benchmarks/openspiel.py --part tournament --sims 100,1000 \\
@@ -135,8 +136,7 @@ def part_tournament(args) -> None:
     from samuel.match.report import format_tournament_report
     from samuel.match.tournament import play_tournament
 
-    engines = [f"net:depth={args.depth}", f"classic:depth={args.depth}"]
-    engines.append(f"hybrid:depth={args.depth}")
+    engines = [f"{name}:depth={args.depth}" for name in args.engines.split(",") if name]
     engines += [f"spiel-mcts:sims={sims}" for sims in args.sims]
     started = time.perf_counter()
     result = play_tournament(
@@ -167,6 +167,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=17, help="openings and players (17)")
     parser.add_argument("--sims", type=numbers, default=[100, 1000, 10000], help="MCTS sims")
     parser.add_argument("--games", type=int, default=4, help="games a pairing, even (4)")
+    parser.add_argument(
+        "--engines", default="net,classic,hybrid", help="Samuel's engines (net,classic,hybrid)"
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args()
     for part in args.part.split(","):
