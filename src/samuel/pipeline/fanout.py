@@ -21,8 +21,6 @@ from pathlib import Path
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
-from samuel.games.evaluators import check_params
-from samuel.seeds import derive_seed
 from samuel.train.selfplay import play_selfplay_parts
 
 from . import sources
@@ -50,21 +48,10 @@ def selfplay_positions_on(
         return sources.selfplay_positions(
             game, evaluator, params, games, depth, seed, random_plies, epsilon, ply_cap
         )
-    rules = sources.game_rules(game)
-    params = check_params(game, evaluator, params)
-    sources._check_play(depth, random_plies, ply_cap, games)
-    if isinstance(epsilon, bool) or not isinstance(epsilon, int | float | np.floating):
-        raise ValueError(f"epsilon is a probability, not {epsilon!r}")
-    if not 0.0 <= epsilon <= 1.0:
-        raise ValueError(f"epsilon is a probability between 0 and 1, not {epsilon}")
-    seed = sources._seed(seed)
-    seeds = np.array([derive_seed(seed, g) for g in range(games)], dtype=np.int64)
-    root = rules.encode(rules.initial_position())
-    settings = (int(game), evaluator, params, root, depth, random_plies, float(epsilon), ply_cap)
-    parts = play_selfplay_parts(backend, *settings, seeds)
-    positions = np.concatenate([part.positions for part in parts])  # games 0.. in order
-    plies = np.concatenate([part.plies for part in parts])
-    return sources._gather(positions, plies, lambda g, n: np.ones(n, dtype=bool))
+    settings, seeds = sources.selfplay_settings(
+        game, evaluator, params, games, depth, seed, random_plies, epsilon, ply_cap
+    )
+    return sources.selfplay_batch(play_selfplay_parts(backend, *settings, seeds))
 
 
 def _expert_unit(shared: tuple, numbers: range) -> sources.ExpertGames:

@@ -215,6 +215,15 @@ def selfplay_positions(
 
 
 def _selfplay(game, evaluator, params, count, depth, seed, random_plies, epsilon, ply_cap):
+    settings, seeds = selfplay_settings(
+        game, evaluator, params, count, depth, seed, random_plies, epsilon, ply_cap
+    )
+    return selfplay_batch([play_selfplay(*settings, seeds)])
+
+
+def selfplay_settings(game, evaluator, params, count, depth, seed, random_plies, epsilon, ply_cap):
+    """The checked settings of :func:`samuel.train.selfplay.play_selfplay` (all but the seeds)
+    and the games' seeds, game ``g`` seeded by ``derive_seed(seed, g)``."""
     rules = game_rules(game)
     params = check_params(game, evaluator, params)
     _check_play(depth, random_plies, ply_cap, count)
@@ -225,10 +234,15 @@ def _selfplay(game, evaluator, params, count, depth, seed, random_plies, epsilon
     seed = _seed(seed)
     seeds = np.array([derive_seed(seed, g) for g in range(count)], dtype=np.int64)
     root = rules.encode(rules.initial_position())
-    played = play_selfplay(
-        int(game), evaluator, params, root, depth, random_plies, float(epsilon), ply_cap, seeds
-    )
-    return _gather(played.positions, played.plies, lambda g, n: np.ones(n, dtype=bool))
+    settings = (int(game), evaluator, params, root, depth, random_plies, float(epsilon), ply_cap)
+    return settings, seeds
+
+
+def selfplay_batch(parts) -> PositionBatch:
+    """Every position of the self-play games ``parts`` (consecutive runs of games, in order)."""
+    positions = np.concatenate([part.positions for part in parts])
+    plies = np.concatenate([part.plies for part in parts])
+    return _gather(positions, plies, lambda g, n: np.ones(n, dtype=bool))
 
 
 def _gather(positions: np.ndarray, plies: np.ndarray, keep) -> PositionBatch:
