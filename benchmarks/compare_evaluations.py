@@ -3,8 +3,8 @@ same search depth, on openings used nowhere else; each score with its 95% range.
 
 Contenders: the hand-written weights themselves (a control: it should score 50%), the
 hill-climbed and the gradient-tuned weights, the network alone and the hybrid (classic + scale x
-network). Only the evaluation differs between the two players of a match, so a difference in
-score comes from the evaluation.
+network) at its default scale and, with ``--tuned-scale``, at another. Only the evaluation
+differs between the two players of a match, so a difference in score comes from the evaluation.
 
 The openings are ``--opening-plies`` (6) random plies from the match seed (424242): hill
 climbing's rounds use 4 plies and its final match 5, training's matches 4, and positions after
@@ -13,6 +13,9 @@ openings.
 
     .venv/bin/python benchmarks/compare_evaluations.py --depth 3 --games 200 \\
         --hill-climbed tuning/hillclimb/learned.json --gradient-tuned tuning/gradient.json
+    .venv/bin/python benchmarks/compare_evaluations.py --game draughts --depth 4 --games 200 \\
+        --hill-climbed tuning/draughts/hillclimb/learned.json \\
+        --gradient-tuned tuning/draughts/gradient.json --tuned-scale 1
 
 The table is printed as Markdown and, with ``--json``, saved.
 """
@@ -25,10 +28,12 @@ import os
 import time
 from pathlib import Path
 
+from samuel.games import get_game
+from samuel.games.networks import shipped_network
 from samuel.match.head_to_head import play_match
-from samuel.players import SHIPPED_NETWORK
+from samuel.options import game_name
 
-FALLBACK_NETWORK = Path("runs/main/latest.bin")  # when no network is shipped yet
+FALLBACK_NETWORK = "runs/{game}/latest.bin"  # when no network is shipped yet
 
 
 def main() -> None:
@@ -39,38 +44,43 @@ def main() -> None:
     parser.add_argument("--gradient-tuned", help="gradient-tuned weights (samuel tune)")
     parser.add_argument(
         "--network",
-        help=f"network for the network and hybrid rows "
-        f"({SHIPPED_NETWORK.name} if shipped, else {FALLBACK_NETWORK})",
+        help="network for the network and hybrid rows (the game's shipped one, else "
+        f"{FALLBACK_NETWORK.format(game='GAME')})",
     )
     parser.add_argument("--scale", type=float, help="the hybrid's scale (its default)")
+    parser.add_argument("--tuned-scale", type=float, help="a second hybrid row at this scale")
+    parser.add_argument("--game", type=game_name, default="tigers", help="the game (tigers)")
     parser.add_argument("--opening-plies", type=int, default=6)
     parser.add_argument("--seed", type=int, default=424242)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--only", help="comma-separated row names to play (all)")
     parser.add_argument("--json", help="where to save the rows as JSON")
     args = parser.parse_args()
+    shipped = shipped_network(get_game(args.game).kernel_id)
     network = (
         Path(args.network)
         if args.network
-        else (SHIPPED_NETWORK if SHIPPED_NETWORK.exists() else FALLBACK_NETWORK)
+        else shipped or Path(FALLBACK_NETWORK.format(game=args.game))
     )
-    scale = "" if args.scale is None else f",scale={args.scale:g}"
+
+    def hybrid(scale: float | None) -> str:
+        options = [] if network == shipped else [f"net={network}"]
+        options += [] if scale is None else [f"scale={scale:g}"]
+        return ":".join(["hybrid", ",".join(options)]) if options else "hybrid"
+
     contenders = {
         "hand-written": "classic",
         "hill-climbed": args.hill_climbed and f"classic:weights={args.hill_climbed}",
         "gradient-tuned": args.gradient_tuned and f"classic:weights={args.gradient_tuned}",
-        "network alone": "net" if network == SHIPPED_NETWORK else str(network),
-        "hybrid": (
-            f"hybrid{scale.replace(',', ':', 1)}"
-            if network == SHIPPED_NETWORK
-            else f"hybrid:net={network}{scale}"
-        ),
+        "network alone": "net" if network == shipped else str(network),
+        "hybrid": hybrid(args.scale),
+        "hybrid (tuned scale)": args.tuned_scale is not None and hybrid(args.tuned_scale) or None,
     }
     wanted = set(args.only.split(",")) if args.only else set(contenders)
     opponent = f"classic:depth={args.depth}"
     print(
         f"Against {opponent}, {args.games} games each, {args.opening_plies}-ply openings from "
-        f"seed {args.seed}; network {network}"
+        f"seed {args.seed}; {get_game(args.game).title}; network {network}"
     )
     print()
     print("| Evaluation | Spec | Score (95% range) | Elo | W / D / L | Time |")
@@ -88,6 +98,7 @@ def main() -> None:
             seed=args.seed,
             openings=args.opening_plies,
             workers=args.workers,
+            game=args.game,
         )
         s = result.statistics
         seconds = time.perf_counter() - started
@@ -114,6 +125,7 @@ def main() -> None:
                 "seconds": seconds,
                 "seed": args.seed,
                 "opening_plies": args.opening_plies,
+                "game": args.game,
             }
         )
     if args.json:

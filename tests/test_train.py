@@ -271,3 +271,25 @@ def test_draughts_trains_end_to_end_from_the_command_line_and_its_network_plays(
     assert match.games == 4
     with pytest.raises(PlayerSpecError, match="a network for English draughts, not Tigers"):
         make_player(str(latest), get_game("tigers"))
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["train"], ("tigers", 50, 500, "weights")),
+        (["train", "--game", "draughts"], ("draughts", 200, 1000, "weights/draughts")),
+        (["train", "--game", "draughts", "3", "10", "out"], ("draughts", 3, 10, "out")),
+        (["train", "7"], ("tigers", 7, 500, "weights")),
+    ],
+)
+def test_each_game_has_its_own_training_defaults(monkeypatch, argv, expected):
+    from samuel import cli
+    from samuel.train import command
+
+    seen = []
+    monkeypatch.setattr(command, "train", lambda config, *args, **kwargs: seen.append(config))
+    args = cli.build_parser().parse_args(argv)
+    command.command_train(args)
+    [config] = seen
+    assert (config.game, config.generations, config.games, config.out_dir) == expected
+    assert config.depth == 3 and config.match_every == 10  # the rest stay the fields' defaults

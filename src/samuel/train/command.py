@@ -18,7 +18,7 @@ from samuel.options import (
 )
 from samuel.progress import progress_bar
 
-from .config import TrainConfig
+from .config import GAME_DEFAULTS, TrainConfig, game_defaults
 from .loop import GenerationReport, train
 
 
@@ -62,27 +62,31 @@ def format_row(row: GenerationReport) -> str:
     )
 
 
+def _per_game(field: str) -> str:
+    """A field's default, and each game's that differs: "50; draughts 200"."""
+    own = [f"{game} {values[field]}" for game, values in GAME_DEFAULTS.items() if field in values]
+    return "; ".join([str(getattr(TrainConfig(), field)), *own])
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     d = TrainConfig()
+    # The three positionals default per game (GAME_DEFAULTS): None here, filled in by the game.
     parser.add_argument(
         "generations",
         nargs="?",
         type=positive_int,
-        default=d.generations,
-        help=f"generations to train ({d.generations})",
+        help=f"generations to train ({_per_game('generations')})",
     )
     parser.add_argument(
         "games",
         nargs="?",
         type=positive_int,
-        default=d.games,
-        help=f"self-play games per generation ({d.games})",
+        help=f"self-play games per generation ({_per_game('games')})",
     )
     parser.add_argument(
         "out_dir",
         nargs="?",
-        default=d.out_dir,
-        help=f"where weights are saved and resumed from ({d.out_dir})",
+        help=f"where weights are saved and resumed from ({_per_game('out_dir')})",
     )
     parser.add_argument("--from", dest="start_from", help="start from this weights file")
     parser.add_argument(
@@ -198,11 +202,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def command_train(args: argparse.Namespace) -> None:
+    d = game_defaults(args.game)
     config = TrainConfig(
         game=args.game,
-        generations=args.generations,
-        games=args.games,
-        out_dir=args.out_dir,
+        generations=d.generations if args.generations is None else args.generations,
+        games=d.games if args.games is None else args.games,
+        out_dir=d.out_dir if args.out_dir is None else args.out_dir,
         start_from=args.start_from,
         depth=args.depth,
         ply_cap=args.ply_cap,

@@ -90,3 +90,17 @@ class TrainConfig:
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
+
+
+# Each game's own defaults where they differ from the fields' (Tigers & Sheep's). A draughts game
+# at depth 3 is quicker, and the network needs more of them: 200 generations of 1,000 games is the
+# documented run (docs/draughts.md), about an hour on 2 cores. Its own folder keeps a run of one
+# game from resuming from the other's weights.
+GAME_DEFAULTS: dict[str, dict[str, object]] = {
+    "draughts": {"generations": 200, "games": 1000, "out_dir": "weights/draughts"},
+}
+
+
+def game_defaults(game: str) -> TrainConfig:
+    """The configuration ``samuel train --game GAME`` runs with when given no other option."""
+    return TrainConfig(game=game, **GAME_DEFAULTS.get(game, {}))
