@@ -242,7 +242,7 @@ PARAMS = N.parameter_count(52)
         (b"TSN", "too short"),
         (b"TSNN\x02\x00\x00\x00\x00\x00", "too short"),
         (header(magic=b"ABCD") + bytes(4 * PARAMS), "does not start with TSNN"),
-        (header(version=4) + bytes(4 * PARAMS), "version 4; this program reads versions 1, 2, 3"),
+        (header(version=5) + bytes(4 * PARAMS), "version 5; this program reads versions 1, 2, 3"),
         (header(sizes=(52, 128, 32)) + bytes(4 * PARAMS), "has layers 52-128-32"),
         (header(sizes=(0, 64, 32)), "has layers 0-64-32"),
         (header(sizes=(1 << 31, 64, 32)), "has layers 2147483648-64-32"),

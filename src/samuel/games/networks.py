@@ -5,6 +5,10 @@ The network itself (:mod:`samuel.nn.network`) and its file format (:mod:`samuel.
 know nothing of games; a file records its game's number (:mod:`samuel.games.kernels`), and this
 module is where a file meets the game that wants it: loading one made for another game is a
 :class:`~samuel.nn.weights.WeightsFileError` that names both games.
+
+A Samuel Zero network (:mod:`samuel.nn.zero`: the value network with the moves-left head and a
+policy over the game's actions, :mod:`samuel.games.actions`) has its own functions here
+(``*_zero_network``); each kind of file is refused where the other is wanted.
 """
 
 from __future__ import annotations
@@ -14,16 +18,20 @@ from pathlib import Path
 
 import numpy as np
 
-from samuel.nn import network
+from samuel.nn import network, zero
 from samuel.nn.weights import WeightsFileError, file_bytes, read_network, save_parameters
 
 from . import kernels
+from .actions import action_count
 
 # The networks shipped with the package, by game number: the best of the documented training
 # run for Tigers & Sheep (docs/training.md). Draughts has none yet.
 SHIPPED = {kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped.bin"}
 # The largest network file of any game, heads included (a server refuses bigger ones unopened).
-LARGEST_FILE_BYTES = max(file_bytes(g.network_inputs, True) for g in kernels.GAMES.values())
+LARGEST_FILE_BYTES = max(
+    max(file_bytes(g.network_inputs, True), file_bytes(g.network_inputs, True, action_count(n)))
+    for n, g in kernels.GAMES.items()
+)
 
 
 def _base(game: int) -> int:
@@ -84,7 +92,18 @@ def load_network(path: str | os.PathLike, game: int) -> np.ndarray:
     """The parameters in the weights file at ``path``, which must be a network for the game
     (with the moves-left head's parameters last, if the file has it: :func:`has_moves_left`);
     raises :class:`WeightsFileError` saying what is wrong (a bad file, or another game's)."""
-    base = _base(game)
+    loaded = _read_for(path, _base(game))
+    if loaded.actions:
+        raise WeightsFileError(
+            f"{path} is a Samuel Zero network (with a policy), not a value network; the zero "
+            "player loads it"
+        )
+    return loaded.params
+
+
+def _read_for(path: str | os.PathLike, base: int):
+    """The file at ``path``, checked to be for the game numbered ``base``: its game and its
+    input count."""
     title = kernels.GAMES[base].title
     loaded = read_network(path)
     if loaded.game != base:
@@ -94,6 +113,50 @@ def load_network(path: str | os.PathLike, game: int) -> np.ndarray:
     if loaded.inputs != network_inputs(base):
         raise WeightsFileError(
             f"{path} has {loaded.inputs} inputs; {title}'s network has {network_inputs(base)}"
+        )
+    return loaded
+
+
+def zero_parameter_count(game: int) -> int:
+    """How many parameters the game's Zero network has."""
+    return zero.zero_parameter_count(network_inputs(game), action_count(game))
+
+
+def check_zero_network(params: np.ndarray, game: int) -> None:
+    """Raise ValueError unless ``params`` is the game's Zero network (a flat array of
+    :func:`zero_parameter_count` numbers)."""
+    if np.ndim(params) != 1 or len(params) != zero_parameter_count(game):
+        raise ValueError(
+            f"{kernels.GAMES[_base(game)].title}'s Zero network has {zero_parameter_count(game)} "
+            f"parameters, not {np.shape(params)}"
+        )
+
+
+def random_zero_network(game: int, seed: int) -> np.ndarray:
+    """The game's Zero network with random weights from ``seed``
+    (:func:`samuel.nn.zero.random_zero_parameters`)."""
+    return zero.random_zero_parameters(network_inputs(game), action_count(game), seed)
+
+
+def save_zero_network(params: np.ndarray, path: str | os.PathLike, game: int) -> None:
+    """Write the game's Zero network to ``path`` (TSNN version 4: the game, the heads and the
+    action count recorded), atomically."""
+    check_zero_network(params, game)
+    save_parameters(params, path, _base(game), action_count(game))
+
+
+def load_zero_network(path: str | os.PathLike, game: int) -> np.ndarray:
+    """The parameters of the Zero network in the weights file at ``path``, which must be one
+    for the game; raises :class:`WeightsFileError` saying what is wrong (a bad file, another
+    game's, a network without a policy, a policy over other actions)."""
+    base = _base(game)
+    title = kernels.GAMES[base].title
+    loaded = _read_for(path, base)
+    if not loaded.actions:
+        raise WeightsFileError(f"{path} is a value network without a policy, not a Zero network")
+    if loaded.actions != action_count(base):
+        raise WeightsFileError(
+            f"{path} has a policy of {loaded.actions} actions; {title} has {action_count(base)}"
         )
     return loaded.params
 

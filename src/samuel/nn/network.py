@@ -189,9 +189,7 @@ def forward(
 
 
 @kernel
-def _backward_layer2(
-    params: np.ndarray, grad: np.ndarray, inputs: int, scratch: np.ndarray
-) -> None:
+def backward_layer2(params: np.ndarray, grad: np.ndarray, inputs: int, scratch: np.ndarray) -> None:
     """Backpropagate from the second hidden layer, whose gradient (through its ReLU) the caller
     left in ``scratch``'s ``d2``, into layer 2, leaving h1's gradient before h1's ReLU in ``d1``
     (where the moves-left head adds its part)."""
@@ -217,7 +215,7 @@ def _backward_layer2(
 
 
 @kernel
-def _backward_layer1(
+def backward_layer1(
     grad: np.ndarray,
     inputs: int,
     active: np.ndarray,
@@ -248,12 +246,12 @@ def _backward_layer1(
 
 
 @kernel
-def _backward_output(
+def backward_output(
     params: np.ndarray, grad: np.ndarray, inputs: int, d_out: float, scratch: np.ndarray
 ) -> None:
     """Add the value output's gradient (``d_out``, already through tanh) to W3 and B3, leave the
     second hidden layer's gradient (through its ReLU) in ``scratch``'s ``d2``, and carry it on
-    into layer 2 and h1's gradient (:func:`_backward_layer2`): the value's part of every
+    into layer 2 and h1's gradient (:func:`backward_layer2`): the value's part of every
     backward pass."""
     w3 = inputs * HIDDEN1 + HIDDEN1 + HIDDEN1 * HIDDEN2 + HIDDEN2
     b3 = w3 + HIDDEN2
@@ -263,7 +261,7 @@ def _backward_output(
     for k in range(HIDDEN2):
         grad[w3 + k] += d_out * h2[k]
         d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
-    _backward_layer2(params, grad, inputs, scratch)
+    backward_layer2(params, grad, inputs, scratch)
 
 
 @kernel
@@ -282,13 +280,13 @@ def add_gradient(
     out = forward(params, inputs, active, values, count, scratch)
     error = out - target
     d_out = np.float32(error * (1.0 - out * out))  # through tanh
-    _backward_output(params, grad, inputs, d_out, scratch)
-    _backward_layer1(grad, inputs, active, values, count, scratch)
+    backward_output(params, grad, inputs, d_out, scratch)
+    backward_layer1(grad, inputs, active, values, count, scratch)
     return 0.5 * error * error
 
 
 @kernel
-def _softplus(z: float) -> float:
+def softplus(z: float) -> float:
     """log(1 + e^z), without overflow for large z."""
     if z > 0:
         return z + np.log1p(np.exp(-z))
@@ -316,7 +314,7 @@ def plies_left(params: np.ndarray, inputs: int, scratch: np.ndarray) -> float:
             total += layer4[row + j] * h1[j]
         if total > 0:
             z += layer5[k] * total
-    return PLIES_SCALE * _softplus(z)
+    return PLIES_SCALE * softplus(z)
 
 
 @kernel
@@ -326,6 +324,69 @@ def huber(error: float, delta: float) -> float:
     if size <= delta:
         return 0.5 * error * error
     return delta * (size - 0.5 * delta)
+
+
+@kernel
+def moves_left_loss(params: np.ndarray, inputs: int, plies: float, weight: float, scratch):
+    """The moves-left head's part of a training step, after :func:`forward` left h1 in
+    ``scratch``: ``(huber((plies_left - plies) / PLIES_SCALE), d_head)``, the unweighted loss and
+    ``weight`` times its derivative by the head's pre-activation; leaves the head's hidden layer
+    in ``scratch``'s ``hm`` for :func:`backward_moves_left`. A ``plies`` below 0 (``NO_PLIES``)
+    or a ``weight`` of 0 gives ``(0, 0)`` and computes nothing."""
+    if not (plies >= 0.0 and weight > 0.0):
+        return 0.0, np.float32(0.0)
+    w4 = inputs * HIDDEN1 + TAIL
+    b4 = w4 + HIDDEN1 * HEAD_HIDDEN
+    w5 = b4 + HEAD_HIDDEN
+    b5 = w5 + HEAD_HIDDEN
+    h1 = scratch[H1 : H1 + HIDDEN1]
+    hm = scratch[HM : HM + HEAD_HIDDEN]
+    layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
+    z = params[b5]
+    for k in range(HEAD_HIDDEN):
+        total = params[b4 + k]
+        row = k * HIDDEN1
+        for j in range(HIDDEN1):
+            total += layer4[row + j] * h1[j]
+        if total < 0:
+            total = np.float32(0.0)
+        hm[k] = total
+        z += params[w5 + k] * total
+    scaled = (PLIES_SCALE * softplus(z) - plies) / PLIES_SCALE
+    delta = HUBER_PLIES / PLIES_SCALE
+    slope = max(-delta, min(delta, scaled))  # the Huber loss's derivative
+    return huber(scaled, delta), np.float32(weight * slope / (1.0 + np.exp(-z)))  # softplus'
+
+
+@kernel
+def backward_moves_left(
+    params: np.ndarray, grad: np.ndarray, inputs: int, d_head: float, scratch: np.ndarray
+) -> None:
+    """Add the moves-left head's gradient (``d_head`` from :func:`moves_left_loss`) to its
+    parameters, and its part of h1's gradient before h1's ReLU to ``scratch``'s ``d1`` (which
+    :func:`backward_layer2` wrote first). Nothing for a ``d_head`` of 0."""
+    if d_head == 0:
+        return
+    w4 = inputs * HIDDEN1 + TAIL
+    b4 = w4 + HIDDEN1 * HEAD_HIDDEN
+    w5 = b4 + HEAD_HIDDEN
+    b5 = w5 + HEAD_HIDDEN
+    h1 = scratch[H1 : H1 + HIDDEN1]
+    d1 = scratch[D1 : D1 + HIDDEN1]
+    hm = scratch[HM : HM + HEAD_HIDDEN]
+    layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
+    grad4 = grad[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
+    grad[b5] += d_head
+    for k in range(HEAD_HIDDEN):
+        grad[w5 + k] += d_head * hm[k]
+        if hm[k] <= 0:
+            continue
+        g = d_head * params[w5 + k]
+        grad[b4 + k] += g
+        row = k * HIDDEN1
+        for j in range(HIDDEN1):
+            grad4[row + j] += g * h1[j]
+            d1[j] += g * layer4[row + j]
 
 
 @kernel
@@ -347,50 +408,12 @@ def add_gradient_heads(
     Returns ``(value loss, unweighted plies loss)``; the plies loss is in units of PLIES_SCALE
     plies, as the gradient sees it."""
     out = forward(params, inputs, active, values, count, scratch)
-    w4 = inputs * HIDDEN1 + TAIL
-    b4 = w4 + HIDDEN1 * HEAD_HIDDEN
-    w5 = b4 + HEAD_HIDDEN
-    b5 = w5 + HEAD_HIDDEN
-    h1 = scratch[H1 : H1 + HIDDEN1]
-    d1 = scratch[D1 : D1 + HIDDEN1]
-    hm = scratch[HM : HM + HEAD_HIDDEN]
-    layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
-    grad4 = grad[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
     error = out - target
     d_out = np.float32(error * (1.0 - out * out))  # through tanh
-    d_head = np.float32(0.0)
-    plies_loss = 0.0
-    if plies >= 0.0 and weight > 0.0:
-        z = params[b5]
-        for k in range(HEAD_HIDDEN):
-            total = params[b4 + k]
-            row = k * HIDDEN1
-            for j in range(HIDDEN1):
-                total += layer4[row + j] * h1[j]
-            if total < 0:
-                total = np.float32(0.0)
-            hm[k] = total
-            z += params[w5 + k] * total
-        scaled = (PLIES_SCALE * _softplus(z) - plies) / PLIES_SCALE
-        delta = HUBER_PLIES / PLIES_SCALE
-        plies_loss = huber(scaled, delta)
-        slope = max(-delta, min(delta, scaled))  # the Huber loss's derivative
-        d_head = np.float32(weight * slope / (1.0 + np.exp(-z)))  # softplus' = sigmoid
-    _backward_output(params, grad, inputs, d_out, scratch)
-    if d_head != 0:
-        # the head's hidden layer, and its part of h1's gradient before h1's ReLU
-        grad[b5] += d_head
-        for k in range(HEAD_HIDDEN):
-            grad[w5 + k] += d_head * hm[k]
-            if hm[k] <= 0:
-                continue
-            g = d_head * params[w5 + k]
-            grad[b4 + k] += g
-            row = k * HIDDEN1
-            for j in range(HIDDEN1):
-                grad4[row + j] += g * h1[j]
-                d1[j] += g * layer4[row + j]
-    _backward_layer1(grad, inputs, active, values, count, scratch)
+    plies_loss, d_head = moves_left_loss(params, inputs, plies, weight, scratch)
+    backward_output(params, grad, inputs, d_out, scratch)
+    backward_moves_left(params, grad, inputs, d_head, scratch)
+    backward_layer1(grad, inputs, active, values, count, scratch)
     return 0.5 * error * error, plies_loss
 
 

@@ -31,13 +31,13 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from samuel.errors import SamuelError
+from samuel.games import actions as game_actions
 from samuel.games import get_game, registry
 from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules, IllegalMoveError, Outcome, Termination
 from samuel.games.draughts import board as draughts_board
 from samuel.games.draughts import kernels as draughts_kernels
 from samuel.games.tigers import board as tigers_board
-from samuel.games.tigers import kernels as tigers_kernels
 from samuel.games.tigers.rules import point_name
 
 
@@ -59,19 +59,16 @@ Path = tuple[int, ...]  # the actions that make one Samuel move
 
 
 class TigersActions:
-    """Tigers & Sheep's actions: one per move (see the module's docstring)."""
+    """Tigers & Sheep's actions: one per move (see the module's docstring), Samuel's own
+    (:mod:`samuel.games.actions`, the policy's)."""
 
     POINTS = tigers_board.POINTS
-    PLACEMENT = POINTS * POINTS  # 625: the first placement action
-    num_distinct = PLACEMENT + POINTS  # 650
+    PLACEMENT = game_actions.TIGERS_PLACEMENT  # 625: the first placement action
+    num_distinct = game_actions.TIGERS_ACTIONS  # 650
     longest_move = 1  # actions in one move
 
     def path(self, code: int) -> Path:
-        origin = code & tigers_kernels.POINT_FIELD
-        target = (code >> tigers_kernels.POINT_BITS) & tigers_kernels.POINT_FIELD
-        if origin == tigers_kernels.NO_POINT:
-            return (self.PLACEMENT + target,)
-        return (origin * self.POINTS + target,)
+        return (int(game_actions.tigers_action(code)),)
 
     def is_capture(self, code: int) -> bool:
         return False  # a jump is one action, and nothing hangs on knowing it is one

@@ -1,0 +1,263 @@
+"""Samuel Zero's network (samuel.nn.zero) against its float64 reference: the forward pass, the
+softmax over the legal moves, every parameter's gradient against central finite differences
+(both games, a sample with one legal move, one without a plies target, one without a policy
+target), the kernels' refusals, and the weights file (version 4) with its refusals."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+
+from samuel.games import actions as A
+from samuel.games import kernels as K
+from samuel.games.networks import (
+    load_network,
+    load_zero_network,
+    random_network,
+    random_zero_network,
+    save_network,
+    save_zero_network,
+)
+from samuel.nn import network as N
+from samuel.nn import zero as Z
+from samuel.nn.weights import WeightsFileError, read_network, save_parameters
+from tests.reference import dense_network as dense
+from tests.reference import zero_network as reference
+from tests.test_actions import GAMES, random_states
+
+WEIGHTS = Z.LossWeights(policy=0.7, value=1.3, plies=0.5)  # not 1, so the weighting is seen
+
+
+def sample(game: int, state: np.ndarray):
+    """The set inputs of a position and its legal moves' distinct actions."""
+    active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
+    values = np.zeros(K.MAX_SET_INPUTS, dtype=np.float32)
+    count = K.network_inputs(game, state, active, values)
+    _, actions = A.legal_actions(game, state)
+    legal = np.array(sorted(set(actions.tolist())), dtype=np.int64)
+    return active, values, count, legal
+
+
+def gradient(params, game, active, values, count, legal, target, z, plies, weights=WEIGHTS):
+    inputs, actions = K.compiled_game(game).network_inputs, A.action_count(game)
+    grad = np.zeros_like(params)
+    logits = np.zeros(len(legal), dtype=np.float32)
+    scratch = np.zeros(N.SCRATCH, dtype=np.float32)
+    losses = Z.zero_add_gradient(
+        params, grad, inputs, actions, active, values, count, legal, len(legal), target,
+        z, plies, weights.policy, weights.value, weights.plies, logits, scratch,
+    )  # fmt: skip
+    return grad, losses
+
+
+def chosen_samples(name: str):
+    """Three positions of random games and one with a single legal move, with targets: the
+    second has no policy target, the third no plies target."""
+    game = GAMES[name]
+    states = random_states(name, 30, seed=5)
+    rng = np.random.default_rng(11)
+    picks = [states[i] for i in rng.choice(len(states), 3, replace=False)]
+    picks += [s for s in states if len(sample(game, s)[3]) == 1][:1]
+    found = []
+    for n, state in enumerate(picks):
+        active, values, count, legal = sample(game, state)
+        target = rng.dirichlet(np.ones(len(legal))).astype(np.float32)
+        if n == 1:
+            target[:] = 0  # no policy target: the value and plies only
+        plies = N.NO_PLIES if n == 2 else float(rng.integers(1, 120))
+        found.append((active, values, count, legal, target, float(rng.uniform(-1, 1)), plies))
+    return found
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_forward_and_softmax_equal_the_reference(name):
+    game = GAMES[name]
+    inputs, actions = K.compiled_game(game).network_inputs, A.action_count(game)
+    params = random_zero_network(game, 3)
+    params[Z.zero_layout(inputs, actions).bp :] = np.random.default_rng(0).normal(0, 1, actions)
+    scratch = np.zeros(N.SCRATCH, dtype=np.float32)
+    for state in random_states(name, 2, seed=9)[::7]:
+        active, values, count, legal = sample(game, state)
+        logits = np.zeros(len(legal), dtype=np.float32)
+        value, plies = Z.zero_forward(
+            params, inputs, actions, active, values, count, legal, len(legal), logits, scratch
+        )
+        x = N.dense_inputs(inputs, active, values, count)
+        want_value, want_plies, want_logits = reference.outputs(params, x, actions, legal)
+        assert value == pytest.approx(want_value, abs=1e-5)
+        assert plies == pytest.approx(want_plies, rel=1e-5)
+        assert np.allclose(logits, want_logits, atol=1e-5)
+        # the value network's kernels read a Zero network's trunk as it is
+        assert N.forward(params, inputs, active, values, count, scratch) == value
+        priors = np.zeros(len(legal), dtype=np.float32)
+        Z.softmax(logits, len(legal), priors)
+        assert priors.sum() == pytest.approx(1.0, abs=1e-6)
+        assert np.allclose(priors, reference.priors(want_logits), atol=1e-6)
+        assert np.argmax(priors) == np.argmax(want_logits)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_parameters_gradient_equals_finite_differences(name):
+    game = GAMES[name]
+    inputs, actions = K.compiled_game(game).network_inputs, A.action_count(game)
+    shape = Z.zero_layout(inputs, actions)
+    trunk = shape.trunk
+    params = random_zero_network(game, 21)
+    # Larger policy weights than the start's, so the policy's gradients are not all tiny.
+    params[shape.wp :] = np.random.default_rng(2).normal(0, 0.3, shape.params - shape.wp)
+    samples = chosen_samples(name)
+    assert len(samples) == 4 and len(samples[-1][3]) == 1
+    for active, values, count, legal, target, z, plies in samples:
+        grad, losses = gradient(params, game, active, values, count, legal, target, z, plies)
+        x = N.dense_inputs(inputs, active, values, count)
+
+        def loss_of(p, x=x, legal=legal, target=target, z=z, plies=plies):
+            return reference.loss(p, x, actions, legal, target, z, plies, WEIGHTS)[0]
+
+        _, parts = reference.loss(params.astype(np.float64), x, actions, legal, target, z, plies,
+                                  WEIGHTS)  # fmt: skip
+        assert np.allclose(losses, parts, rtol=1e-4, atol=1e-6)
+        # Every parameter the loss reads: layer 1's rows of the set inputs, everything after
+        # layer 1 in the trunk, and the policy's rows and biases of the legal actions. The rest
+        # cannot change the loss, and their gradient must be exactly 0.
+        rows = np.concatenate([np.arange(a * 64, a * 64 + 64) for a in active[:count]])
+        policy_rows = np.concatenate(
+            [np.arange(shape.wp + a * 32, shape.wp + a * 32 + 32) for a in legal]
+        )
+        read = np.concatenate([rows, np.arange(trunk.b1, shape.wp), policy_rows, shape.bp + legal])
+        unread = np.setdiff1d(np.arange(shape.params), read)
+        assert np.all(grad[unread] == 0)
+        numeric = dense.central_differences(loss_of, params, read)
+        scale = max(1.0, np.max(np.abs(numeric)))
+        worst = np.max(np.abs(grad[read] - numeric))
+        assert np.allclose(grad[read], numeric, rtol=1e-3, atol=2e-4 * scale), worst
+        assert np.any(grad[rows] != 0) and np.any(grad[trunk.w2 : trunk.b2] != 0)
+        if len(legal) == 1 or not target.any():  # one move, or no target: no policy gradient
+            assert losses[0] == pytest.approx(0.0, abs=1e-6)
+            assert np.all(grad[policy_rows] == 0) and np.all(grad[shape.bp + legal] == 0)
+        else:
+            assert np.any(grad[policy_rows] != 0)
+        plies_part = grad[trunk.w4 : trunk.params]
+        assert np.any(plies_part != 0) == (plies >= 0)
+
+
+def test_the_loss_weights_scale_each_part():
+    game = K.TIGERS_AND_SHEEP
+    params = random_zero_network(game, 4)
+    active, values, count, legal, target, z, plies = chosen_samples("tigers")[0]
+    shape = Z.zero_layout(52, 650)
+    one, _ = gradient(params, game, active, values, count, legal, target, z, plies,
+                      Z.LossWeights(1, 0, 0))  # fmt: skip
+    two, _ = gradient(params, game, active, values, count, legal, target, z, plies,
+                      Z.LossWeights(2, 0, 0))  # fmt: skip
+    assert np.allclose(two, 2 * one, rtol=1e-5, atol=1e-7) and np.any(one[shape.bp :] != 0)
+    assert np.all(one[shape.trunk.w3 : shape.trunk.w4] == 0)  # no value, no plies
+    with pytest.raises(ValueError, match="policy loss weight"):
+        Z.LossWeights(policy=-1)
+
+
+def test_kernels_refuse_arrays_that_do_not_fit():
+    game = K.DRAUGHTS
+    params = random_zero_network(game, 1)
+    active, values, count, legal, target, z, plies = chosen_samples("draughts")[0]
+    scratch = np.zeros(N.SCRATCH, dtype=np.float32)
+    logits = np.zeros(len(legal), dtype=np.float32)
+
+    def run(params=params, legal=legal, legal_count=None, logits=logits, count=count):
+        legal_count = len(legal) if legal_count is None else legal_count
+        return Z.zero_forward(
+            params, 128, 128, active, values, count, legal, legal_count, logits, scratch
+        )
+
+    run()
+    with pytest.raises(ValueError, match="beyond the network's actions"):
+        run(legal=np.array([128], dtype=np.int64), legal_count=1)
+    with pytest.raises(ValueError, match="more legal moves than"):
+        run(legal_count=len(legal) + 1)
+    with pytest.raises(ValueError, match="not a Zero network"):
+        run(params=params[:-1])
+    with pytest.raises(ValueError, match="more set inputs"):
+        run(count=K.MAX_SET_INPUTS + 1)
+    with pytest.raises(ValueError, match="gradient or the policy target"):
+        Z.zero_add_gradient(
+            params, np.zeros(10, np.float32), 128, 128, active, values, count, legal,
+            len(legal), target, z, plies, 1.0, 1.0, 0.1, logits, scratch,
+        )  # fmt: skip
+
+
+def test_random_zero_network_starts_with_the_value_network():
+    params = random_zero_network(K.TIGERS_AND_SHEEP, 7)
+    shape = Z.zero_layout(52, 650)
+    assert len(params) == shape.params == 29068
+    assert np.array_equal(params[: shape.wp], random_network(K.TIGERS_AND_SHEEP, 7, True))
+    assert np.all(params[shape.bp :] == 0)
+    assert np.std(params[shape.wp : shape.bp]) == pytest.approx(0.1 * np.sqrt(2 / 32), rel=0.05)
+    assert np.array_equal(random_zero_network(K.TIGERS_AND_SHEEP, 7), params)
+    assert not np.array_equal(random_zero_network(K.TIGERS_AND_SHEEP, 8), params)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_save_and_load_round_trip(tmp_path, name):
+    game = GAMES[name]
+    params = random_zero_network(game, 2)
+    path = tmp_path / "zero.bin"
+    save_zero_network(params, path, game)
+    assert np.array_equal(load_zero_network(path, game), params)
+    loaded = read_network(path)
+    assert (loaded.game, loaded.actions, loaded.moves_left) == (game, A.action_count(game), True)
+    head = struct.pack("<4s7I", b"TSNN", 4, game, loaded.inputs, 64, 32, 7, A.action_count(game))
+    assert path.read_bytes()[:32] == head
+    assert path.stat().st_size == 32 + 4 * len(params)
+    assert [p.name for p in tmp_path.iterdir()] == ["zero.bin"]
+
+
+def test_a_file_of_another_game_or_kind_is_refused(tmp_path):
+    path = tmp_path / "z.bin"
+    save_zero_network(random_zero_network(K.DRAUGHTS, 1), path, K.DRAUGHTS)
+    with pytest.raises(WeightsFileError, match="z.bin is a network for English draughts, not Tig"):
+        load_zero_network(path, K.TIGERS_AND_SHEEP)
+    with pytest.raises(WeightsFileError, match="is a Samuel Zero network .*, not a value network"):
+        load_network(path, K.DRAUGHTS)
+    value = tmp_path / "v.bin"
+    save_network(random_network(K.DRAUGHTS, 1, True), value, K.DRAUGHTS)
+    with pytest.raises(WeightsFileError, match="value network without a policy"):
+        load_zero_network(value, K.DRAUGHTS)
+    # Tigers' inputs with a policy over draughts' 128 actions
+    save_parameters(Z.random_zero_parameters(52, 128, 1), path, K.TIGERS_AND_SHEEP, 128)
+    with pytest.raises(WeightsFileError, match="policy of 128 actions; Tigers & Sheep has 650"):
+        load_zero_network(path, K.TIGERS_AND_SHEEP)
+    with pytest.raises(ValueError, match="Zero network has 29068 parameters, not"):
+        save_zero_network(random_zero_network(K.DRAUGHTS, 1), path, K.TIGERS_AND_SHEEP)
+
+
+def zero_file(tmp_path, heads=7, actions=650, params=None, extra=b""):
+    if params is None:
+        params = random_zero_network(K.TIGERS_AND_SHEEP, 1)
+    path = tmp_path / "bad.bin"
+    head = struct.pack("<4s7I", b"TSNN", 4, 0, 52, 64, 32, heads, actions)
+    path.write_bytes(head + params.astype("<f4").tobytes() + extra)
+    return path
+
+
+def test_corrupt_zero_files_are_refused(tmp_path):
+    good = random_zero_network(K.TIGERS_AND_SHEEP, 1)
+    assert np.array_equal(load_zero_network(zero_file(tmp_path), K.TIGERS_AND_SHEEP), good)
+    cases = [
+        ({"heads": 3}, "heads are 0x3; a version 4 network has all three"),
+        ({"actions": 0}, "policy has 0 actions"),
+        ({"actions": 1 << 20}, "policy has 1048576 actions"),
+        ({"actions": 649}, "bytes; a 52-64-32 network with a policy of 649"),
+        ({"extra": b"\0\0\0\0"}, "bytes; a 52-64-32 network with a policy of 650"),
+    ]
+    for fields, phrase in cases:
+        with pytest.raises(WeightsFileError, match=phrase):
+            read_network(zero_file(tmp_path, **fields))
+    bad = good.copy()
+    bad[-3] = np.nan
+    with pytest.raises(WeightsFileError, match="not finite"):
+        load_zero_network(zero_file(tmp_path, params=bad), K.TIGERS_AND_SHEEP)
+    with pytest.raises(ValueError, match="not all finite"):
+        save_zero_network(bad, tmp_path / "nan.bin", K.TIGERS_AND_SHEEP)
+    assert not (tmp_path / "nan.bin").exists()
