@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import struct
 
+import numba
 import numpy as np
 import pytest
 
@@ -22,6 +23,7 @@ from samuel.games.networks import (
 )
 from samuel.nn import network as N
 from samuel.nn import zero as Z
+from samuel.nn.batches import zero_batch_gradient
 from samuel.nn.weights import WeightsFileError, read_network, save_parameters
 from tests.reference import dense_network as dense
 from tests.reference import zero_network as reference
@@ -261,3 +263,44 @@ def test_corrupt_zero_files_are_refused(tmp_path):
     with pytest.raises(ValueError, match="not all finite"):
         save_zero_network(bad, tmp_path / "nan.bin", K.TIGERS_AND_SHEEP)
     assert not (tmp_path / "nan.bin").exists()
+
+
+def test_batch_gradient_is_the_sum_over_samples_on_any_number_of_threads():
+    game = K.DRAUGHTS
+    params = random_zero_network(game, 5)
+    samples = chosen_samples("draughts") * 10  # 40 samples: two chunks
+    n, width = len(samples), K.MAX_MOVES
+    active = np.zeros((n, K.MAX_SET_INPUTS), dtype=np.int64)
+    values = np.zeros((n, K.MAX_SET_INPUTS), dtype=np.float32)
+    counts = np.zeros(n, dtype=np.int64)
+    legal = np.zeros((n, width), dtype=np.int64)
+    legal_counts = np.zeros(n, dtype=np.int64)
+    policy = np.zeros((n, width), dtype=np.float32)
+    target = np.zeros(n, dtype=np.float32)
+    plies = np.zeros(n, dtype=np.float32)
+    expected = np.zeros_like(params, dtype=np.float64)
+    expected_losses = np.zeros(3)
+    for i, (a, v, count, moves, pi, z, m) in enumerate(samples):
+        active[i], values[i], counts[i], target[i], plies[i] = a, v, count, z, m
+        legal[i, : len(moves)], legal_counts[i], policy[i, : len(moves)] = moves, len(moves), pi
+        grad, losses = gradient(params, game, a, v, count, moves, pi, z, m)
+        expected += grad
+        expected_losses += losses
+    results = []
+    for threads in (1, 2):
+        numba.set_num_threads(threads)
+        grad = np.zeros_like(params)
+        losses = zero_batch_gradient(
+            params, 128, 128, active, values, counts, legal, legal_counts, policy, target,
+            plies, WEIGHTS.policy, WEIGHTS.value, WEIGHTS.plies, grad,
+        )  # fmt: skip
+        results.append((grad, losses))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    assert np.array_equal(results[0][0], results[1][0]) and results[0][1] == results[1][1]
+    assert np.allclose(results[0][0], expected, rtol=1e-4, atol=1e-5)
+    assert np.allclose(results[0][1], expected_losses, rtol=1e-6)
+    with pytest.raises(ValueError, match="do not hold the samples"):
+        zero_batch_gradient(
+            params, 128, 128, active[:5], values, counts, legal, legal_counts, policy, target,
+            plies, 1.0, 1.0, 0.1, grad,
+        )  # fmt: skip

@@ -11,6 +11,10 @@ A set of ``n`` samples is their set inputs, as a game's encoder lists them
 float32, in the network's view. ``inputs`` is the network's input count. A network with the
 moves-left head also takes ``plies`` (n,) float32, each sample's plies-left target (``NO_PLIES``:
 none), and the weight of its loss against the value's.
+
+A Samuel Zero network (:mod:`samuel.nn.zero`) also takes each sample's legal moves' actions,
+``legal`` (n, width) int64 of which sample ``i`` uses the first ``legal_counts[i]``, and their
+policy targets ``policy`` (n, width) float32 (visit fractions; zeros: no policy target).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import numpy as np
 from samuel.jit import kernel, parallel_kernel
 
 from .network import SCRATCH, add_gradient, add_gradient_heads, forward, plies_left
+from .zero import zero_add_gradient
 
 GRAD_CHUNK = 32
 LOSS_CHUNK = 1024
@@ -123,6 +128,79 @@ def batch_plies_error(params, inputs, active, values, counts, plies):
         total += errors[c]
         count += counted[c]
     return total, count
+
+
+@parallel_kernel
+def zero_batch_gradient(
+    params,
+    inputs,
+    actions,
+    active,
+    values,
+    counts,
+    legal,
+    legal_counts,
+    policy,
+    target,
+    plies,
+    policy_weight,
+    value_weight,
+    plies_weight,
+    grad,
+):
+    """:func:`batch_gradient` for a Zero network: write the summed gradient of the samples'
+    weighted losses (:func:`samuel.nn.zero.zero_add_gradient`) into ``grad``; return the summed
+    unweighted policy, value and plies losses. Raises ValueError if the arrays do not hold ``n``
+    samples (``n`` = ``len(target)``) or ``grad`` is not as long as ``params``."""
+    n = target.shape[0]
+    if (
+        active.shape[0] < n
+        or values.shape[0] < n
+        or counts.shape[0] < n
+        or legal.shape[0] < n
+        or legal_counts.shape[0] < n
+        or policy.shape[0] < n
+        or plies.shape[0] < n
+        or policy.shape[1] < legal.shape[1]
+        or values.shape[1] < active.shape[1]
+        or grad.shape[0] != params.shape[0]
+    ):
+        raise ValueError("zero_batch_gradient: the arrays do not hold the samples")
+    chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
+    partial = np.zeros((chunks, params.shape[0]), dtype=np.float32)
+    losses = np.zeros((chunks, 3), dtype=np.float64)
+    for c in numba.prange(chunks):
+        scratch = np.empty(SCRATCH, dtype=np.float32)
+        logits = np.empty(legal.shape[1], dtype=np.float32)
+        for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
+            policy_loss, value_loss, plies_loss = zero_add_gradient(
+                params,
+                partial[c],
+                inputs,
+                actions,
+                active[i],
+                values[i],
+                counts[i],
+                legal[i],
+                legal_counts[i],
+                policy[i],
+                target[i],
+                plies[i],
+                policy_weight,
+                value_weight,
+                plies_weight,
+                logits,
+                scratch,
+            )
+            losses[c, 0] += policy_loss
+            losses[c, 1] += value_loss
+            losses[c, 2] += plies_loss
+    grad[:] = 0
+    totals = np.zeros(3, dtype=np.float64)
+    for c in range(chunks):
+        grad += partial[c]
+        totals += losses[c]
+    return totals[0], totals[1], totals[2]
 
 
 @kernel
