@@ -42,12 +42,21 @@ from samuel.games import get_game
 from samuel.games import kernels as game_kernels
 from samuel.games.base import IllegalMoveError, NotationError, terminations
 from samuel.games.game import Game
-from samuel.games.networks import load_network, parameter_count, random_network, save_network
+from samuel.games.networks import (
+    load_network,
+    load_zero_network,
+    parameter_count,
+    random_network,
+    random_zero_network,
+    save_network,
+    save_zero_network,
+    zero_parameter_count,
+)
 from samuel.games.record import format_record, parse_records, read_records, record_from_game
 from samuel.games.tigers.board import FULL, SHEEP, TIGERS
 from samuel.games.tigers.classic import FEATURES, classic_evaluate, load_weights, save_weights
 from samuel.games.tigers.rules import Move, Position, format_position
-from samuel.nn.weights import HEADER
+from samuel.nn.weights import HEADER, ZERO_HEADER
 from samuel.players import SearchPlayer, make_player
 from samuel.search.alphabeta import MAX_PLY
 
@@ -416,7 +425,16 @@ def network_file() -> bytes:
         return path.read_bytes()
 
 
+def zero_network_file() -> bytes:
+    """A valid TSNN file of a Samuel Zero network (version 4)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "zero.bin"
+        save_zero_network(random_zero_network(0, 1), path, 0)
+        return path.read_bytes()
+
+
 NETWORK = network_file()
+ZERO_NETWORK = zero_network_file()
 # f32 values a damaged file may hold: not finite, the largest, the smallest, a NaN with a payload.
 ODD_FLOATS = [
     struct.pack("<f", value) for value in (math.nan, math.inf, -math.inf, 3.4e38, -0.0, 1e-45)
@@ -473,6 +491,23 @@ def test_network_files_are_loaded_or_refused_with_the_projects_errors(
         return
     event("accepted")
     assert params.dtype == np.float32 and params.shape == (parameter_count(0),)
+
+
+@given(damaged_bytes(ZERO_NETWORK, fields=ZERO_HEADER.size // 4, values_from=ZERO_HEADER.size))
+@fuzz_settings(200)
+def test_zero_network_files_are_loaded_or_refused_with_the_projects_errors(
+    folder: Path, content: bytes
+) -> None:
+    path = folder / "zero.bin"
+    path.write_bytes(content)
+    try:
+        params = load_zero_network(path, game_kernels.TIGERS_AND_SHEEP)
+    except SamuelError:
+        event("refused")
+        return
+    event("accepted")
+    assert params.dtype == np.float32 and params.shape == (zero_parameter_count(0),)
+    assert np.all(np.isfinite(params))
     assert np.all(np.isfinite(params))
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
