@@ -15,6 +15,11 @@ come after everything else, so a network with the head starts with a whole value
 list of numbers. ``W1`` is input-major (input ``i``'s 64 weights are contiguous) so that the
 sparse forward pass can add whole rows; ``W2`` and ``W4`` are unit-major (unit ``k``'s 64 incoming
 weights are contiguous).
+
+Samuel Zero's network (:mod:`samuel.nn.zero`) is this network with the moves-left head followed
+by a policy head: it reads it with :func:`forward` and :func:`plies_left`, and trains it with the
+backward pieces here (:func:`backward_layer2`, :func:`moves_left_loss`,
+:func:`backward_moves_left`, :func:`backward_layer1`).
 """
 
 from __future__ import annotations
