@@ -1,0 +1,553 @@
+"""PUCT search (AlphaZero's Monte Carlo tree search, as Leela Chess Zero runs it) for Samuel Zero's
+network (:mod:`samuel.nn.zero`), for any game in :mod:`samuel.games`.
+
+The whole search runs compiled, in a tree of preallocated arrays (one entry per node, children
+of a node contiguous). Each simulation walks from the root to a leaf, choosing at every node the
+child with the highest
+
+    Q(child) + c_puct * P(child) * sqrt(N(node)) / (1 + N(child))
+
+where ``Q`` is the child's mean value for the side to move at the node, ``P`` its prior and ``N``
+visit counts. An unvisited child's ``Q`` is the *first-play urgency*, lc0's "reduction": the
+node's own ``Q`` minus ``fpu_reduction * sqrt(sum of the priors of its visited children)``, so
+the first moves tried are the likely ones and an unlikely move is tried only once the likely ones
+look worse than the node. The leaf is expanded: the network (:func:`samuel.nn.zero.zero_forward`)
+values it and gives the priors of its legal moves, a softmax over their *distinct* actions
+(:func:`samuel.games.actions.distinct_actions`; draughts captures sharing an action split its
+prior equally). The leaf's value goes back up the path; values are kept in the first player's
+view (the network's turned by :func:`~samuel.games.kernels.network_sign`), and each node reads
+its children's in its own side to move's view (:func:`~samuel.games.kernels.sign`).
+
+**Exact nodes.** A leaf that the game's rules decide (:func:`~samuel.games.kernels.result`) is
+terminal, worth exactly 1, 0 or -1 and 0 plies left, every time it is visited. So is a draw:
+
+- a position that occurred before, on the path from the root or in the game's history since its
+  last irreversible move (the second occurrence: lc0's rule; the game itself draws at the third,
+  but a line that repeats once can be repeated again, so the search calls it a draw);
+- a position at the game's ply cap (``plies_to_cap`` plies below the root), a draw as in
+  :class:`samuel.games.game.Game`.
+
+A node ``MAX_DEPTH`` plies below the root is a *horizon*: the network values it and it is never
+expanded (not exact; no search of a few thousand simulations goes that deep unless forced).
+Transpositions are not merged: a position reached by two paths is two nodes, each searched on its
+own (simple, and a node's repetition status then depends on one path only).
+
+**Moves left** (lc0's moves-left utility, ``docs/zero.md``; off unless ``moves_left_factor`` >
+0). Every node also keeps its mean plies left (the network's plies-left head at the leaf plus the
+plies from the node to the leaf; 0 at a terminal). When the node's ``|Q|`` is beyond
+``moves_left_threshold`` (the game is decided), a visited child's ``Q`` gets
+``-sign(Q(node)) * factor * clamp(M(child) - (M(node) - 1), -scale, scale) / scale``: a child
+that makes the game longer than expected is worth a little less to the winner and a little more
+to the loser. The bonus stays within ``factor``, so the value still decides between moves.
+
+**Self-play.** Dirichlet noise (``noise_alpha``, weight ``noise_fraction``) is mixed into the
+root's priors; the move is drawn with probability proportional to ``N ** (1 / temperature)``. At
+temperature 0 the most visited move is played (ties: the higher prior, then the first generated).
+Both draw from numba's generator seeded with ``seed`` inside the kernel: the same seed gives the
+same search.
+
+:class:`PuctSearch` owns the tree and checks every input before the kernel sees it (numba checks
+no bounds).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from samuel.errors import CommandError
+from samuel.games import actions as game_actions
+from samuel.games import kernels as games
+from samuel.jit import kernel
+from samuel.nn import zero
+
+from .alphabeta import HISTORY_CAPACITY, _mix
+
+MAX_DEPTH = 256  # plies below the root a node can be; a node this deep is a horizon
+SMALLEST_TREE = games.MAX_MOVES + 1  # room for the root and any root's children
+LARGEST_TREE = 1 << 26  # nodes: about 5 GB of arrays, more than any search here needs
+
+# Node kinds.
+UNSEEN, INNER, TERMINAL, HORIZON = 0, 1, 2, 3
+# Where each array sits in the tree tuple (see new_tree).
+(
+    PARENT,
+    FIRST_CHILD,
+    CHILD_COUNT,
+    MOVE,
+    PRIOR,
+    VISITS,
+    VALUE_SUM,
+    PLIES_SUM,
+    SIDE,
+    KIND,
+    FIXED_VALUE,
+    FIXED_PLIES,
+) = range(12)
+STATES, PATH, KEYS, WINDOW = 12, 13, 14, 15
+
+
+def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
+    """The search's memory: ``max_nodes`` nodes, and the stacks of one path."""
+    return (
+        np.zeros(max_nodes, dtype=np.int64),  # parent (-1 at the root)
+        np.zeros(max_nodes, dtype=np.int64),  # first child
+        np.zeros(max_nodes, dtype=np.int64),  # child count
+        np.zeros(max_nodes, dtype=np.int64),  # the move from the parent
+        np.zeros(max_nodes, dtype=np.float64),  # prior (the root's children: with the noise)
+        np.zeros(max_nodes, dtype=np.int64),  # visits N
+        np.zeros(max_nodes, dtype=np.float64),  # value sum W, first player's view
+        np.zeros(max_nodes, dtype=np.float64),  # plies-left sum
+        np.zeros(max_nodes, dtype=np.int64),  # side to move: kernels.sign
+        np.zeros(max_nodes, dtype=np.int64),  # kind: UNSEEN, INNER, TERMINAL, HORIZON
+        np.zeros(max_nodes, dtype=np.float64),  # a terminal's or horizon's value
+        np.zeros(max_nodes, dtype=np.float64),  # ... and its plies left
+        np.zeros((MAX_DEPTH + 1, state_size), dtype=np.int64),  # position at each ply
+        np.zeros(MAX_DEPTH + 1, dtype=np.int64),  # node at each ply
+        np.zeros(HISTORY_CAPACITY + MAX_DEPTH + 1, dtype=np.int64),  # keys: history + path
+        np.zeros(MAX_DEPTH + 1, dtype=np.int64),  # first key that can recur, at each ply
+    )
+
+
+def new_work() -> tuple[np.ndarray, ...]:
+    """The expansion's buffers: moves, actions, the network's inputs, logits and scratch."""
+    return (
+        np.zeros(games.MAX_MOVES, dtype=np.int64),  # moves
+        np.zeros(games.MAX_MOVES, dtype=np.int64),  # their actions
+        np.zeros(games.MAX_MOVES, dtype=np.int64),  # the distinct actions
+        np.zeros(games.MAX_MOVES, dtype=np.int64),  # each move's index among them
+        np.zeros(games.MAX_MOVES, dtype=np.int64),  # moves sharing each distinct action
+        np.zeros(games.MAX_MOVES, dtype=np.float32),  # logits
+        np.zeros(games.MAX_MOVES, dtype=np.float64),  # priors of the distinct actions
+        np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),  # set inputs
+        np.zeros(games.MAX_SET_INPUTS, dtype=np.float32),  # their values
+        np.zeros(zero.SCRATCH, dtype=np.float32),  # the forward pass's scratch
+    )
+
+
+@kernel
+def _reach(game, params, inputs, actions, tree, work, node, depth, root_index, plies_to_cap, free):
+    """Decide what the node first reached at ``depth`` (its position in ``states[depth]``, its
+    key and window set) is, and expand it if it is inner. Returns ``(ok, value, plies)``: the
+    value in the first player's view and the plies left; ``ok`` is False (nothing changed) when
+    its children do not fit in the tree."""
+    states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
+    moves, legal, distinct, slot, sharers, logits, priors, active, values, scratch = work
+    state = states[depth]
+    side = games.sign(game, state)
+    tree[SIDE][node] = side
+    n = games.generate(game, state, moves)
+    outcome = games.result(game, state, n)
+    kind = INNER
+    value = 0.0
+    if outcome != games.NOT_OVER:
+        kind, value = TERMINAL, float(outcome)
+    elif depth > 0:
+        here = root_index + depth
+        for i in range(window[depth], here):
+            if keys[i] == keys[here]:
+                kind = TERMINAL  # a repetition: a draw
+                break
+        if kind == INNER and 0 <= plies_to_cap <= depth:
+            kind = TERMINAL  # the ply cap: a draw
+    if kind == TERMINAL:
+        tree[KIND][node] = TERMINAL
+        tree[FIXED_VALUE][node] = value
+        tree[FIXED_PLIES][node] = 0.0
+        return True, value, 0.0
+    if depth < MAX_DEPTH and free + n > tree[PARENT].shape[0]:
+        return False, 0.0, 0.0
+    game_actions.move_actions(game, state, moves, n, legal)
+    k = game_actions.distinct_actions(legal, n, distinct, slot)
+    count = games.network_inputs(game, state, active, values)
+    net_value, plies = zero.zero_forward(
+        params, inputs, actions, active, values, count, distinct, k, logits, scratch
+    )
+    value = float(net_value) * games.network_sign(game, state)
+    if depth >= MAX_DEPTH:
+        tree[KIND][node] = HORIZON
+        tree[FIXED_VALUE][node] = value
+        tree[FIXED_PLIES][node] = float(plies)
+        return True, value, float(plies)
+    zero.softmax(logits, k, priors)
+    for j in range(k):
+        sharers[j] = 0
+    for i in range(n):
+        sharers[slot[i]] += 1
+    for i in range(n):
+        child = free + i
+        tree[PARENT][child] = node
+        tree[FIRST_CHILD][child] = -1
+        tree[CHILD_COUNT][child] = 0
+        tree[MOVE][child] = moves[i]
+        tree[PRIOR][child] = priors[slot[i]] / sharers[slot[i]]
+        tree[VISITS][child] = 0
+        tree[VALUE_SUM][child] = 0.0
+        tree[PLIES_SUM][child] = 0.0
+        tree[KIND][child] = UNSEEN
+    tree[FIRST_CHILD][node] = free
+    tree[CHILD_COUNT][node] = n
+    tree[KIND][node] = INNER
+    return True, value, float(plies)
+
+
+@kernel
+def _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold):
+    """The child of ``node`` (an inner node, visited) with the highest PUCT score."""
+    visits, value_sum, prior = tree[VISITS], tree[VALUE_SUM], tree[PRIOR]
+    side = tree[SIDE][node]
+    parent_visits = visits[node]
+    q_node = value_sum[node] / parent_visits * side
+    first = tree[FIRST_CHILD][node]
+    count = tree[CHILD_COUNT][node]
+    visited_policy = 0.0
+    for c in range(first, first + count):
+        if visits[c] > 0:
+            visited_policy += prior[c]
+    fpu = q_node - fpu_reduction * math.sqrt(visited_policy)
+    use_moves_left = ml_factor > 0.0 and abs(q_node) > ml_threshold
+    expected_plies = tree[PLIES_SUM][node] / parent_visits - 1.0
+    winning = 1.0 if q_node > 0 else -1.0
+    scale = c_puct * math.sqrt(parent_visits)
+    best = -np.inf
+    pick = first
+    for c in range(first, first + count):
+        n = visits[c]
+        if n > 0:
+            q = value_sum[c] / n * side
+            if use_moves_left:
+                longer = tree[PLIES_SUM][c] / n - expected_plies
+                longer = min(max(longer, -ml_scale), ml_scale)
+                q -= winning * ml_factor * longer / ml_scale
+        else:
+            q = fpu
+        score = q + scale * prior[c] / (1 + n)
+        if score > best:
+            best = score
+            pick = c
+    return pick
+
+
+@kernel
+def _gamma(shape):
+    """A Gamma(shape, 1) draw from numba's generator (seeded by the search)."""
+    return np.random.gamma(shape, 1.0)
+
+
+@kernel
+def _choose(tree, temperature):
+    """The root child to play: drawn with probability ``N ** (1 / temperature)``; at temperature
+    0, the most visited (ties: the higher prior, then the first)."""
+    visits, prior = tree[VISITS], tree[PRIOR]
+    first = tree[FIRST_CHILD][0]
+    count = tree[CHILD_COUNT][0]
+    pick = first
+    for c in range(first + 1, first + count):
+        if visits[c] > visits[pick] or (visits[c] == visits[pick] and prior[c] > prior[pick]):
+            pick = c
+    if temperature <= 0.0 or visits[pick] == 0:
+        return pick - first
+    total = 0.0
+    for c in range(first, first + count):
+        if visits[c] > 0:
+            total += (visits[c] / visits[pick]) ** (1.0 / temperature)
+    draw = np.random.random() * total
+    last = pick
+    for c in range(first, first + count):
+        if visits[c] > 0:
+            draw -= (visits[c] / visits[pick]) ** (1.0 / temperature)
+            last = c
+            if draw < 0.0:
+                return c - first
+    return last - first  # rounding left a sliver: the last visited child
+
+
+@kernel
+def puct_kernel(
+    game,
+    params,
+    inputs,
+    actions,
+    root,
+    history_keys,
+    window_start,
+    plies_to_cap,
+    simulations,
+    c_puct,
+    fpu_reduction,
+    noise_alpha,
+    noise_fraction,
+    temperature,
+    ml_factor,
+    ml_scale,
+    ml_threshold,
+    seed,
+    tree,
+    work,
+):
+    """Search ``root`` (not over) for ``simulations`` simulations after expanding it, or until
+    the tree is full; returns ``(choice, simulations done, nodes used)``, ``choice`` an index
+    into the root's children (``first_child[0]`` on; the moves in the generator's order).
+
+    ``history_keys`` are the keys of the game's positions up to and including the root's, of
+    which those before ``window_start`` cannot recur; ``plies_to_cap`` is -1 or the plies from
+    the root to the game's ply cap. Unchecked: :class:`PuctSearch` checks the arrays.
+    """
+    np.random.seed(_mix(seed) & 0x7FFFFFFF)
+    states, path, keys, window = tree[STATES], tree[PATH], tree[KEYS], tree[WINDOW]
+    parent, visits = tree[PARENT], tree[VISITS]
+    value_sum, plies_sum = tree[VALUE_SUM], tree[PLIES_SUM]
+    n_history = history_keys.shape[0]
+    for i in range(n_history):
+        keys[i] = history_keys[i]
+    root_index = n_history - 1
+    window[0] = window_start
+    states[0, :] = 0
+    states[0, : root.shape[0]] = root
+    parent[0] = -1
+    tree[MOVE][0] = -1
+    tree[PRIOR][0] = 1.0
+    path[0] = 0
+    ok, value, plies = _reach(game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1)
+    visits[0] = 1
+    value_sum[0] = value
+    plies_sum[0] = plies
+    free = 1 + tree[CHILD_COUNT][0]
+    first = tree[FIRST_CHILD][0]
+    count = tree[CHILD_COUNT][0]
+    if noise_fraction > 0.0 and count > 0:
+        total = 0.0
+        draws = work[6]  # the priors buffer, free again until the next expansion
+        for i in range(count):
+            draws[i] = _gamma(noise_alpha)
+            total += draws[i]
+        for i in range(count):
+            noise = draws[i] / total if total > 0.0 else 1.0 / count
+            tree[PRIOR][first + i] = (1.0 - noise_fraction) * tree[PRIOR][first + i] + (
+                noise_fraction * noise
+            )
+    done = 0
+    for _ in range(simulations):
+        node = 0
+        depth = 0
+        while tree[KIND][node] == INNER:
+            child = _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold)
+            move = tree[MOVE][child]
+            games.play(game, states[depth], move, states[depth + 1])
+            keys[root_index + depth + 1] = games.key(game, states[depth + 1])
+            window[depth + 1] = (
+                root_index + depth + 1
+                if games.is_irreversible(game, states[depth], move)
+                else window[depth]
+            )
+            depth += 1
+            path[depth] = child
+            node = child
+        if tree[KIND][node] == UNSEEN:
+            ok, value, plies = _reach(
+                game,
+                params,
+                inputs,
+                actions,
+                tree,
+                work,
+                node,
+                depth,
+                root_index,
+                plies_to_cap,
+                free,
+            )
+            if not ok:
+                break  # the tree is full
+            if tree[KIND][node] == INNER:
+                free += tree[CHILD_COUNT][node]
+        else:
+            value = tree[FIXED_VALUE][node]
+            plies = tree[FIXED_PLIES][node]
+        while node >= 0:
+            visits[node] += 1
+            value_sum[node] += value
+            plies_sum[node] += plies
+            plies += 1.0
+            node = parent[node]
+        done += 1
+    choice = _choose(tree, temperature) if count > 0 else -1
+    return choice, done, free
+
+
+@dataclass(frozen=True)
+class PuctSettings:
+    """How the search runs (``docs/zero.md``, "The search")."""
+
+    simulations: int = 200  # simulations after the root's expansion
+    # AlphaZero's c_init: exploration against the value; the scores are in -1..1.
+    c_puct: float = 1.25
+    # lc0's first-play urgency, the "reduction" strategy: an unvisited child is worth the
+    # node's Q minus this times sqrt(the visited children's priors). 0.44 is the value lc0
+    # used for years (FpuValue with FpuStrategy=reduction); 0 makes it the node's Q.
+    fpu_reduction: float = 0.44
+    noise_alpha: float = 0.3  # Dirichlet noise at the root (lc0's and AlphaZero chess's 0.3)
+    noise_fraction: float = 0.0  # its weight in the root's priors: 0.25 in self-play, else 0
+    temperature: float = 0.0  # 0: play the most visited move; 1: in proportion to the visits
+    # lc0's moves-left utility (seed 003: factor 0.05, scale 10, threshold 0.95); 0 is off.
+    moves_left_factor: float = 0.0
+    moves_left_scale: float = 10.0  # plies: a move 10 plies longer gets the whole factor
+    moves_left_threshold: float = 0.95  # |Q| beyond which the game counts as decided
+
+    def __post_init__(self) -> None:
+        if isinstance(self.simulations, bool) or not isinstance(self.simulations, int):
+            raise CommandError(f"simulations must be a whole number, not {self.simulations!r}")
+        if not 1 <= self.simulations <= LARGEST_TREE:
+            raise CommandError(
+                f"simulations must be between 1 and {LARGEST_TREE}, not {self.simulations}"
+            )
+        bounds = {
+            "c_puct": (0.0, 100.0),
+            "fpu_reduction": (-10.0, 10.0),
+            "noise_alpha": (1e-3, 100.0),
+            "noise_fraction": (0.0, 1.0),
+            "temperature": (0.0, 100.0),
+            "moves_left_factor": (0.0, 1.0),
+            "moves_left_scale": (1e-3, 1000.0),
+            "moves_left_threshold": (0.0, 1.0),
+        }
+        for name, (low, high) in bounds.items():
+            value = getattr(self, name)
+            if not (isinstance(value, int | float) and low <= value <= high):
+                raise CommandError(f"{name} must be between {low} and {high}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class PuctResult:
+    """What a search found: the root's legal moves (codes, in the generator's order), their
+    visits and priors (with the noise), the chosen move, and the root's value (its side to
+    move's view, -1..1: the mean over every simulation)."""
+
+    moves: tuple[int, ...]
+    visits: np.ndarray
+    priors: np.ndarray
+    values: np.ndarray  # each move's Q for the side to move (0 where unvisited)
+    chosen: int  # index into moves
+    value: float
+    simulations: int
+    nodes: int
+    full: bool  # the tree filled up before every simulation ran
+    seconds: float
+
+    @property
+    def best_move(self) -> int:
+        return self.moves[self.chosen]
+
+    @property
+    def simulations_per_second(self) -> float:
+        return self.simulations / self.seconds if self.seconds > 0 else 0.0
+
+
+class PuctSearch:
+    """Owns a tree of ``max_nodes`` nodes for one game and runs searches on encoded positions.
+
+    Not thread-safe: give each thread or process its own.
+    """
+
+    def __init__(self, game: int, max_nodes: int = 1 << 16) -> None:
+        """A search for the game numbered ``game``; raises ValueError for a number that names no
+        game or a tree too small for any root's moves or too large."""
+        self.sizes = games.compiled_game(game)
+        self.game = int(game)
+        self.actions = game_actions.action_count(game)
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int | np.integer):
+            raise ValueError(f"max_nodes must be a whole number, not {max_nodes!r}")
+        if not SMALLEST_TREE <= max_nodes <= LARGEST_TREE:
+            raise ValueError(
+                f"a tree holds {SMALLEST_TREE} to {LARGEST_TREE} nodes, not {max_nodes}"
+            )
+        self.max_nodes = int(max_nodes)
+        self.tree = new_tree(self.max_nodes, games.STATE_SIZE)
+        self.work = new_work()
+
+    def search(
+        self,
+        params: np.ndarray,
+        root: np.ndarray,
+        history_keys: np.ndarray,
+        window_start: int,
+        settings: PuctSettings,
+        seed: int = 0,
+        plies_to_cap: int | None = None,
+    ) -> PuctResult:
+        """Search ``root`` (the game's encoding; not over) with the Zero network ``params``.
+
+        ``history_keys`` are the keys of the game's positions so far, ending with the root's;
+        ``window_start`` is the first of them that could still recur; ``plies_to_cap`` the plies
+        left before the game's ply cap (None: no cap). Raises ValueError for arrays that do not
+        fit the game or a root that is over.
+        """
+        from samuel.games.networks import check_zero_network
+
+        check_zero_network(params, self.game)
+        if params.dtype != np.float32 or not params.flags.c_contiguous:
+            params = np.ascontiguousarray(params, dtype=np.float32)
+        root = np.asarray(root)
+        if root.shape != (self.sizes.state_words,) or root.dtype != np.int64:
+            raise ValueError(
+                f"a {self.sizes.title} position is {self.sizes.state_words} int64 words, not "
+                f"an array of shape {root.shape} and type {root.dtype}"
+            )
+        history_keys = np.asarray(history_keys)
+        if history_keys.ndim != 1 or len(history_keys) == 0:
+            raise ValueError("history_keys must list the game's keys, the root's last")
+        dropped = max(0, len(history_keys) - HISTORY_CAPACITY)
+        history_keys = np.ascontiguousarray(history_keys[dropped:], dtype=np.int64)
+        window_start = min(max(0, int(window_start) - dropped), len(history_keys) - 1)
+        cap = -1 if plies_to_cap is None else int(plies_to_cap)
+        if plies_to_cap is not None and cap < 1:
+            raise ValueError(f"the root is at the ply cap: {plies_to_cap} plies left")
+        moves, _ = game_actions.legal_actions(self.game, root)
+        if len(moves) == 0 or games.result(self.game, root, len(moves)) != games.NOT_OVER:
+            raise ValueError("the game is over in this position: there is nothing to search")
+        started = time.perf_counter()
+        choice, done, used = puct_kernel(
+            self.game,
+            params,
+            self.sizes.network_inputs,
+            self.actions,
+            np.ascontiguousarray(root),
+            history_keys,
+            window_start,
+            cap,
+            settings.simulations,
+            float(settings.c_puct),
+            float(settings.fpu_reduction),
+            float(settings.noise_alpha),
+            float(settings.noise_fraction),
+            float(settings.temperature),
+            float(settings.moves_left_factor),
+            float(settings.moves_left_scale),
+            float(settings.moves_left_threshold),
+            int(seed) & 0x7FFFFFFFFFFFFFFF,
+            self.tree,
+            self.work,
+        )
+        elapsed = time.perf_counter() - started
+        first = int(self.tree[FIRST_CHILD][0])
+        count = int(self.tree[CHILD_COUNT][0])
+        children = slice(first, first + count)
+        visits = self.tree[VISITS][children].copy()
+        side = int(self.tree[SIDE][0])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values = np.where(visits > 0, self.tree[VALUE_SUM][children] / visits * side, 0.0)
+        return PuctResult(
+            moves=tuple(int(m) for m in self.tree[MOVE][children]),
+            visits=visits,
+            priors=self.tree[PRIOR][children].copy(),
+            values=values,
+            chosen=int(choice),
+            value=float(self.tree[VALUE_SUM][0] / self.tree[VISITS][0] * side),
+            simulations=int(done),
+            nodes=int(used),
+            full=int(done) < settings.simulations,
+            seconds=elapsed,
+        )
