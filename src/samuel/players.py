@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -24,6 +24,7 @@ from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules, IllegalMoveError, NotationError
 from samuel.games.game import Game
 from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
+from samuel.search.puct import SMALLEST_TREE, PuctResult, PuctSearch, PuctSettings
 from samuel.seeds import derive_seed
 
 DEFAULT_DEPTH = 4
@@ -37,10 +38,17 @@ PLAYER_NAMES = (
     "perfect",
     "spiel-mcts",
     "spiel-ab",
+    "zero",
 )
 SPIEL_PLAYERS = ("spiel-mcts", "spiel-ab")  # OpenSpiel's bots: samuel.spiel.bots
 SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
 MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
+ZERO_OPTIONS = (
+    "sims=N,cpuct=C,fpu=F,seed=S,noise=FRACTION,alpha=A,temp=T,temp_plies=N,"
+    "moves_left=on|off,ml_factor=F,ml_scale=PLIES,ml_threshold=T"
+)
+MAX_ZERO_SIMULATIONS = 1_000_000  # a move of a million simulations takes minutes; enough
+MAX_TREE_NODES = 1 << 22  # the zero player's largest tree (about 400 MB); a full one stops
 SPEC_HELP = (
     f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
     f"net[:{SEARCH_OPTIONS},{MOVES_LEFT_OPTIONS}] (the shipped network; moves_left=on: "
@@ -52,7 +60,9 @@ SPEC_HELP = (
     "tablebase/: perfect once the hand is empty) | "
     "spiel-mcts[:sims=N,uct_c=C,rollouts=R,seed=S] (OpenSpiel's MCTS, random rollouts) | "
     "spiel-ab[:depth=N,weights=FILE.json] (OpenSpiel's alpha-beta, classic evaluation; "
-    "both need pip install 'samuel[openspiel]'); "
+    "both need pip install 'samuel[openspiel]') | "
+    f"zero:net=FILE.bin[,{ZERO_OPTIONS}] (Samuel Zero: PUCT search with a policy network; "
+    "noise and temp for self-play, moves_left=on: lc0's moves-left utility); "
     'quote a path holding "," or ":": weights="my:file.json"'
 )
 # The options whose value names a file or folder, and what it is (a name ending in .bin is a
@@ -141,6 +151,56 @@ class SearchPlayer:
                 self.last = None
                 moves = game.legal_moves()
                 return moves[int(rng.integers(len(moves)))]
+        return self.rules.move_from_code(self.search(game).best_move)
+
+
+@dataclass
+class ZeroPlayer:
+    """Samuel Zero: PUCT search (:mod:`samuel.search.puct`) with a Zero network's policy, value
+    and plies left. ``settings.temperature`` applies to the game's first ``temperature_plies``
+    plies only (then the most visited move); the noise, to every move. Each move's search is
+    seeded from the player's seed and the ply."""
+
+    rules: GameRules
+    params: np.ndarray
+    settings: PuctSettings = field(default_factory=PuctSettings)
+    temperature_plies: int = MAX_ZERO_SIMULATIONS  # plies of the game played with temperature
+    seed: int = 0
+    spec: str = "zero"
+    last: PuctResult | None = field(default=None, repr=False)
+    _search: PuctSearch | None = field(default=None, repr=False)
+
+    @property
+    def simulations(self) -> int:
+        return self.settings.simulations
+
+    def search(self, game: Game) -> PuctResult:
+        """Search ``game``'s position (its history counts for repetition, its ply cap is a
+        draw)."""
+        if self._search is None:
+            # Each simulation adds at most one node's children: room for every simulation.
+            nodes = (self.settings.simulations + 1) * self.rules_max_moves() + 1
+            self._search = PuctSearch(
+                self.rules.kernel_id, min(max(nodes, SMALLEST_TREE), MAX_TREE_NODES)
+            )
+        settings = self.settings
+        if game.ply >= self.temperature_plies and settings.temperature > 0:
+            settings = replace(settings, temperature=0.0)
+        self.last = self._search.search(
+            self.params,
+            self.rules.encode(game.position),
+            game.history_keys(),
+            game.window_start,
+            settings,
+            move_seed(self.seed, game.ply),
+            None if game.ply_cap is None else game.ply_cap - game.ply,
+        )
+        return self.last
+
+    def rules_max_moves(self) -> int:
+        return game_kernels.compiled_game(self.rules.kernel_id).max_moves
+
+    def choose_move(self, game: Game):
         return self.rules.move_from_code(self.search(game).best_move)
 
 
@@ -461,6 +521,72 @@ def _check_game(name: str, rules: GameRules) -> None:
         )
 
 
+ZERO_SETTINGS = (  # option, PuctSettings field, bounds (PuctSettings checks them again)
+    ("cpuct", "c_puct", 0.0, 100.0),
+    ("fpu", "fpu_reduction", -10.0, 10.0),
+    ("noise", "noise_fraction", 0.0, 1.0),
+    ("alpha", "noise_alpha", 1e-3, 100.0),
+    ("temp", "temperature", 0.0, 100.0),
+)
+ZERO_MOVES_LEFT = (
+    ("ml_factor", "moves_left_factor", 0.0, 1.0),
+    ("ml_scale", "moves_left_scale", 1e-3, 1000.0),
+    ("ml_threshold", "moves_left_threshold", 0.0, 1.0),
+)
+ZERO_MOVES_LEFT_FACTOR = 0.05  # moves_left=on: lc0's MovesLeftFactor (seed 003)
+
+
+def _zero_player(options: dict[str, str], rules: GameRules, spec: str, seed: int) -> ZeroPlayer:
+    """The ``zero`` player of a spec's options (``net`` required: no Zero network is shipped)."""
+    from samuel.games.networks import load_zero_network
+    from samuel.nn.weights import WeightsFileError
+
+    net = options.pop("net", None)
+    if net is None:
+        raise PlayerSpecError(
+            f"{quoted(spec)}: no Samuel Zero network is shipped yet; name one: zero:net=FILE.bin"
+        )
+    try:
+        params = load_zero_network(net, rules.kernel_id)
+    except WeightsFileError as error:
+        raise PlayerSpecError(str(error)) from None
+    fields: dict[str, float | int] = {}
+    sims = _number(options, "sims", int, spec, 1, MAX_ZERO_SIMULATIONS)
+    if sims is not None:
+        fields["simulations"] = sims
+    for key, name, low, high in ZERO_SETTINGS:
+        value = _number(options, key, float, spec, low, high)
+        if value is not None:
+            fields[name] = value
+    switch = options.pop("moves_left", "off")
+    if switch not in ("on", "off"):
+        raise PlayerSpecError(f"{quoted(spec)}: moves_left must be on or off, not {quoted(switch)}")
+    given = [key for key, *_ in ZERO_MOVES_LEFT if key in options]
+    if switch == "off" and given:
+        raise PlayerSpecError(f"{quoted(spec)}: {', '.join(given)} only apply with moves_left=on")
+    if switch == "on":
+        fields["moves_left_factor"] = ZERO_MOVES_LEFT_FACTOR
+        for key, name, low, high in ZERO_MOVES_LEFT:
+            value = _number(options, key, float, spec, low, high)
+            if value is not None:
+                fields[name] = value
+    temperature_plies = _number(options, "temp_plies", int, spec, 0, MAX_ZERO_SIMULATIONS)
+    if temperature_plies is not None and "temperature" not in fields:
+        raise PlayerSpecError(f"{quoted(spec)}: temp_plies only applies with temp=T")
+    try:
+        settings = PuctSettings(**fields)
+    except SamuelError as error:
+        raise PlayerSpecError(f"{quoted(spec)}: {error}") from None
+    return ZeroPlayer(
+        rules=rules,
+        params=params,
+        settings=settings,
+        temperature_plies=MAX_ZERO_SIMULATIONS if temperature_plies is None else temperature_plies,
+        seed=seed,
+        spec=spec,
+    )
+
+
 def make_player(
     spec: str | PlayerSpec,
     rules: GameRules,
@@ -506,6 +632,8 @@ def make_player(
             spec=spec,
             tablebase=None if directory is None else _tablebase(directory, rules, spec),
         )
+    elif name == "zero":
+        player = _zero_player(options, rules, spec, seed)
     elif name in SPIEL_PLAYERS:
         try:  # OpenSpiel is an optional extra: imported only when one of its bots is built
             from samuel.spiel.bots import spiel_player
