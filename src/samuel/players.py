@@ -49,6 +49,10 @@ ZERO_OPTIONS = (
 )
 MAX_ZERO_SIMULATIONS = 1_000_000  # a move of a million simulations takes minutes; enough
 MAX_TREE_NODES = 1 << 22  # the zero player's largest tree (about 400 MB); a full one stops
+# Nodes the zero player's tree holds per simulation: a simulation adds one node's children,
+# about 16 at Tigers & Sheep's start and 6 in draughts (benchmarks/puct.py); 40 leaves room for
+# wider positions, and a tree that fills anyway just stops searching (fewer simulations).
+NODES_PER_SIMULATION = 40
 SPEC_HELP = (
     f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
     f"net[:{SEARCH_OPTIONS},{MOVES_LEFT_OPTIONS}] (the shipped network; moves_left=on: "
@@ -178,11 +182,8 @@ class ZeroPlayer:
         """Search ``game``'s position (its history counts for repetition, its ply cap is a
         draw)."""
         if self._search is None:
-            # Each simulation adds at most one node's children: room for every simulation.
-            nodes = (self.settings.simulations + 1) * self.rules_max_moves() + 1
-            self._search = PuctSearch(
-                self.rules.kernel_id, min(max(nodes, SMALLEST_TREE), MAX_TREE_NODES)
-            )
+            nodes = SMALLEST_TREE + self.settings.simulations * NODES_PER_SIMULATION
+            self._search = PuctSearch(self.rules.kernel_id, min(nodes, MAX_TREE_NODES))
         settings = self.settings
         if game.ply >= self.temperature_plies and settings.temperature > 0:
             settings = replace(settings, temperature=0.0)
@@ -196,9 +197,6 @@ class ZeroPlayer:
             None if game.ply_cap is None else game.ply_cap - game.ply,
         )
         return self.last
-
-    def rules_max_moves(self) -> int:
-        return game_kernels.compiled_game(self.rules.kernel_id).max_moves
 
     def choose_move(self, game: Game):
         return self.rules.move_from_code(self.search(game).best_move)

@@ -379,6 +379,8 @@ def is_quick(spec: str, depth: int | None = None, seconds: float | None = None) 
             return True
         if parsed.name in SPIEL_PLAYERS:  # OpenSpiel's bots run in Python: never milliseconds
             return False
+        if parsed.name == "zero":  # a PUCT search of hundreds of network evaluations
+            return False
         if seconds is not None or parsed.get("time") is not None:
             return False
         spec_depth = parsed.get("depth")

@@ -26,6 +26,7 @@ from samuel.players import (
     PlayerSpec,
     PlayerSpecError,
     SearchPlayer,
+    ZeroPlayer,
     make_player,
     quoted,
 )
@@ -39,6 +40,10 @@ LARGEST = {"network file": NETWORK_FILE_BYTES, "classic weights file": CLASSIC_W
 # start of a game on one core here), spiel-ab at depth 4 (a tenth of a second).
 MAX_SPIEL_ROLLOUTS = 1000
 MAX_SPIEL_DEPTH = 4
+# The zero player's PUCT search is compiled but has no clock either: the server caps its
+# simulations a move: 10,000 take about 60 ms on one core here (benchmarks/puct.py: about
+# 170,000 a second in either game) and a tree of about 40 MB.
+MAX_ZERO_SIMULATIONS = 10_000
 
 
 def confine(spec: PlayerSpec, weights_dir: Path | None, tablebase_dir: Path | None) -> None:
@@ -142,6 +147,11 @@ def player_for(
     player.spec = spec  # as the visitor wrote it
     if parsed.name in SPIEL_PLAYERS:
         _check_spiel_work(player, spec)
+    if isinstance(player, ZeroPlayer) and player.simulations > MAX_ZERO_SIMULATIONS:
+        raise PlayerSpecError(
+            f"{quoted(spec)}: this server's zero player runs {MAX_ZERO_SIMULATIONS} simulations "
+            f"a move at most, not {player.simulations}"
+        )
     if isinstance(player, SearchPlayer):
         if parsed.get("depth") is not None and player.depth > MAX_SEARCH_DEPTH:
             raise PlayerSpecError(
