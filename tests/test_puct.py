@@ -1,0 +1,362 @@
+"""The compiled PUCT search against a plain reference, on positions with known answers, and the
+zero player that uses it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from samuel.games import get_game
+from samuel.games import kernels as game_kernels
+from samuel.games.game import Game
+from samuel.games.networks import (
+    random_network,
+    random_zero_network,
+    save_network,
+    save_zero_network,
+)
+from samuel.games.tigers.rules import RULES, Move, Position
+from samuel.match.play import play_game
+from samuel.players import PlayerSpecError, ZeroPlayer, make_player
+from samuel.search.puct import (
+    CHILD_COUNT,
+    FIRST_CHILD,
+    INNER,
+    KIND,
+    MOVE,
+    SMALLEST_TREE,
+    VISITS,
+    PuctSearch,
+    PuctSettings,
+)
+from tests.reference import puct as reference
+
+TIGERS = game_kernels.TIGERS_AND_SHEEP
+DRAUGHTS = game_kernels.DRAUGHTS
+WIN_IN_ONE = "T3T/SSSSS/SSSSS/SSSS1/TS1ST T 0"  # four captured; a1xc1 or e1xc1 takes the fifth
+
+
+def kernel_shape(tree, node: int = 0) -> tuple:
+    """The compiled tree below ``node`` as :func:`tests.reference.puct.shape` writes it."""
+    children = ()
+    if tree[KIND][node] == INNER:
+        first = int(tree[FIRST_CHILD][node])
+        children = range(first, first + int(tree[CHILD_COUNT][node]))
+    return (
+        int(tree[MOVE][node]),
+        int(tree[VISITS][node]),
+        tuple(kernel_shape(tree, c) for c in children if tree[VISITS][c] > 0),
+    )
+
+
+def branches(shape: tuple) -> int:
+    """How many nodes of a tree's shape have two visited children or more."""
+    return (len(shape[2]) > 1) + sum(branches(child) for child in shape[2])
+
+
+def random_game(rules, seed: int, plies: int) -> Game:
+    """A game of ``plies`` random moves (fewer if it ends first: then one ply back)."""
+    rng = np.random.default_rng(seed)
+    game = Game(rules)
+    while game.ply < plies and game.outcome is None:
+        moves = game.legal_moves()
+        game.play(moves[int(rng.integers(len(moves)))])
+    if game.outcome is not None:
+        game.undo()
+    return game
+
+
+def tigers_movement_game() -> Game:
+    """A Tigers & Sheep game in its movement phase (steps can repeat positions)."""
+    for seed in range(100):
+        game = random_game(RULES, seed, 46)
+        if game.position.sheep_in_hand == 0 and game.ply == 46:
+            return game
+    raise AssertionError("no random game reached the movement phase")
+
+
+CASES = {
+    # name: (game number, game, settings, ply cap)
+    "tigers start": (TIGERS, lambda: Game(RULES), {}, None),
+    "tigers movement, repetitions": (TIGERS, tigers_movement_game, {"c_puct": 3.0}, None),
+    "tigers movement, ply cap": (TIGERS, tigers_movement_game, {}, 3),
+    "tigers win in one": (TIGERS, lambda: Game(RULES, start=Position.parse(WIN_IN_ONE)), {}, None),
+    "draughts middle game": (DRAUGHTS, lambda: random_game(get_game("draughts"), 2, 30), {}, None),
+    "draughts, moves left": (
+        DRAUGHTS,
+        lambda: random_game(get_game("draughts"), 5, 20),
+        {"moves_left_factor": 0.3, "moves_left_threshold": 0.0, "fpu_reduction": 0.0},
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_visit_counts_equal_the_plain_reference_simulation_for_simulation(case):
+    number, make_game, options, cap = CASES[case]
+    game = make_game()
+    params = random_zero_network(number, seed=3)
+    root = game.rules.encode(game.position)
+    keys, window = game.history_keys(), game.window_start
+    search = PuctSearch(number, max_nodes=20_000)
+    for simulations in (*range(1, 25), 150):
+        settings = PuctSettings(simulations=simulations, **options)
+        result = search.search(params, root, keys, window, settings, plies_to_cap=cap)
+        expected = reference.puct(
+            number, params, root, keys, window, settings, -1 if cap is None else cap
+        )
+        assert result.simulations == simulations and not result.full
+        assert kernel_shape(search.tree) == reference.shape(expected), simulations
+        want = [child.visits for child in expected.children]
+        assert result.visits.tolist() == want
+        assert result.value == pytest.approx(expected.value_sum / expected.visits * expected.side)
+    assert branches(kernel_shape(search.tree)) > 1  # the search did spread its visits
+
+
+def test_a_changed_setting_changes_the_tree():
+    # The comparison above can fail: the reference with another c_puct gives another tree.
+    game = Game(RULES)
+    params = random_zero_network(TIGERS, seed=3)
+    root, keys = game.rules.encode(game.position), game.history_keys()
+    search = PuctSearch(TIGERS, max_nodes=20_000)
+    search.search(params, root, keys, 0, PuctSettings(simulations=150))
+    other = reference.puct(TIGERS, params, root, keys, 0, PuctSettings(simulations=150, c_puct=4))
+    assert kernel_shape(search.tree) != reference.shape(other)
+
+
+def test_finds_the_winning_capture_and_values_it_exactly():
+    position = Position.parse(WIN_IN_ONE)
+    params = random_zero_network(TIGERS, seed=1)
+    winning = {Move.parse("a1xc1").code, Move.parse("e1xc1").code}
+    for seed in range(4):
+        result = PuctSearch(TIGERS).search(
+            params, position.encode(), np.array([position.key]), 0, PuctSettings(200), seed
+        )
+        assert result.best_move in winning
+        for move, visits, value in zip(result.moves, result.visits, result.values, strict=True):
+            if move in winning and visits:
+                assert value == 1.0  # a terminal win, exactly, every visit
+        assert result.visits[result.chosen] == max(result.visits)
+        assert result.value > 0.9
+
+
+def test_finds_the_sheeps_blocking_win_by_placement():
+    position = Position.parse("TSSST/SSSSS/S1SSS/SSSSS/T1SST S 1")
+    params = random_zero_network(TIGERS, seed=2)
+    result = PuctSearch(TIGERS).search(
+        params, position.encode(), np.array([position.key]), 0, PuctSettings(100)
+    )
+    assert result.best_move == Move.parse("b1").code
+    assert result.values[result.chosen] == 1.0  # the sheep's view: they win
+
+
+def test_repetitions_and_the_ply_cap_are_exact_draws():
+    game = tigers_movement_game()
+    params = random_zero_network(TIGERS, seed=4)
+    root = game.rules.encode(game.position)
+    steps = [
+        m
+        for m in game.legal_moves()
+        if not m.is_jump and game.rules.play(game.position, m).decided_outcome() is None
+    ]
+    assert steps
+    repeated = game.rules.play(game.position, steps[0])
+    keys = np.array([repeated.key, *game.history_keys()], dtype=np.int64)  # seen before
+    search = PuctSearch(TIGERS)
+    result = search.search(params, root, keys, 0, PuctSettings(300))
+    index = result.moves.index(steps[0].code)
+    assert result.visits[index] > 0 and result.values[index] == 0.0
+    # Past an irreversible move (the window) the old position cannot recur: no longer a draw.
+    later = search.search(params, root, keys, 1, PuctSettings(300))
+    assert later.values[index] != 0.0
+    # One ply from the cap every move that does not decide the game is a draw.
+    capped = search.search(params, root, keys, 1, PuctSettings(300), plies_to_cap=1)
+    for move, visits, value in zip(capped.moves, capped.visits, capped.values, strict=True):
+        decided = game.rules.play(game.position, Move.from_code(move)).decided_outcome()
+        if visits and decided is None:
+            assert value == 0.0
+
+
+def test_the_same_seed_gives_the_same_search_with_noise_and_temperature():
+    game = Game(RULES)
+    params = random_zero_network(TIGERS, seed=5)
+    root, keys = game.rules.encode(game.position), game.history_keys()
+    settings = PuctSettings(simulations=300, noise_fraction=0.25, temperature=1.0)
+    search = PuctSearch(TIGERS)
+
+    def run(seed):
+        result = search.search(params, root, keys, 0, settings, seed=seed)
+        return result.visits.tolist(), result.priors.tolist(), result.best_move
+
+    first = run(11)
+    assert run(11) == first
+    others = [run(seed) for seed in (12, 13, 14)]
+    assert all(other[1] != first[1] for other in others)  # the noise changed the priors
+    assert len({other[2] for other in others} | {first[2]}) > 1  # and the moves drawn
+    plain = search.search(params, root, keys, 0, PuctSettings(simulations=300), seed=11)
+    assert plain.priors.sum() == pytest.approx(1.0)
+    assert not np.allclose(plain.priors, first[1])
+
+
+def test_temperature_zero_plays_the_most_visited_move_whatever_the_seed():
+    game = random_game(RULES, 1, 10)
+    params = random_zero_network(TIGERS, seed=6)
+    root, keys = game.rules.encode(game.position), game.history_keys()
+    search = PuctSearch(TIGERS)
+    chosen = {
+        search.search(params, root, keys, 0, PuctSettings(100), seed=seed).best_move
+        for seed in range(5)
+    }
+    result = search.search(params, root, keys, 0, PuctSettings(100))
+    assert chosen == {result.best_move}
+    assert result.visits[result.chosen] == max(result.visits)
+
+
+def test_a_tree_that_fills_stops_cleanly():
+    game = Game(RULES)
+    params = random_zero_network(TIGERS, seed=7)
+    search = PuctSearch(TIGERS, max_nodes=SMALLEST_TREE)
+    result = search.search(
+        params, game.rules.encode(game.position), game.history_keys(), 0, PuctSettings(10_000)
+    )
+    assert result.full and 0 < result.simulations < 10_000
+    assert result.nodes <= SMALLEST_TREE
+    assert result.visits.sum() == result.simulations  # every simulation counted, none lost
+    assert result.best_move in result.moves
+    # the tree is reused: a search that fits runs in full after one that did not
+    again = search.search(
+        params, game.rules.encode(game.position), game.history_keys(), 0, PuctSettings(5)
+    )
+    assert not again.full and again.visits.sum() == 5
+
+
+def test_inputs_are_checked_before_the_kernel_sees_them():
+    game = Game(RULES)
+    params = random_zero_network(TIGERS, seed=8)
+    root, keys = game.rules.encode(game.position), game.history_keys()
+    search = PuctSearch(TIGERS)
+    settings = PuctSettings(10)
+    with pytest.raises(ValueError, match="Zero network has"):
+        search.search(params[:-1], root, keys, 0, settings)
+    with pytest.raises(ValueError, match="Zero network has"):
+        search.search(random_zero_network(DRAUGHTS, 0), root, keys, 0, settings)
+    with pytest.raises(ValueError, match="int64 words"):
+        search.search(params, root[:-1], keys, 0, settings)
+    with pytest.raises(ValueError, match="int64 words"):
+        search.search(params, root.astype(np.int32), keys, 0, settings)
+    with pytest.raises(ValueError, match="history_keys"):
+        search.search(params, root, keys[:0], 0, settings)
+    with pytest.raises(ValueError, match="ply cap"):
+        search.search(params, root, keys, 0, settings, plies_to_cap=0)
+    over = Position.parse(WIN_IN_ONE).play(Move.parse("a1xc1"))
+    with pytest.raises(ValueError, match="game is over"):
+        search.search(params, over.encode(), np.array([over.key]), 0, settings)
+    with pytest.raises(ValueError, match="nodes"):
+        PuctSearch(TIGERS, max_nodes=SMALLEST_TREE - 1)
+    with pytest.raises(ValueError, match="between"):
+        PuctSettings(simulations=0)
+    with pytest.raises(ValueError, match="c_puct"):
+        PuctSettings(c_puct=-1.0)
+
+
+@pytest.fixture(scope="module")
+def zero_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("zero")
+    files = {}
+    for name in ("tigers", "draughts"):
+        number = get_game(name).kernel_id
+        files[name] = folder / f"{name}-zero.bin"
+        save_zero_network(random_zero_network(number, seed=9), files[name], number)
+    save_network(random_network(TIGERS, seed=9, moves_left=True), folder / "value.bin", TIGERS)
+    return folder, files
+
+
+@pytest.mark.parametrize("name", ["tigers", "draughts"])
+def test_the_zero_player_plays_whole_games_against_random(zero_files, name):
+    _, files = zero_files
+    rules = get_game(name)
+    for zero_side in (0, 1):
+        zero = make_player(f"zero:net={files[name]},sims=40,seed=3", rules)
+        assert isinstance(zero, ZeroPlayer) and zero.simulations == 40
+        players = {
+            rules.sides[zero_side]: zero,
+            rules.sides[1 - zero_side]: make_player("random", rules, seed=4),
+        }
+        game = play_game(rules, players, ply_cap=150)
+        assert game.outcome is not None
+        again = play_game(
+            rules,
+            {
+                rules.sides[zero_side]: make_player(
+                    f"zero:net={files[name]},sims=40,seed=3", rules
+                ),
+                rules.sides[1 - zero_side]: make_player("random", rules, seed=4),
+            },
+            ply_cap=150,
+        )
+        assert again.moves == game.moves  # the same seeds, the same game
+
+
+def test_zero_options_reach_the_search(zero_files):
+    _, files = zero_files
+    player = make_player(
+        f"zero:net={files['tigers']},sims=7,cpuct=2,fpu=0.1,noise=0.25,alpha=0.5,temp=1,"
+        "temp_plies=4,moves_left=on,ml_scale=20",
+        RULES,
+    )
+    settings = player.settings
+    assert (settings.simulations, settings.c_puct, settings.fpu_reduction) == (7, 2.0, 0.1)
+    assert (settings.noise_fraction, settings.noise_alpha, settings.temperature) == (0.25, 0.5, 1)
+    assert (settings.moves_left_factor, settings.moves_left_scale) == (0.05, 20.0)
+    assert player.temperature_plies == 4
+    game = Game(RULES)
+    player.choose_move(game)
+    assert player.last.visits.sum() == 7
+    for _ in range(4):
+        game.play(game.legal_moves()[0])
+    player.search(game)  # past temp_plies: the most visited move
+    assert player.last.visits[player.last.chosen] == max(player.last.visits)
+
+
+@pytest.mark.parametrize(
+    ("options", "phrase"),
+    [
+        ("", "no Samuel Zero network is shipped yet; name one: zero:net=FILE.bin"),
+        ("net=NOWHERE.bin", "NOWHERE.bin"),
+        ("net=VALUE", "is a value network without a policy, not a Zero network"),
+        ("net=TIGERS,sims=0", "sims must be between 1 and"),
+        ("net=TIGERS,sims=many", "sims must be a whole number"),
+        ("net=TIGERS,noise=2", "noise must be between 0.0 and 1.0"),
+        ("net=TIGERS,cpuct=-1", "cpuct must be between"),
+        ("net=TIGERS,ml_factor=0.1", "ml_factor only apply with moves_left=on"),
+        ("net=TIGERS,moves_left=maybe", "moves_left must be on or off"),
+        ("net=TIGERS,temp_plies=3", "temp_plies only applies with temp=T"),
+        ("net=TIGERS,depth=3", "unknown option(s) depth"),
+        ("net=DRAUGHTS", "network for English draughts, not Tigers & Sheep"),
+    ],
+)
+def test_bad_zero_specs_say_what_is_wrong_in_one_line(zero_files, options, phrase):
+    folder, files = zero_files
+    options = (
+        options.replace("TIGERS", str(files["tigers"]))
+        .replace("DRAUGHTS", str(files["draughts"]))
+        .replace("VALUE", str(folder / "value.bin"))
+    )
+    spec = f"zero:{options}" if options else "zero"
+    with pytest.raises(PlayerSpecError) as error:
+        make_player(spec, RULES)
+    assert phrase in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_server_caps_the_zero_players_simulations(zero_files):
+    from samuel.web.specs import MAX_ZERO_SIMULATIONS, player_for
+
+    folder, files = zero_files
+    path = files["tigers"]
+    assert player_for(f"zero:net={path},sims={MAX_ZERO_SIMULATIONS}", folder).simulations == (
+        MAX_ZERO_SIMULATIONS
+    )
+    with pytest.raises(PlayerSpecError, match=f"{MAX_ZERO_SIMULATIONS} simulations a move"):
+        player_for(f"zero:net={path},sims={MAX_ZERO_SIMULATIONS + 1}", folder)
+    with pytest.raises(PlayerSpecError, match="weights dir"):
+        player_for(f"zero:net={path}", folder / "elsewhere")
