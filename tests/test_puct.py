@@ -75,10 +75,32 @@ def tigers_movement_game() -> Game:
     raise AssertionError("no random game reached the movement phase")
 
 
+def shuffled_game() -> Game:
+    """A movement-phase game whose last four plies were two steps and their reverses: its
+    position occurs for the second time, and the positions in between are in its history."""
+    start = tigers_movement_game()
+
+    def reverse(move: Move) -> Move:
+        return Move.parse("-".join(reversed(str(move).split("-"))))
+
+    for step in [m for m in start.legal_moves() if not m.is_jump]:
+        after = start.rules.play(start.position, step)
+        for reply in [m for m in start.rules.legal_moves(after) if not m.is_jump]:
+            game = Game(RULES)
+            for move in [*start.moves, step, reply, reverse(step), reverse(reply)]:
+                if game.outcome is not None or move not in game.legal_moves():
+                    break
+                game.play(move)
+            else:
+                if game.outcome is None:
+                    return game
+    raise AssertionError("no two steps to take back")
+
+
 CASES = {
     # name: (game number, game, settings, ply cap)
     "tigers start": (TIGERS, lambda: Game(RULES), {}, None),
-    "tigers movement, repetitions": (TIGERS, tigers_movement_game, {"c_puct": 3.0}, None),
+    "tigers movement, repetitions": (TIGERS, shuffled_game, {"c_puct": 3.0}, None),
     "tigers movement, ply cap": (TIGERS, tigers_movement_game, {}, 3),
     "tigers win in one": (TIGERS, lambda: Game(RULES, start=Position.parse(WIN_IN_ONE)), {}, None),
     "draughts middle game": (DRAUGHTS, lambda: random_game(get_game("draughts"), 2, 30), {}, None),
