@@ -802,6 +802,7 @@ async def test_one_client_cannot_push_out_the_games_of_others():
         ("classic:depth=2,time=0.1", None, None, False),
         ("classic:depth=nope", None, None, False),
         ("wizard:", None, None, False),
+        ("zero:net=z.bin,sims=10", None, None, False),  # a PUCT search is never counted quick
     ],
 )
 def test_quick_searches_are_told_from_the_rest(spec, depth, seconds, quick):
