@@ -199,6 +199,57 @@ def test_repetitions_and_the_ply_cap_are_exact_draws():
             assert value == 0.0
 
 
+@pytest.fixture(scope="module")
+def one_capture_table(tmp_path_factory):
+    """The tablebase of the game won by one capture (built in seconds)."""
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+    from samuel.tablebase.build import build
+
+    directory = tmp_path_factory.mktemp("tablebase") / "k1"
+    build(directory, 1, progress=False, log=lambda line: None)
+    return load_tablebase(directory)
+
+
+@pytest.mark.parametrize("sheep_move", [None, "b2-c3"])
+def test_tablebase_positions_are_exact_and_searched_as_the_reference(one_capture_table, sheep_move):
+    from samuel.games.tigers.rules import TigersAndSheep
+
+    table = one_capture_table
+    rules = TigersAndSheep(1)
+    position = rules.parse_position("TSSST/SSSSS/SS1SS/SSSSS/TSSST S 0")  # the hand is empty
+    if sheep_move is not None:  # then the tigers are to move
+        position = position.play(Move.parse(sheep_move))
+    params = random_zero_network(rules.kernel_id, seed=10)
+    root, keys = position.encode(), np.array([position.key])
+    search = PuctSearch(rules.kernel_id)
+    settings = PuctSettings(simulations=60)
+    result = search.search(params, root, keys, 0, settings, tablebase=table.layers)
+    expected = reference.puct(rules.kernel_id, params, root, keys, 0, settings, -1, table.layers)
+    assert kernel_shape(search.tree) == reference.shape(expected)
+    best = max(-table.value(position.play(Move.from_code(m)))[0] for m in result.moves)
+    outcomes = []
+    for move, visits, value in zip(result.moves, result.visits, result.values, strict=True):
+        outcome, _ = table.value(position.play(Move.from_code(move)))
+        assert visits > 0 and value == -outcome  # exact: the table's, every visit
+        outcomes.append(outcome)
+    assert any(outcomes)  # not all draws: the view of the values is tested
+    chosen = position.play(Move.from_code(result.best_move))
+    assert -table.value(chosen)[0] == best
+    without = search.search(params, root, keys, 0, settings)
+    assert not set(without.values.tolist()) <= {-1.0, 0.0, 1.0}  # the network's values instead
+    with pytest.raises(ValueError, match="layers"):
+        search.search(params, root, keys, 0, settings, tablebase=table.layers[:1])
+    with pytest.raises(ValueError, match="no tablebase"):
+        PuctSearch(DRAUGHTS).search(
+            random_zero_network(DRAUGHTS, 0),
+            get_game("draughts").encode(get_game("draughts").initial_position()),
+            np.array([0]),
+            0,
+            settings,
+            tablebase=table.layers,
+        )
+
+
 def test_the_same_seed_gives_the_same_search_with_noise_and_temperature():
     game = Game(RULES)
     params = random_zero_network(TIGERS, seed=5)

@@ -207,7 +207,7 @@ def side_players(rules, given: list[tuple[str, str, str]] | None) -> dict[str, s
 def command_play(args: argparse.Namespace) -> None:
     from samuel.games.record import record_from_game, write_records
     from samuel.match.play import play_game
-    from samuel.players import SearchPlayer, make_player
+    from samuel.players import SearchPlayer, ZeroPlayer, make_player
 
     rules = get_game(args.game)
     specs = side_players(rules, args.side_players)
@@ -226,7 +226,7 @@ def command_play(args: argparse.Namespace) -> None:
         for index, (side, spec) in enumerate(specs.items())
     }
     if args.tablebase is not None and not any(
-        isinstance(player, SearchPlayer) for player in players.values()
+        isinstance(player, SearchPlayer | ZeroPlayer) for player in players.values()
     ):
         first, second = (specs[side] for side in rules.sides)
         raise CommandError(

@@ -45,7 +45,7 @@ SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
 MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
 ZERO_OPTIONS = (
     "sims=N,cpuct=C,fpu=F,seed=S,noise=FRACTION,alpha=A,temp=T,temp_plies=N,"
-    "moves_left=on|off,ml_factor=F,ml_scale=PLIES,ml_threshold=T"
+    "moves_left=on|off,ml_factor=F,ml_scale=PLIES,ml_threshold=T,tablebase=DIR"
 )
 MAX_ZERO_SIMULATIONS = 1_000_000  # a move of a million simulations takes minutes; enough
 MAX_TREE_NODES = 1 << 22  # the zero player's largest tree (about 400 MB); a full one stops
@@ -163,7 +163,8 @@ class ZeroPlayer:
     """Samuel Zero: PUCT search (:mod:`samuel.search.puct`) with a Zero network's policy, value
     and plies left. ``settings.temperature`` applies to the game's first ``temperature_plies``
     plies only (then the most visited move); the noise, to every move. Each move's search is
-    seeded from the player's seed and the ply."""
+    seeded from the player's seed and the ply. With a ``tablebase``, the positions below the
+    root that it holds are exact nodes of the search."""
 
     rules: GameRules
     params: np.ndarray
@@ -171,6 +172,7 @@ class ZeroPlayer:
     temperature_plies: int = MAX_ZERO_SIMULATIONS  # plies of the game played with temperature
     seed: int = 0
     spec: str = "zero"
+    tablebase: object | None = None  # a tigers.tablebase.probe.Tablebase: exact nodes
     last: PuctResult | None = field(default=None, repr=False)
     _search: PuctSearch | None = field(default=None, repr=False)
 
@@ -195,6 +197,7 @@ class ZeroPlayer:
             settings,
             move_seed(self.seed, game.ply),
             None if game.ply_cap is None else game.ply_cap - game.ply,
+            None if self.tablebase is None else self.tablebase.layers,
         )
         return self.last
 
@@ -534,8 +537,11 @@ ZERO_MOVES_LEFT = (
 ZERO_MOVES_LEFT_FACTOR = 0.05  # moves_left=on: lc0's MovesLeftFactor (seed 003)
 
 
-def _zero_player(options: dict[str, str], rules: GameRules, spec: str, seed: int) -> ZeroPlayer:
-    """The ``zero`` player of a spec's options (``net`` required: no Zero network is shipped)."""
+def _zero_player(
+    options: dict[str, str], rules: GameRules, spec: str, seed: int, tablebase: str | None
+) -> ZeroPlayer:
+    """The ``zero`` player of a spec's options (``net`` required: no Zero network is shipped);
+    ``tablebase`` is the caller's default tablebase directory, which the spec's overrides."""
     from samuel.games.networks import load_zero_network
     from samuel.nn.weights import WeightsFileError
 
@@ -575,6 +581,7 @@ def _zero_player(options: dict[str, str], rules: GameRules, spec: str, seed: int
         settings = PuctSettings(**fields)
     except SamuelError as error:
         raise PlayerSpecError(f"{quoted(spec)}: {error}") from None
+    directory = options.pop("tablebase", None) or tablebase
     return ZeroPlayer(
         rules=rules,
         params=params,
@@ -582,6 +589,7 @@ def _zero_player(options: dict[str, str], rules: GameRules, spec: str, seed: int
         temperature_plies=MAX_ZERO_SIMULATIONS if temperature_plies is None else temperature_plies,
         seed=seed,
         spec=spec,
+        tablebase=None if directory is None else _tablebase(directory, rules, spec),
     )
 
 
@@ -631,7 +639,7 @@ def make_player(
             tablebase=None if directory is None else _tablebase(directory, rules, spec),
         )
     elif name == "zero":
-        player = _zero_player(options, rules, spec, seed)
+        player = _zero_player(options, rules, spec, seed, tablebase)
     elif name in SPIEL_PLAYERS:
         try:  # OpenSpiel is an optional extra: imported only when one of its bots is built
             from samuel.spiel.bots import spiel_player

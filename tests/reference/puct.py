@@ -69,7 +69,7 @@ def evaluate(game: int, params: np.ndarray, state: np.ndarray):
     return float(value) * games.network_sign(game, state), float(plies), moves, priors
 
 
-def reach(game, params, node, state, keys, window, depth, plies_to_cap):
+def reach(game, params, node, state, keys, window, depth, plies_to_cap, tablebase):
     """Decide what a newly reached node is, expanding it if inner; its value and plies left."""
     node.side = games.sign(game, state)
     moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
@@ -80,6 +80,11 @@ def reach(game, params, node, state, keys, window, depth, plies_to_cap):
     if depth > 0 and (keys[-1] in keys[window:-1] or 0 <= plies_to_cap <= depth):
         node.kind, node.fixed = "terminal", (0.0, 0.0)  # a repetition or the ply cap: a draw
         return node.fixed
+    if depth > 0 and tablebase is not None:
+        found, outcome, plies = games.tablebase_result(game, state, tablebase)
+        if found:  # the side to move's outcome, in the first player's view
+            node.kind, node.fixed = "terminal", (float(outcome * node.side), float(plies))
+            return node.fixed
     value, plies, child_moves, priors = evaluate(game, params, state)
     if depth >= MAX_DEPTH:
         node.kind, node.fixed = "horizon", (value, plies)
@@ -112,11 +117,13 @@ def select(node: Node, settings) -> Node:
     return pick
 
 
-def puct(game, params, root_state, history_keys, window_start, settings, plies_to_cap=-1):
+def puct(
+    game, params, root_state, history_keys, window_start, settings, plies_to_cap=-1, tablebase=None
+):
     """The root (a :class:`Node`) after ``settings.simulations`` simulations."""
     root = Node(-1, 1.0)
     keys = [int(k) for k in history_keys]
-    value, plies = reach(game, params, root, root_state, keys, window_start, 0, -1)
+    value, plies = reach(game, params, root, root_state, keys, window_start, 0, -1, tablebase)
     root.visits, root.value_sum, root.plies_sum = 1, value, plies
     for _ in range(settings.simulations):
         node, state, path_keys, window, path = root, root_state, list(keys), window_start, [root]
@@ -130,8 +137,9 @@ def puct(game, params, root_state, history_keys, window_start, settings, plies_t
             node, state = child, after
             path.append(node)
         if node.kind == "unseen":
+            depth = len(path) - 1
             value, plies = reach(
-                game, params, node, state, path_keys, window, len(path) - 1, plies_to_cap
+                game, params, node, state, path_keys, window, depth, plies_to_cap, tablebase
             )
         else:
             value, plies = node.fixed

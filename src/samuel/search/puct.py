@@ -61,6 +61,9 @@ import numpy as np
 from samuel.errors import CommandError
 from samuel.games import actions as game_actions
 from samuel.games import kernels as games
+from samuel.games.tigers import kernels as tigers_kernels
+from samuel.games.tigers.tablebase.index import layer_size
+from samuel.games.tigers.tablebase.values import CODE_DTYPE as CODE
 from samuel.jit import kernel
 from samuel.nn import zero
 
@@ -129,11 +132,25 @@ def new_work() -> tuple[np.ndarray, ...]:
 
 
 @kernel
-def _reach(game, params, inputs, actions, tree, work, node, depth, root_index, plies_to_cap, free):
+def _reach(
+    game,
+    params,
+    inputs,
+    actions,
+    tree,
+    work,
+    node,
+    depth,
+    root_index,
+    plies_to_cap,
+    free,
+    tablebase,
+):
     """Decide what the node first reached at ``depth`` (its position in ``states[depth]``, its
     key and window set) is, and expand it if it is inner. Returns ``(ok, value, plies)``: the
     value in the first player's view and the plies left; ``ok`` is False (nothing changed) when
-    its children do not fit in the tree."""
+    its children do not fit in the tree. Below the root, a position the ``tablebase`` holds is
+    terminal with its perfect-play value."""
     states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
     moves, legal, distinct, slot, sharers, logits, priors, active, values, scratch = work
     state = states[depth]
@@ -153,11 +170,16 @@ def _reach(game, params, inputs, actions, tree, work, node, depth, root_index, p
                 break
         if kind == INNER and 0 <= plies_to_cap <= depth:
             kind = TERMINAL  # the ply cap: a draw
+    exact_plies = 0.0
+    if kind == INNER and depth > 0 and tablebase is not None:
+        found, table_outcome, table_plies = games.tablebase_result(game, state, tablebase)
+        if found:  # perfect play: the side to move's outcome in table_plies plies
+            kind, value, exact_plies = TERMINAL, float(table_outcome * side), float(table_plies)
     if kind == TERMINAL:
         tree[KIND][node] = TERMINAL
         tree[FIXED_VALUE][node] = value
-        tree[FIXED_PLIES][node] = 0.0
-        return True, value, 0.0
+        tree[FIXED_PLIES][node] = exact_plies
+        return True, value, exact_plies
     if depth < MAX_DEPTH and free + n > tree[PARENT].shape[0]:
         return False, 0.0, 0.0
     game_actions.move_actions(game, state, moves, n, legal)
@@ -287,6 +309,7 @@ def puct_kernel(
     seed,
     tree,
     work,
+    tablebase=None,
 ):
     """Search ``root`` (not over) for ``simulations`` simulations after expanding it, or until
     the tree is full; returns ``(choice, simulations done, nodes used)``, ``choice`` an index
@@ -294,7 +317,8 @@ def puct_kernel(
 
     ``history_keys`` are the keys of the game's positions up to and including the root's, of
     which those before ``window_start`` cannot recur; ``plies_to_cap`` is -1 or the plies from
-    the root to the game's ply cap. Unchecked: :class:`PuctSearch` checks the arrays.
+    the root to the game's ply cap; ``tablebase`` None or the game's tablebase layers (then the
+    positions below the root it holds are exact). Unchecked: :class:`PuctSearch` checks them.
     """
     np.random.seed(_mix(seed) & 0x7FFFFFFF)
     states, path, keys, window = tree[STATES], tree[PATH], tree[KEYS], tree[WINDOW]
@@ -311,7 +335,9 @@ def puct_kernel(
     tree[MOVE][0] = -1
     tree[PRIOR][0] = 1.0
     path[0] = 0
-    ok, value, plies = _reach(game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1)
+    ok, value, plies = _reach(
+        game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1, tablebase
+    )
     visits[0] = 1
     value_sum[0] = value
     plies_sum[0] = plies
@@ -359,6 +385,7 @@ def puct_kernel(
                 root_index,
                 plies_to_cap,
                 free,
+                tablebase,
             )
             if not ok:
                 break  # the tree is full
@@ -468,6 +495,21 @@ class PuctSearch:
         self.tree = new_tree(self.max_nodes, games.STATE_SIZE)
         self.work = new_work()
 
+    def _check_tablebase(self, tablebase: tuple[np.ndarray, ...]) -> None:
+        """Raise ValueError unless ``tablebase`` is the layers of this game's tablebase: one per
+        count of captured sheep below the captures that win and side to move, of bytes."""
+        if self.game & games.GAME_MASK != games.TIGERS_AND_SHEEP:
+            raise ValueError(f"{self.sizes.title} has no tablebase")
+        captures = (self.game >> games.VARIANT_SHIFT) or tigers_kernels.CAPTURES_TO_WIN
+        if not isinstance(tablebase, tuple) or len(tablebase) != 2 * captures:
+            raise ValueError(
+                f"a tablebase of the game won by {captures} captures has {2 * captures} layers"
+            )
+        for index, layer in enumerate(tablebase):
+            size = layer_size(index // 2)  # layers[2 * captured + tiger_to_move]
+            if not isinstance(layer, np.ndarray) or layer.shape != (size,) or layer.dtype != CODE:
+                raise ValueError(f"tablebase layer {index} is not {size} codes of type {CODE}")
+
     def search(
         self,
         params: np.ndarray,
@@ -477,13 +519,15 @@ class PuctSearch:
         settings: PuctSettings,
         seed: int = 0,
         plies_to_cap: int | None = None,
+        tablebase: tuple[np.ndarray, ...] | None = None,
     ) -> PuctResult:
         """Search ``root`` (the game's encoding; not over) with the Zero network ``params``.
 
         ``history_keys`` are the keys of the game's positions so far, ending with the root's;
         ``window_start`` is the first of them that could still recur; ``plies_to_cap`` the plies
-        left before the game's ply cap (None: no cap). Raises ValueError for arrays that do not
-        fit the game or a root that is over.
+        left before the game's ply cap (None: no cap); ``tablebase`` the layers of a tablebase
+        for this game's rules (``Tablebase.layers``) or None. Raises ValueError for arrays that
+        do not fit the game or a root that is over.
         """
         from samuel.games.networks import check_zero_network
 
@@ -505,6 +549,8 @@ class PuctSearch:
         cap = -1 if plies_to_cap is None else int(plies_to_cap)
         if plies_to_cap is not None and cap < 1:
             raise ValueError(f"the root is at the ply cap: {plies_to_cap} plies left")
+        if tablebase is not None:
+            self._check_tablebase(tablebase)
         moves, _ = game_actions.legal_actions(self.game, root)
         if len(moves) == 0 or games.result(self.game, root, len(moves)) != games.NOT_OVER:
             raise ValueError("the game is over in this position: there is nothing to search")
@@ -530,6 +576,7 @@ class PuctSearch:
             int(seed) & 0x7FFFFFFFFFFFFFFF,
             self.tree,
             self.work,
+            tablebase,
         )
         elapsed = time.perf_counter() - started
         first = int(self.tree[FIRST_CHILD][0])
