@@ -135,6 +135,51 @@ def test_visit_counts_equal_the_plain_reference_simulation_for_simulation(case):
     assert branches(kernel_shape(search.tree)) > 1  # the search did spread its visits
 
 
+def raw_network_value(game: int, params: np.ndarray, state: np.ndarray) -> float:
+    """The network's value of a position in the network's own view, unturned."""
+    from samuel.nn import network
+
+    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
+    values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
+    count = game_kernels.network_inputs(game, state, active, values)
+    scratch = np.zeros(network.SCRATCH, dtype=np.float32)
+    inputs = game_kernels.network_input_count(game)
+    return float(network.forward(params, inputs, active, values, count, scratch))
+
+
+@pytest.mark.parametrize(
+    ("name", "plies"), [("tigers", 6), ("tigers", 7), ("draughts", 10), ("draughts", 11)]
+)
+def test_leaf_values_are_the_networks_in_each_games_view(name, plies):
+    # Tigers & Sheep's network values a position for the tigers whoever is to move; draughts'
+    # for the side to move. A leaf visited once is worth its network value to its parent.
+    rules = get_game(name)
+    game = random_game(rules, 8, plies)
+    params = random_zero_network(rules.kernel_id, seed=11)
+    root = rules.encode(game.position)
+    search = PuctSearch(rules.kernel_id)
+    # A negative reduction makes every unvisited move urgent: each is visited once.
+    settings = PuctSettings(simulations=len(game.legal_moves()), fpu_reduction=-10.0)
+    result = search.search(params, root, game.history_keys(), 0, settings)
+    tigers_to_move = name == "tigers" and rules.side_to_move(game.position) == 0
+    checked = 0
+    first = int(search.tree[FIRST_CHILD][0])
+    for index, move in enumerate(result.moves):
+        node = first + index
+        if result.visits[index] != 1 or search.tree[KIND][node] != INNER:
+            continue
+        child = np.zeros_like(root)
+        game_kernels.play(rules.kernel_id, root, move, child)
+        value = raw_network_value(rules.kernel_id, params, child)
+        if name == "tigers":
+            expected = value if tigers_to_move else -value
+        else:
+            expected = -value  # the child's side to move is the root's opponent
+        assert result.values[index] == pytest.approx(expected, abs=1e-6)
+        checked += 1
+    assert checked >= 1
+
+
 def test_a_changed_setting_changes_the_tree():
     # The comparison above can fail: the reference with another c_puct gives another tree.
     game = Game(RULES)
