@@ -25,7 +25,9 @@ terminal, worth exactly 1, 0 or -1 and 0 plies left, every time it is visited. S
   last irreversible move (the second occurrence: lc0's rule; the game itself draws at the third,
   but a line that repeats once can be repeated again, so the search calls it a draw);
 - a position at the game's ply cap (``plies_to_cap`` plies below the root), a draw as in
-  :class:`samuel.games.game.Game`.
+  :class:`samuel.games.game.Game`;
+- given a tablebase (Tigers & Sheep's layers), a position below the root that it holds: its
+  perfect-play outcome, with the table's plies left.
 
 A node ``MAX_DEPTH`` plies below the root is a *horizon*: the network values it and it is never
 expanded (not exact; no search of a few thousand simulations goes that deep unless forced).
