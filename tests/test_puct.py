@@ -478,3 +478,22 @@ def test_the_server_caps_the_zero_players_simulations(zero_files):
         player_for(f"zero:net={path},sims={MAX_ZERO_SIMULATIONS + 1}", folder)
     with pytest.raises(PlayerSpecError, match="weights dir"):
         player_for(f"zero:net={path}", folder / "elsewhere")
+
+
+def test_analyse_describes_a_puct_search(zero_files):
+    import subprocess
+    import sys
+
+    _, files = zero_files
+    spec = f"zero:net={files['tigers']},sims=200"
+    run = subprocess.run(
+        [sys.executable, "-m", "samuel.cli", "analyse", WIN_IN_ONE, "--player", spec],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert any(line.split()[-1] in ("a1xc1", "e1xc1") for line in lines if "best move" in line)
+    for label in ("value", "visits", "prior", "sims", "nodes", "sims/s"):
+        assert label in run.stdout

@@ -75,7 +75,7 @@ def warm_up(rules) -> None:
 
 def command_analyse(args: argparse.Namespace) -> None:
     from samuel.games.game import Game
-    from samuel.players import SearchPlayer, make_player
+    from samuel.players import SearchPlayer, ZeroPlayer, make_player
 
     rules = get_game(args.game)
     _check_tablebase(args)
@@ -90,6 +90,9 @@ def command_analyse(args: argparse.Namespace) -> None:
     player = make_player(
         args.player, rules, depth=depth, seconds=args.time, seed=args.seed, tablebase=args.tablebase
     )
+    if isinstance(player, ZeroPlayer):
+        _analyse_zero(rules, player, game)
+        return
     if not isinstance(player, SearchPlayer):
         raise CommandError(f"{args.player!r} does not search; analyse needs a searching player")
     warm_up(rules)
@@ -107,6 +110,35 @@ def command_analyse(args: argparse.Namespace) -> None:
     print(f"nodes      {result.nodes:,}")
     print(f"time       {result.seconds:.3f} s")
     print(f"nodes/s    {result.nodes_per_second:,.0f}")
+
+
+ZERO_MOVES_SHOWN = 8  # the most visited root moves that analyse lists for a PUCT search
+
+
+def _analyse_zero(rules, player, game) -> None:
+    """Print a PUCT search of ``game``'s position: the move, the root's value and its most
+    visited moves with their visits, priors and values (side to move's view)."""
+    from dataclasses import replace
+
+    # compiled (or read from the cache) before the timed search
+    replace(player, settings=replace(player.settings, simulations=1)).search(game)
+    result = player.search(game)
+    print(f"position   {rules.format_position(game.position)}")
+    print(f"player     {player.spec}")
+    print(f"best move  {rules.format_move(rules.move_from_code(result.best_move))}")
+    print(f"value      {result.value:+.3f} (the side to move's, -1 to 1)")
+    order = sorted(range(len(result.moves)), key=lambda i: -result.visits[i])
+    for i in order[:ZERO_MOVES_SHOWN]:
+        move = rules.format_move(rules.move_from_code(result.moves[i]))
+        print(
+            f"  {move:10} visits {result.visits[i]:>8,}  prior {result.priors[i]:.3f}  "
+            f"value {result.values[i]:+.3f}"
+        )
+    full = " (the tree filled up)" if result.full else ""
+    print(f"sims       {result.simulations:,}{full}")
+    print(f"nodes      {result.nodes:,}")
+    print(f"time       {result.seconds:.3f} s")
+    print(f"sims/s     {result.simulations_per_second:,.0f}")
 
 
 def _plies_left(rules, player, position) -> float | None:
