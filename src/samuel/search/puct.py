@@ -73,7 +73,7 @@ from .alphabeta import HISTORY_CAPACITY, _mix
 
 MAX_DEPTH = 256  # plies below the root a node can be; a node this deep is a horizon
 SMALLEST_TREE = games.MAX_MOVES + 1  # room for the root and any root's children
-LARGEST_TREE = 1 << 26  # nodes: about 5 GB of arrays, more than any search here needs
+LARGEST_TREE = 1 << 26  # nodes: about 6 GB of arrays (96 bytes a node), more than any search
 
 # Node kinds.
 UNSEEN, INNER, TERMINAL, HORIZON = 0, 1, 2, 3
@@ -92,11 +92,12 @@ UNSEEN, INNER, TERMINAL, HORIZON = 0, 1, 2, 3
     FIXED_VALUE,
     FIXED_PLIES,
 ) = range(12)
-STATES, PATH, KEYS, WINDOW = 12, 13, 14, 15
+STATES, KEYS, WINDOW = 12, 13, 14
 
 
 def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
-    """The search's memory: ``max_nodes`` nodes, and the stacks of one path."""
+    """The search's memory: ``max_nodes`` nodes, and the positions, keys and repetition windows
+    along one path."""
     return (
         np.zeros(max_nodes, dtype=np.int64),  # parent (-1 at the root)
         np.zeros(max_nodes, dtype=np.int64),  # first child
@@ -111,7 +112,6 @@ def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
         np.zeros(max_nodes, dtype=np.float64),  # a terminal's or horizon's value
         np.zeros(max_nodes, dtype=np.float64),  # ... and its plies left
         np.zeros((MAX_DEPTH + 1, state_size), dtype=np.int64),  # position at each ply
-        np.zeros(MAX_DEPTH + 1, dtype=np.int64),  # node at each ply
         np.zeros(HISTORY_CAPACITY + MAX_DEPTH + 1, dtype=np.int64),  # keys: history + path
         np.zeros(MAX_DEPTH + 1, dtype=np.int64),  # first key that can recur, at each ply
     )
@@ -323,7 +323,7 @@ def puct_kernel(
     positions below the root it holds are exact). Unchecked: :class:`PuctSearch` checks them.
     """
     np.random.seed(_mix(seed) & 0x7FFFFFFF)
-    states, path, keys, window = tree[STATES], tree[PATH], tree[KEYS], tree[WINDOW]
+    states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
     parent, visits = tree[PARENT], tree[VISITS]
     value_sum, plies_sum = tree[VALUE_SUM], tree[PLIES_SUM]
     n_history = history_keys.shape[0]
@@ -336,7 +336,6 @@ def puct_kernel(
     parent[0] = -1
     tree[MOVE][0] = -1
     tree[PRIOR][0] = 1.0
-    path[0] = 0
     ok, value, plies = _reach(
         game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1, tablebase
     )
@@ -372,7 +371,6 @@ def puct_kernel(
                 else window[depth]
             )
             depth += 1
-            path[depth] = child
             node = child
         if tree[KIND][node] == UNSEEN:
             ok, value, plies = _reach(
