@@ -57,7 +57,7 @@ from samuel.games.tigers.board import FULL, SHEEP, TIGERS
 from samuel.games.tigers.classic import FEATURES, classic_evaluate, load_weights, save_weights
 from samuel.games.tigers.rules import Move, Position, format_position
 from samuel.nn.weights import HEADER, ZERO_HEADER
-from samuel.players import SearchPlayer, make_player
+from samuel.players import MAX_ZERO_SIMULATIONS, SearchPlayer, ZeroPlayer, make_player
 from samuel.search.alphabeta import MAX_PLY
 
 RULES = get_game("tigers")
@@ -371,17 +371,20 @@ SPEC_TEXTS = [
     "hybrid:net=trained.bin,weights=tuned.json",
     "perfect:depth=1",
     "classic:tablebase=tables,depth=1",
+    "zero:net=zero.bin,sims=3",
+    "zero:net=zero.bin,sims=5,noise=0.25,temp=1,seed=2,moves_left=on",
 ]
 SPEC_ALPHABET = "abcdefhijlmnoprstuwy.=,:0123456789"
 
 
 @pytest.fixture(scope="module")
 def player_folder(tmp_path_factory) -> Path:
-    """A folder holding only what the specs above name: classic weights, a network and an empty
-    folder where a tablebase would be."""
+    """A folder holding only what the specs above name: classic weights, a network, a Zero
+    network and an empty folder where a tablebase would be."""
     folder = tmp_path_factory.mktemp("players")
     save_weights(load_weights(), folder / "tuned.json")
     save_network(random_network(0, 1), folder / "trained.bin", 0)
+    save_zero_network(random_zero_network(0, 1), folder / "zero.bin", 0)
     (folder / "tables").mkdir()
     return folder
 
@@ -410,6 +413,12 @@ def test_player_specs_make_a_player_or_are_refused_with_the_projects_errors(
         assert np.all(np.isfinite(player.params))  # what the search kernels take unchecked
         assert 1 <= player.depth < MAX_PLY
         if player.seconds is None and player.depth <= 3:
+            game = Game(RULES)
+            assert player.choose_move(game) in game.legal_moves()
+    if isinstance(player, ZeroPlayer):
+        assert np.all(np.isfinite(player.params))
+        assert 1 <= player.simulations <= MAX_ZERO_SIMULATIONS
+        if player.simulations <= 50:
             game = Game(RULES)
             assert player.choose_move(game) in game.legal_moves()
 
