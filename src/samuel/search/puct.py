@@ -413,8 +413,8 @@ class PuctSettings:
     # AlphaZero's c_init: exploration against the value; the scores are in -1..1.
     c_puct: float = 1.25
     # lc0's first-play urgency, the "reduction" strategy: an unvisited child is worth the
-    # node's Q minus this times sqrt(the visited children's priors). 0.44 is the value lc0
-    # used for years (FpuValue with FpuStrategy=reduction); 0 makes it the node's Q.
+    # node's Q minus this times sqrt(the visited children's priors). 0.44 is lc0's FpuValue
+    # for that strategy in its 0.2x releases, not tuned here; 0 makes it the node's Q.
     fpu_reduction: float = 0.44
     noise_alpha: float = 0.3  # Dirichlet noise at the root (lc0's and AlphaZero chess's 0.3)
     noise_fraction: float = 0.0  # its weight in the root's priors: 0.25 in self-play, else 0
