@@ -392,6 +392,14 @@ def build_parser() -> argparse.ArgumentParser:
     train_command.add_arguments(train)
     train.set_defaults(run=train_command.command_train)
 
+    from samuel.train import zero_command  # light: training imports on running
+
+    zero_train = commands.add_parser(
+        "zero-train", help="learn from nothing by PUCT self-play (docs/zero.md)"
+    )
+    zero_command.add_zero_arguments(zero_train)
+    zero_train.set_defaults(run=zero_command.command_zero_train)
+
     from samuel.tune import commands as tune_commands  # light: tuning imports on running
 
     selfplay = commands.add_parser("selfplay", help="labelled positions from self-play games")

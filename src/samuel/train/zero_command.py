@@ -1,0 +1,293 @@
+"""``samuel zero-train``: the Zero trainer's options, its per-generation table and progress bar.
+
+A command of its own rather than ``samuel train --method zero``: the two trainers share the
+loop's guarantees (resume, atomic files, the table's shape, matches, determinism) but hardly an
+option (depth, lambda, epsilon, balance and the tablebase are TD(lambda)'s; simulations, noise,
+temperature and the loss weights are Zero's), and one parser for both would accept options that
+the chosen method then ignores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+
+from samuel.games import get_game
+from samuel.options import (
+    add_backend_arguments,
+    add_game_argument,
+    backend_of,
+    even_games,
+    fraction,
+    non_negative_int,
+    number,
+    positive_float,
+    positive_int,
+    whole_number,
+)
+from samuel.progress import progress_bar
+
+from .zero_config import ZeroConfig
+from .zero_loop import ZeroReport, train_zero
+
+non_negative_float = number(float, 0.0)  # a loss weight
+OPENING_PLIES = 4  # the matches' random opening plies, as the TD(lambda) trainer's
+
+
+def zero_table_header(sides: tuple[str, str]) -> str:
+    """The table's header for a game whose players are ``sides`` (first, second): per
+    generation the positions trained, the games' outcomes and mean length, the policy
+    cross-entropy, value squared error and plies loss before and after training, and the
+    matches."""
+    return (
+        f" gen trained {sides[0]:>6} {sides[1]:>6}  draws  plies  pol bef  val bef  ply bef  "
+        "pol aft  val aft  ply aft vs prev vs classic train s  time s"
+    )
+
+
+def _loss(value: float) -> str:
+    return "       -" if math.isnan(value) else f"{value:8.4f}"
+
+
+def _score(value: float | None, width: int) -> str:
+    return f"{'-':>{width}}" if value is None else f"{100 * value:>{width - 1}.0f}%"
+
+
+def format_zero_row(row: ZeroReport) -> str:
+    """The row of :func:`zero_table_header`'s table."""
+    losses = " ".join(
+        _loss(v)
+        for v in (
+            row.policy_before,
+            row.value_before,
+            row.plies_before,
+            row.policy_after,
+            row.value_after,
+            row.plies_after,
+        )
+    )
+    return (
+        f"{row.generation:4d} {row.trained:7d} {row.first_wins:6d} {row.second_wins:6d} "
+        f"{row.draws:6d} {row.mean_plies:6.1f} {losses} "
+        f"{_score(row.vs_previous, 7)} {_score(row.vs_classic, 10)} "
+        f"{row.train_seconds:7.2f} {row.seconds:7.1f}"
+    )
+
+
+def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
+    d = ZeroConfig()
+    parser.add_argument(
+        "generations",
+        nargs="?",
+        type=positive_int,
+        default=d.generations,
+        help=f"generations to train ({d.generations})",
+    )
+    parser.add_argument(
+        "games",
+        nargs="?",
+        type=positive_int,
+        default=d.games,
+        help=f"self-play games per generation ({d.games})",
+    )
+    parser.add_argument(
+        "out_dir",
+        nargs="?",
+        help="where weights are saved and resumed from (weights/zero; weights/zero-GAME for "
+        "another game)",
+    )
+    parser.add_argument("--from", dest="start_from", help="start from this Zero network")
+    parser.add_argument(
+        "--seed", type=non_negative_int, default=d.seed, help=f"the run's seed ({d.seed})"
+    )
+    parser.add_argument(
+        "--sims",
+        dest="simulations",
+        type=whole_number(1, 100_000),
+        default=d.simulations,
+        help=f"PUCT simulations a move in self-play and matches ({d.simulations})",
+    )
+    parser.add_argument(
+        "--cpuct", dest="c_puct", type=positive_float, default=d.c_puct, help=f"({d.c_puct})"
+    )
+    parser.add_argument(
+        "--fpu",
+        dest="fpu_reduction",
+        type=float,
+        default=d.fpu_reduction,
+        help=f"first-play urgency reduction ({d.fpu_reduction})",
+    )
+    parser.add_argument(
+        "--noise",
+        dest="noise_fraction",
+        type=fraction,
+        default=d.noise_fraction,
+        help=f"Dirichlet noise's weight in the root's priors ({d.noise_fraction})",
+    )
+    parser.add_argument(
+        "--alpha",
+        dest="noise_alpha",
+        type=positive_float,
+        default=d.noise_alpha,
+        help=f"the noise's Dirichlet alpha ({d.noise_alpha})",
+    )
+    parser.add_argument(
+        "--temp-plies",
+        dest="temperature_plies",
+        type=non_negative_int,
+        default=d.temperature_plies,
+        help="plies played in proportion to the visits, then the most visited "
+        f"({d.temperature_plies})",
+    )
+    parser.add_argument(
+        "--ply-cap", type=positive_int, default=d.ply_cap, help=f"a draw ({d.ply_cap})"
+    )
+    parser.add_argument(
+        "--buffer-generations",
+        type=positive_int,
+        default=d.buffer_generations,
+        help=f"generations of positions to train on ({d.buffer_generations})",
+    )
+    parser.add_argument(
+        "--epochs",
+        type=non_negative_int,
+        default=d.epochs,
+        help=f"passes over them a generation ({d.epochs})",
+    )
+    parser.add_argument(
+        "--batch-size",
+        type=positive_int,
+        default=d.batch_size,
+        help=f"positions per optimiser step ({d.batch_size})",
+    )
+    parser.add_argument(
+        "--learning-rate",
+        type=positive_float,
+        default=d.learning_rate,
+        help=f"Adam's learning rate ({d.learning_rate})",
+    )
+    for head, default in (
+        ("policy", d.policy_weight),
+        ("value", d.value_weight),
+        ("plies", d.plies_weight),
+    ):
+        parser.add_argument(
+            f"--{head}-weight",
+            type=non_negative_float,
+            default=default,
+            help=f"the {head} loss's weight ({default})",
+        )
+    parser.add_argument(
+        "--match-games",
+        type=even_games,
+        default=d.match_games,
+        help=f"games per match ({d.match_games})",
+    )
+    parser.add_argument(
+        "--match-every",
+        type=positive_int,
+        default=d.match_every,
+        help=f"play matches every this many generations ({d.match_every})",
+    )
+    parser.add_argument(
+        "--classic-depth",
+        type=whole_number(1, 20),
+        default=d.classic_depth,
+        help=f"the depth of classic in the matches ({d.classic_depth})",
+    )
+    parser.add_argument(
+        "--no-matches", dest="matches", action="store_false", help="play no matches"
+    )
+    parser.add_argument(
+        "--workers",
+        type=positive_int,
+        help="threads and match processes (every core); results don't depend on it",
+    )
+    add_backend_arguments(parser)
+    parser.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="no progress bar"
+    )
+    add_game_argument(parser)
+
+
+def command_zero_train(args: argparse.Namespace) -> None:
+    config = ZeroConfig(
+        game=args.game,
+        generations=args.generations,
+        games=args.games,
+        out_dir=args.out_dir,
+        start_from=args.start_from,
+        seed=args.seed,
+        simulations=args.simulations,
+        c_puct=args.c_puct,
+        fpu_reduction=args.fpu_reduction,
+        noise_alpha=args.noise_alpha,
+        noise_fraction=args.noise_fraction,
+        temperature_plies=args.temperature_plies,
+        ply_cap=args.ply_cap,
+        buffer_generations=args.buffer_generations,
+        epochs=args.epochs,
+        batch_size=args.batch_size,
+        learning_rate=args.learning_rate,
+        policy_weight=args.policy_weight,
+        value_weight=args.value_weight,
+        plies_weight=args.plies_weight,
+        match_games=args.match_games,
+        match_every=args.match_every,
+        classic_depth=args.classic_depth,
+        workers=args.workers,
+    )
+    bar = None
+
+    def progress(stage: str, done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = progress_bar(total, stage, enabled=args.progress)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+            bar = None
+
+    def log(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+
+    backend = backend_of(args, args.workers)
+    play = None
+    if args.matches:
+        from samuel.match.head_to_head import play_match
+
+        workers = config.workers or os.cpu_count() or 1
+
+        def play(first: str, second: str, seed: int) -> float:
+            return play_match(
+                first,
+                second,
+                config.match_games,
+                seed=seed,
+                openings=OPENING_PLIES,
+                ply_cap=config.ply_cap,
+                workers=workers,
+                game=config.game,
+                backend=backend,
+            ).score
+
+    print(zero_table_header(get_game(config.game).sides), flush=True)
+    try:
+        train_zero(
+            config,
+            lambda row: print(format_zero_row(row), flush=True),
+            play_match=play,
+            progress=progress,
+            log=log,
+            backend=backend,
+        )
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        print(
+            "stopped: every finished generation is saved; run the same command to go on",
+            file=sys.stderr,
+        )
+        raise

@@ -1,0 +1,95 @@
+"""The Zero trainer's configuration (``samuel zero-train``, ``docs/zero.md``): every field is an
+option, and the whole config is saved next to every weights file it produced."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from samuel.errors import CommandError
+from samuel.games import registry
+from samuel.search.puct import PuctSettings
+
+ZERO_WEIGHTS_SEED = 0x2E80  # the random network a run starts from when there is nothing to resume
+ZERO_SELFPLAY_SEED = 0x2E81  # a game's seed: derived from (this, run seed, generation, game)
+ZERO_TRAINING_SEED = 0x2E82  # shuffles and symmetries: from (this, run seed, generation)
+
+
+@dataclass(frozen=True)
+class ZeroConfig:
+    game: str = "tigers"  # the game to learn (a registry name: samuel.games.registry)
+    generations: int = 20  # generations to train
+    games: int = 100  # self-play games per generation
+    out_dir: str | None = None  # where weights are saved and resumed from (None: per game)
+    start_from: str | None = None  # start from this Zero network (--from)
+    seed: int = 0  # the run's seed: every game's and every shuffle's seed derives from it
+    simulations: int = 100  # PUCT simulations a move in self-play (and in the matches)
+    c_puct: float = 1.25  # AlphaZero's c_init (the search's default)
+    fpu_reduction: float = 0.44  # lc0's first-play urgency reduction (the search's default)
+    noise_alpha: float = 0.3  # Dirichlet noise at the root: lc0's and AlphaZero chess's alpha
+    noise_fraction: float = 0.25  # its weight in the root's priors (AlphaZero's)
+    temperature_plies: int = 20  # plies played in proportion to the visits; then the most visited
+    ply_cap: int = 200  # a game this long is a draw (the TD(lambda) trainer's)
+    buffer_generations: int = 5  # generations of positions to train on (the replay window)
+    epochs: int = 2  # passes over the window per generation
+    batch_size: int = 256  # positions per optimiser step
+    learning_rate: float = 1e-3  # Adam's learning rate
+    policy_weight: float = 1.0  # the loss's terms' weights (samuel.nn.zero.LossWeights)
+    value_weight: float = 1.0
+    plies_weight: float = 0.1  # lc0's moves-left weight, as the TD(lambda) trainer's
+    match_games: int = 20  # games per match (even: each opening is played twice)
+    match_every: int = 5  # play matches every this many generations
+    classic_depth: int = 3  # the depth of `classic` in the matches
+    workers: int | None = None  # threads and match processes; None: every core (same results)
+
+    def __post_init__(self) -> None:
+        games = registry()
+        checks = [
+            (self.game in games, f"unknown game {self.game!r}; the games are: {', '.join(games)}"),
+            (self.generations >= 1, "generations must be at least 1"),
+            (self.games >= 1, "games must be at least 1"),
+            (1 <= self.simulations <= 100_000, "simulations must be between 1 and 100000"),
+            (self.temperature_plies >= 0, "temperature plies must not be negative"),
+            (self.ply_cap >= 1, "ply cap must be at least 1"),
+            (self.buffer_generations >= 1, "buffer generations must be at least 1"),
+            (self.epochs >= 0, "epochs must not be negative"),
+            (self.batch_size >= 1, "batch size must be at least 1"),
+            (0.0 < self.learning_rate <= 1.0, "learning rate must be more than 0 and at most 1"),
+            (
+                min(self.policy_weight, self.value_weight, self.plies_weight) >= 0.0
+                and self.policy_weight + self.value_weight + self.plies_weight > 0.0,
+                "loss weights must not be negative, and one must be more than 0",
+            ),
+            (
+                self.match_games >= 2 and self.match_games % 2 == 0,
+                "match games must be an even number, at least 2 (each opening is played twice)",
+            ),
+            (self.match_every >= 1, "match every must be at least 1"),
+            (1 <= self.classic_depth <= 20, "classic depth must be between 1 and 20"),
+            (self.workers is None or self.workers >= 1, "workers must be at least 1"),
+        ]
+        for ok, message in checks:
+            if not ok:
+                raise CommandError(message)
+        self.settings()  # the search's own checks (c_puct, fpu, noise)
+
+    def settings(self) -> PuctSettings:
+        """The self-play search's settings (temperature aside: it depends on the ply)."""
+        return PuctSettings(
+            simulations=self.simulations,
+            c_puct=self.c_puct,
+            fpu_reduction=self.fpu_reduction,
+            noise_alpha=self.noise_alpha,
+            noise_fraction=self.noise_fraction,
+        )
+
+    @property
+    def folder(self) -> str:
+        """The run folder: ``out_dir``, else ``weights/zero`` (``weights/zero-GAME`` for a game
+        other than Tigers & Sheep, so one game's run never resumes from another's)."""
+        if self.out_dir is not None:
+            return self.out_dir
+        return "weights/zero" if self.game == "tigers" else f"weights/zero-{self.game}"
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)

@@ -1,0 +1,444 @@
+"""Samuel Zero's training in generations (``docs/zero.md``, "The trainer"), for any game.
+
+Each generation plays ``games`` games of the network against itself by PUCT
+(:mod:`samuel.train.zero_selfplay`), keeps their positions with the visit-count policy targets,
+the game results and the plies left in a replay window of the last ``buffer_generations``
+generations, trains on the window (``epochs`` passes, shuffled, each position in a random one of
+its game's symmetries, Adam on :func:`samuel.nn.batches.zero_batch_gradient`), and saves
+``gen-NNN.bin``, its ``gen-NNN.json`` report and ``latest.bin``. Every ``match_every``
+generations it plays matches, with the ``zero:`` player, against the generation that last
+played matches and against the game's ``classic``.
+
+Nothing of the hand-written evaluation enters self-play or the targets: a run starts from
+random weights (seed ``ZERO_WEIGHTS_SEED``), and ``classic`` is only an opponent to measure by.
+
+A run resumes from ``start_from``, else the newest ``gen-NNN.bin`` in the run folder, else random
+weights, like the TD(lambda) trainer (:mod:`samuel.train.loop`): running the same command again
+goes on. Adam's state and the replay window are not saved, so they start empty on a restart.
+Files are written atomically; a generation whose training diverged is never saved.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from samuel.backends import Backend, LocalBackend
+from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
+from samuel.games import actions as game_actions
+from samuel.games import get_game
+from samuel.games import kernels as games
+from samuel.games.networks import load_zero_network, random_zero_network, save_zero_network
+from samuel.nn.batches import adam_step, zero_batch_gradient
+from samuel.seeds import derive_seed
+
+from .loop import START_FILE, diverged, generation_path, newest_generation
+from .trainer import ADAM_EPSILON, BETA1, BETA2, Adam
+from .zero_config import ZERO_SELFPLAY_SEED, ZERO_TRAINING_SEED, ZERO_WEIGHTS_SEED, ZeroConfig
+from .zero_selfplay import (
+    NODES_PER_SIMULATION,
+    encode_zero_samples,
+    play_zero_games,
+    zero_batch_loss,
+)
+
+SELFPLAY_CHUNK = 10  # games per compiled call, so the progress bar moves
+
+
+@dataclass(frozen=True)
+class ZeroGames:
+    """The games of one batch: per-game arrays padded to the ply cap."""
+
+    positions: np.ndarray  # (games, ply_cap, state words) int64
+    legal: np.ndarray  # (games, ply_cap, max moves) int64: each position's distinct actions
+    legal_counts: np.ndarray  # (games, ply_cap) int64
+    policy: np.ndarray  # (games, ply_cap, max moves) float32: their shares of the visits
+    plies: np.ndarray  # (games,) moves played in each game
+    results: np.ndarray  # (games,) the first player's result: 1, 0, -1
+
+
+@dataclass(frozen=True)
+class ZeroSamples:
+    """Positions with their targets: the policy over the distinct legal actions, the game's
+    result (first player's view) and the plies left to the end."""
+
+    states: np.ndarray  # (n, state words) int64
+    legal: np.ndarray  # (n, max moves) int64
+    legal_counts: np.ndarray  # (n,) int64
+    policy: np.ndarray  # (n, max moves) float32, summing to 1 over legal_counts entries
+    results: np.ndarray  # (n,) float32
+    plies: np.ndarray  # (n,) float32
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    @staticmethod
+    def concatenate(parts: list[ZeroSamples]) -> ZeroSamples:
+        return ZeroSamples(
+            *(np.concatenate([getattr(p, f) for p in parts]) for f in ZeroSamples._fields())
+        )
+
+    @staticmethod
+    def _fields() -> tuple[str, ...]:
+        return ("states", "legal", "legal_counts", "policy", "results", "plies")
+
+
+def zero_game_seed(run_seed: int, generation: int, game: int) -> int:
+    """A game's seed, from (run seed, generation, game number) only: the same on any workers."""
+    return derive_seed(ZERO_SELFPLAY_SEED, run_seed, generation, game)
+
+
+def tree_nodes(simulations: int) -> int:
+    """The nodes of a self-play search's tree: the zero player's 40 a simulation."""
+    return max(games.MAX_MOVES + 1, NODES_PER_SIMULATION * (simulations + 1))
+
+
+def play_zero_selfplay(
+    game: int, params: np.ndarray, config: ZeroConfig, seeds: np.ndarray
+) -> ZeroGames:
+    """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``)."""
+    rules_sizes = games.compiled_game(game)
+    rules = get_game(config.game)
+    root = rules.encode(rules.initial_position())
+    seeds = np.asarray(seeds, dtype=np.int64)
+    count, cap, width = len(seeds), config.ply_cap, rules_sizes.max_moves
+    out = ZeroGames(
+        np.zeros((count, cap, len(root)), dtype=np.int64),
+        np.zeros((count, cap, width), dtype=np.int64),
+        np.zeros((count, cap), dtype=np.int64),
+        np.zeros((count, cap, width), dtype=np.float32),
+        np.zeros(count, dtype=np.int64),
+        np.zeros(count, dtype=np.int64),
+    )
+    settings = config.settings()
+    play_zero_games(
+        game,
+        np.ascontiguousarray(params, dtype=np.float32),
+        rules_sizes.network_inputs,
+        game_actions.action_count(game),
+        root,
+        settings.simulations,
+        float(settings.c_puct),
+        float(settings.fpu_reduction),
+        float(settings.noise_alpha),
+        float(settings.noise_fraction),
+        config.temperature_plies,
+        cap,
+        tree_nodes(settings.simulations),
+        seeds,
+        out.positions,
+        out.legal,
+        out.legal_counts,
+        out.policy,
+        out.plies,
+        out.results,
+    )
+    return out
+
+
+def _selfplay_unit(shared: tuple, seeds: np.ndarray) -> ZeroGames:
+    """A backend's unit: the games of ``seeds``, with the run's game, network and config."""
+    return play_zero_selfplay(*shared, seeds)
+
+
+def zero_self_play(
+    params: np.ndarray,
+    config: ZeroConfig,
+    generation: int,
+    progress: Callable[[int], None] | None = None,
+    backend: Backend | None = None,
+) -> list[ZeroGames]:
+    """The generation's games: on this machine's threads in chunks, so that ``progress(games
+    done)`` can be called, or as the units of a cluster ``backend``; the same games on either."""
+    game = get_game(config.game).kernel_id
+    seeds = np.array(
+        [zero_game_seed(config.seed, generation, g) for g in range(config.games)], dtype=np.int64
+    )
+    if backend is not None and not isinstance(backend, LocalBackend):
+        units = [seeds[part.start : part.stop] for part in backend.parts(len(seeds))]
+
+        def after(done: list[ZeroGames]) -> bool:
+            progress(sum(len(part.plies) for part in done))
+            return False
+
+        shared = (game, params, config)
+        return backend.run(_selfplay_unit, units, shared, None if progress is None else after)
+    parts = []
+    for start in range(0, config.games, SELFPLAY_CHUNK):
+        parts.append(
+            play_zero_selfplay(game, params, config, seeds[start : start + SELFPLAY_CHUNK])
+        )
+        if progress is not None:
+            progress(min(config.games, start + SELFPLAY_CHUNK))
+    return parts
+
+
+def zero_samples(parts: list[ZeroGames]) -> ZeroSamples:
+    """Every position of the games, with its targets, game by game in order."""
+    chosen = {f: [] for f in ZeroSamples._fields()}
+    for part in parts:
+        for g in range(len(part.plies)):
+            n = int(part.plies[g])
+            chosen["states"].append(part.positions[g, :n])
+            chosen["legal"].append(part.legal[g, :n])
+            chosen["legal_counts"].append(part.legal_counts[g, :n])
+            chosen["policy"].append(part.policy[g, :n])
+            chosen["results"].append(np.full(n, part.results[g], dtype=np.float32))
+            chosen["plies"].append(np.arange(n, 0, -1, dtype=np.float32))
+    return ZeroSamples(*(np.concatenate(chosen[f]) for f in ZeroSamples._fields()))
+
+
+@dataclass(frozen=True)
+class EncodedZero:
+    """Samples as the network reads them (``zero_batch_gradient``'s arrays)."""
+
+    active: np.ndarray
+    values: np.ndarray
+    counts: np.ndarray
+    legal: np.ndarray
+    legal_counts: np.ndarray
+    policy: np.ndarray
+    targets: np.ndarray
+    plies: np.ndarray
+
+
+def encode_zero(game: int, samples: ZeroSamples, symmetries: np.ndarray | None = None):
+    """The samples' network inputs, actions and value targets, each under its symmetry (default:
+    as they are)."""
+    sizes = games.compiled_game(game)
+    n = len(samples)
+    if symmetries is None:
+        symmetries = np.zeros(n, dtype=np.int64)
+    active = np.empty((n, sizes.most_set_inputs), dtype=np.int64)
+    values = np.empty((n, sizes.most_set_inputs), dtype=np.float32)
+    counts = np.empty(n, dtype=np.int64)
+    legal = np.zeros_like(samples.legal)
+    targets = np.empty(n, dtype=np.float32)
+    encode_zero_samples(
+        game,
+        np.ascontiguousarray(samples.states),
+        np.ascontiguousarray(symmetries, dtype=np.int64),
+        samples.legal,
+        samples.legal_counts,
+        samples.results,
+        active,
+        values,
+        counts,
+        legal,
+        targets,
+    )
+    return EncodedZero(
+        active, values, counts, legal, samples.legal_counts, samples.policy, targets, samples.plies
+    )
+
+
+def zero_losses(game: int, params: np.ndarray, samples: ZeroSamples) -> tuple[float, ...]:
+    """The mean policy cross-entropy, value squared error ``(v - z)^2`` and plies loss (Huber
+    of the error over 20 plies) of the samples, unweighted (NaNs if there are none)."""
+    if len(samples) == 0:
+        return (float("nan"),) * 3
+    e = encode_zero(game, samples)
+    policy, value, plies = zero_batch_loss(
+        params,
+        games.compiled_game(game).network_inputs,
+        game_actions.action_count(game),
+        e.active,
+        e.values,
+        e.counts,
+        e.legal,
+        e.legal_counts,
+        e.policy,
+        e.targets,
+        e.plies,
+    )
+    n = len(samples)
+    return policy / n, 2.0 * value / n, plies / n
+
+
+def train_zero_epoch(
+    game: int,
+    params: np.ndarray,
+    adam: Adam,
+    samples: ZeroSamples,
+    config: ZeroConfig,
+    rng: np.random.Generator,
+) -> None:
+    """One pass over the samples: shuffled, each in a random symmetry, in batches of
+    ``config.batch_size``, an Adam step on each batch's mean gradient."""
+    n = len(samples)
+    if n == 0:
+        return
+    sizes = games.compiled_game(game)
+    order = rng.permutation(n)
+    symmetries = rng.integers(0, sizes.symmetries, size=n)
+    grad = np.zeros(len(params), dtype=np.float32)
+    for start in range(0, n, config.batch_size):
+        chosen = order[start : start + config.batch_size]
+        batch = ZeroSamples(*(getattr(samples, f)[chosen] for f in ZeroSamples._fields()))
+        e = encode_zero(game, batch, symmetries[chosen])
+        zero_batch_gradient(
+            params,
+            sizes.network_inputs,
+            game_actions.action_count(game),
+            e.active,
+            e.values,
+            e.counts,
+            e.legal,
+            e.legal_counts,
+            e.policy,
+            e.targets,
+            e.plies,
+            np.float32(config.policy_weight),
+            np.float32(config.value_weight),
+            np.float32(config.plies_weight),
+            grad,
+        )
+        adam.step += 1
+        adam_step(
+            params,
+            grad,
+            adam.m,
+            adam.v,
+            adam.step,
+            config.learning_rate,
+            BETA1,
+            BETA2,
+            ADAM_EPSILON,
+            np.float32(1.0 / len(chosen)),
+        )
+
+
+@dataclass(frozen=True)
+class ZeroReport:
+    """One row of the Zero trainer's table. "First" and "second" are the game's players."""
+
+    generation: int
+    trained: int  # positions in the replay window (each epoch's)
+    first_wins: int
+    second_wins: int
+    draws: int
+    mean_plies: float  # the generation's games' mean length
+    policy_before: float  # mean losses on the window, before and after training
+    value_before: float
+    plies_before: float
+    policy_after: float
+    value_after: float
+    plies_after: float
+    vs_previous: float | None  # match scores, only every match_every generations
+    vs_classic: float | None
+    train_seconds: float
+    seconds: float
+
+
+def zero_starting_point(config: ZeroConfig) -> tuple[np.ndarray, str, int]:
+    """The Zero network to start from, where it came from, and the last generation number."""
+    game = get_game(config.game).kernel_id
+    last, newest = newest_generation(Path(config.folder))
+    if config.start_from is None and newest is None:
+        params = random_zero_network(game, ZERO_WEIGHTS_SEED)
+        return params, f"random weights (seed {ZERO_WEIGHTS_SEED:#x})", last
+    path = config.start_from if config.start_from is not None else str(newest)
+    return load_zero_network(path, game), path, last
+
+
+def zero_player(path: Path, config: ZeroConfig) -> str:
+    """The ``zero:`` player spec of a network for the matches."""
+    return f"zero:net={path},sims={config.simulations}"
+
+
+ZeroMatch = Callable[[str, str, int], float]
+
+
+def train_zero(
+    config: ZeroConfig,
+    report: Callable[[ZeroReport], None],
+    play_match: ZeroMatch | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    log: Callable[[str], None] = print,
+    backend: Backend | None = None,
+) -> np.ndarray:
+    """Run ``config.generations`` generations; call ``report`` after each; return the network.
+
+    ``play_match(first_spec, second_spec, seed)`` plays a match of ``config.match_games`` games
+    and returns the first player's score; without it no matches are played.
+    ``progress(stage, done, total)`` is told how the generation's self-play is going.
+    """
+    game = get_game(config.game).kernel_id
+    if config.workers is not None:
+        numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
+    out_dir = check_output_folder(config.folder, "run folder")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise file_error("create the run folder", out_dir, error) from None
+    params, source, last = zero_starting_point(config)
+    log(f"starting from {source}; generations {last + 1} to {last + config.generations}")
+    start_file = out_dir / START_FILE
+    save_zero_network(params, start_file, game)
+    adam = Adam(len(params))
+    window: list[ZeroSamples] = []
+    for generation in range(last + 1, last + config.generations + 1):
+        started = time.perf_counter()
+        parts = zero_self_play(
+            params,
+            config,
+            generation,
+            None if progress is None else lambda done: progress("self-play", done, config.games),
+            backend,
+        )
+        window = [*window, zero_samples(parts)][-config.buffer_generations :]
+        samples = ZeroSamples.concatenate(window)
+        before = zero_losses(game, params, samples)
+        rng = np.random.default_rng([ZERO_TRAINING_SEED, config.seed, generation])
+        train_started = time.perf_counter()
+        for _ in range(config.epochs):
+            train_zero_epoch(game, params, adam, samples, config, rng)
+        train_seconds = time.perf_counter() - train_started
+        if not np.all(np.isfinite(params)):
+            raise diverged(out_dir, generation, config.learning_rate)
+        after = zero_losses(game, params, samples)
+        path = generation_path(out_dir, generation)
+        save_or_keep(
+            path,
+            f"network of generation {generation}",
+            lambda p: save_zero_network(params, p, game),
+        )
+        save_zero_network(params, out_dir / "latest.bin", game)
+        vs_previous = vs_classic = None
+        if play_match is not None and generation % config.match_every == 0:
+            previous = generation_path(out_dir, generation - config.match_every)
+            previous = previous if previous.exists() else start_file
+            spec = zero_player(path, config)
+            vs_previous = play_match(spec, zero_player(previous, config), generation)
+            vs_classic = play_match(spec, f"classic:depth={config.classic_depth}", generation)
+        results = np.concatenate([p.results for p in parts])
+        plies = np.concatenate([p.plies for p in parts])
+        row = ZeroReport(
+            generation,
+            len(samples),
+            int((results > 0).sum()),
+            int((results < 0).sum()),
+            int((results == 0).sum()),
+            float(plies.mean()),
+            *before,
+            *after,
+            vs_previous,
+            vs_classic,
+            train_seconds,
+            time.perf_counter() - started,
+        )
+        record = {
+            "config": config.to_dict(),
+            "started_from": source,
+            "report": row.__dict__,
+            "weights": path.name,
+        }
+        write_atomically(path.with_suffix(".json"), (json.dumps(record, indent=2) + "\n").encode())
+        report(row)
+    return params

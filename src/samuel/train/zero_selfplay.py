@@ -1,0 +1,299 @@
+"""Samuel Zero's self-play and its training step, compiled (``docs/zero.md``, "The trainer").
+
+Each game is played by the PUCT search (:func:`samuel.search.puct.puct_kernel`) with the Zero
+network, ``simulations`` simulations a move, Dirichlet noise at the root, the move drawn in
+proportion to the visits for the first ``temperature_plies`` plies and the most visited one
+after. The game is a draw on a threefold repetition or at ``ply_cap`` plies, as in TD(lambda)
+self-play (:mod:`samuel.train.selfplay`). Each position where a move was played is recorded with
+
+- the position (the game's encoding; the network's inputs are made from it when training, under
+  a random symmetry);
+- its legal moves' *distinct* actions (:func:`samuel.games.actions.distinct_actions`), and the
+  policy target: the share of the root's visits of each (draughts moves sharing an action add
+  their visits), summing to 1;
+- the game's result in the first player's view (1, 0, -1), turned into the network's view when
+  training (as the TD(lambda) targets are);
+- the plies from the position to the game's end (the plies-left target).
+
+A game's randomness (the noise, the temperature's draws) comes only from its seed, which the
+caller derives from (run seed, generation, game number): the same games on any number of threads.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from samuel.games import actions as game_actions
+from samuel.games import kernels as games
+from samuel.jit import kernel, parallel_kernel
+from samuel.nn import zero
+from samuel.nn.batches import GRAD_CHUNK
+from samuel.search import puct
+from samuel.search.alphabeta import HISTORY_CAPACITY, _mix
+
+NODES_PER_SIMULATION = 40  # the zero player's tree size per simulation (docs/zero.md)
+
+
+@kernel
+def _new_tree(max_nodes, state_size):
+    """:func:`samuel.search.puct.new_tree`, made inside a compiled loop (one per game)."""
+    depth = puct.MAX_DEPTH + 1
+    return (
+        np.zeros(max_nodes, dtype=np.int64),
+        np.zeros(max_nodes, dtype=np.int64),
+        np.zeros(max_nodes, dtype=np.int64),
+        np.zeros(max_nodes, dtype=np.int64),
+        np.zeros(max_nodes, dtype=np.float64),
+        np.zeros(max_nodes, dtype=np.int64),
+        np.zeros(max_nodes, dtype=np.float64),
+        np.zeros(max_nodes, dtype=np.float64),
+        np.zeros(max_nodes, dtype=np.int64),
+        np.zeros(max_nodes, dtype=np.int64),
+        np.zeros(max_nodes, dtype=np.float64),
+        np.zeros(max_nodes, dtype=np.float64),
+        np.zeros((depth, state_size), dtype=np.int64),
+        np.zeros(HISTORY_CAPACITY + depth, dtype=np.int64),
+        np.zeros(depth, dtype=np.int64),
+    )
+
+
+@kernel
+def _new_work():
+    """:func:`samuel.search.puct.new_work`, made inside a compiled loop."""
+    return (
+        np.zeros(games.MAX_MOVES, dtype=np.int64),
+        np.zeros(games.MAX_MOVES, dtype=np.int64),
+        np.zeros(games.MAX_MOVES, dtype=np.int64),
+        np.zeros(games.MAX_MOVES, dtype=np.int64),
+        np.zeros(games.MAX_MOVES, dtype=np.int64),
+        np.zeros(games.MAX_MOVES, dtype=np.float32),
+        np.zeros(games.MAX_MOVES, dtype=np.float64),
+        np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),
+        np.zeros(games.MAX_SET_INPUTS, dtype=np.float32),
+        np.zeros(zero.SCRATCH, dtype=np.float32),
+    )
+
+
+@kernel
+def play_zero_game(
+    game,
+    params,
+    inputs,
+    actions,
+    root,
+    simulations,
+    c_puct,
+    fpu_reduction,
+    noise_alpha,
+    noise_fraction,
+    temperature_plies,
+    ply_cap,
+    seed,
+    tree,
+    work,
+    positions,
+    legal,
+    legal_counts,
+    policy,
+):
+    """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``, the
+    result in the first player's view (1, 0, -1).
+
+    ``positions[ply]`` is the position where the ply's move was played, ``legal[ply,
+    :legal_counts[ply]]`` its distinct actions and ``policy[ply]`` their shares of the root's
+    visits."""
+    state = root.copy()
+    child = np.empty_like(state)
+    keys = np.empty(ply_cap + 1, dtype=np.int64)
+    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    move_actions = np.empty(games.MAX_MOVES, dtype=np.int64)
+    slot = np.empty(games.MAX_MOVES, dtype=np.int64)
+    window = 0
+    for ply in range(ply_cap):
+        key = games.key(game, state)
+        keys[ply] = key
+        seen = 0
+        for i in range(window, ply + 1):
+            if keys[i] == key:
+                seen += 1
+        if seen >= 3:
+            return ply, 0
+        n = games.generate(game, state, moves)
+        result = games.result(game, state, n)
+        if result != games.NOT_OVER:
+            return ply, result
+        # The keys that can recur, at most the search's history capacity, the root's last.
+        start = max(window, ply + 1 - HISTORY_CAPACITY)
+        temperature = 1.0 if ply < temperature_plies else 0.0
+        choice, _, _ = puct.puct_kernel(
+            game,
+            params,
+            inputs,
+            actions,
+            state,
+            keys[start : ply + 1],
+            0,
+            ply_cap - ply,
+            simulations,
+            c_puct,
+            fpu_reduction,
+            noise_alpha,
+            noise_fraction,
+            temperature,
+            0.0,
+            10.0,
+            0.95,
+            _mix(seed + ply),
+            tree,
+            work,
+        )
+        first = tree[puct.FIRST_CHILD][0]
+        count = tree[puct.CHILD_COUNT][0]
+        for i in range(count):
+            moves[i] = tree[puct.MOVE][first + i]
+        game_actions.move_actions(game, state, moves, count, move_actions)
+        k = game_actions.distinct_actions(move_actions, count, legal[ply], slot)
+        total = 0.0
+        for j in range(k):
+            policy[ply, j] = 0.0
+        for i in range(count):
+            visits = tree[puct.VISITS][first + i]
+            policy[ply, slot[i]] += visits
+            total += visits
+        for j in range(k):
+            policy[ply, j] = policy[ply, j] / total if total > 0 else 1.0 / k
+        legal_counts[ply] = k
+        positions[ply, :] = state
+        move = moves[choice]
+        if games.is_irreversible(game, state, move):
+            window = ply + 1
+        games.play(game, state, move, child)
+        state[:] = child
+    return ply_cap, 0
+
+
+@parallel_kernel
+def play_zero_games(
+    game,
+    params,
+    inputs,
+    actions,
+    root,
+    simulations,
+    c_puct,
+    fpu_reduction,
+    noise_alpha,
+    noise_fraction,
+    temperature_plies,
+    ply_cap,
+    max_nodes,
+    seeds,
+    positions,
+    legal,
+    legal_counts,
+    policy,
+    plies,
+    results,
+):
+    """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``, each with its own
+    tree of ``max_nodes`` nodes."""
+    for g in numba.prange(seeds.shape[0]):
+        tree = _new_tree(max_nodes, games.STATE_SIZE)
+        work = _new_work()
+        n, result = play_zero_game(
+            game,
+            params,
+            inputs,
+            actions,
+            root,
+            simulations,
+            c_puct,
+            fpu_reduction,
+            noise_alpha,
+            noise_fraction,
+            temperature_plies,
+            ply_cap,
+            seeds[g],
+            tree,
+            work,
+            positions[g],
+            legal[g],
+            legal_counts[g],
+            policy[g],
+        )
+        plies[g] = n
+        results[g] = result
+
+
+@kernel
+def encode_zero_samples(
+    game,
+    states,
+    symmetries,
+    legal,
+    legal_counts,
+    results,
+    active,
+    values,
+    counts,
+    network_legal,
+    network_results,
+):
+    """Write each position's set inputs and its legal actions under its symmetry
+    (:func:`~samuel.games.kernels.transform`, :func:`~samuel.games.actions.action_symmetry`;
+    the policy targets keep their order), and its result (first player's view) turned by the
+    symmetry and into the network's view, as the TD(lambda) trainer turns its targets."""
+    image = np.empty(states.shape[1], dtype=np.int64)
+    for i in range(states.shape[0]):
+        symmetry = symmetries[i]
+        games.transform(game, states[i], symmetry, image)
+        counts[i] = games.network_inputs(game, image, active[i], values[i])
+        for j in range(legal_counts[i]):
+            network_legal[i, j] = game_actions.action_symmetry(game, symmetry, legal[i, j])
+        target = results[i]
+        if games.symmetry_sign(game, symmetry) * games.network_sign(game, image) < 0:
+            target = -target
+        network_results[i] = target
+
+
+@parallel_kernel
+def zero_batch_loss(
+    params, inputs, actions, active, values, counts, legal, legal_counts, policy, target, plies
+):
+    """The summed unweighted policy, value and plies losses of the samples, in fixed chunks (the
+    same on any number of threads)."""
+    n = target.shape[0]
+    chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
+    losses = np.zeros((chunks, 3), dtype=np.float64)
+    for c in numba.prange(chunks):
+        scratch = np.empty(zero.SCRATCH, dtype=np.float32)
+        logits = np.empty(legal.shape[1], dtype=np.float32)
+        grad = np.zeros(params.shape[0], dtype=np.float32)  # written, never read
+        for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
+            policy_loss, value_loss, plies_loss = zero.zero_add_gradient(
+                params,
+                grad,
+                inputs,
+                actions,
+                active[i],
+                values[i],
+                counts[i],
+                legal[i],
+                legal_counts[i],
+                policy[i],
+                target[i],
+                plies[i],
+                1.0,
+                1.0,
+                1.0,
+                logits,
+                scratch,
+            )
+            losses[c, 0] += policy_loss
+            losses[c, 1] += value_loss
+            losses[c, 2] += plies_loss
+    totals = np.zeros(3, dtype=np.float64)
+    for c in range(chunks):
+        totals += losses[c]
+    return totals[0], totals[1], totals[2]
