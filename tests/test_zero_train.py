@@ -1,0 +1,267 @@
+"""The Zero trainer (``samuel zero-train``, docs/zero.md "The trainer"): PUCT self-play and its
+targets, training, the loop's files and resume, determinism on 1 and 2 threads, bad options."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+
+from samuel.errors import CommandError, SamuelError
+from samuel.games import actions as game_actions
+from samuel.games import get_game
+from samuel.games import kernels as games
+from samuel.games.networks import load_zero_network, random_network, save_network
+from samuel.train.trainer import Adam
+from samuel.train.zero_config import ZeroConfig
+from samuel.train.zero_loop import (
+    ZeroSamples,
+    encode_zero,
+    train_zero,
+    train_zero_epoch,
+    zero_game_seed,
+    zero_losses,
+    zero_samples,
+    zero_self_play,
+)
+from samuel.train.zero_selfplay import zero_batch_loss
+
+QUIET = {"report": lambda row: None, "log": lambda line: None}
+
+
+def tiny(out_dir, **changes) -> ZeroConfig:
+    settings = dict(
+        generations=2, games=6, out_dir=str(out_dir), simulations=12, ply_cap=60, batch_size=64
+    )
+    return ZeroConfig(**{**settings, **changes})
+
+
+def with_threads(count: int, function):
+    before = numba.get_num_threads()
+    numba.set_num_threads(count)
+    try:
+        return function()
+    finally:
+        numba.set_num_threads(before)
+
+
+def random_zero(game: str) -> np.ndarray:
+    from samuel.games.networks import random_zero_network
+
+    return random_zero_network(get_game(game).kernel_id, 3)
+
+
+@pytest.mark.parametrize("game", ["tigers", "draughts"])
+def test_the_same_seed_gives_the_same_games_targets_and_weights_on_1_and_2_threads(tmp_path, game):
+    config = tiny(tmp_path, game=game)
+    params = random_zero(game)
+    one = with_threads(1, lambda: zero_samples(zero_self_play(params, config, 1)))
+    two = with_threads(2, lambda: zero_samples(zero_self_play(params, config, 1)))
+    for field in ("states", "legal", "legal_counts", "policy", "results", "plies"):
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    # A game depends on its seed alone, not on the games played beside it.
+    other = zero_self_play(params, tiny(tmp_path, game=game, seed=1), 1)
+    assert not np.array_equal(zero_samples(other).plies, one.plies)  # another run seed
+    assert zero_game_seed(0, 1, 3) != zero_game_seed(0, 2, 3) != zero_game_seed(1, 1, 3)
+
+    a = train_zero(tiny(tmp_path / "one", game=game, workers=1), **QUIET)
+    b = train_zero(tiny(tmp_path / "two", game=game, workers=2), **QUIET)
+    assert a.tobytes() == b.tobytes()
+    kernel_id = get_game(game).kernel_id
+    assert np.array_equal(load_zero_network(tmp_path / "one" / "latest.bin", kernel_id), a)
+    assert not np.array_equal(a, random_zero(game))
+
+
+@pytest.mark.parametrize("game", ["tigers", "draughts"])
+def test_policy_targets_are_visit_shares_over_the_distinct_legal_actions(tmp_path, game):
+    kernel_id = get_game(game).kernel_id
+    samples = zero_samples(zero_self_play(random_zero(game), tiny(tmp_path, game=game), 1))
+    assert len(samples) > 20
+    for i in range(len(samples)):
+        k = int(samples.legal_counts[i])
+        _, actions = game_actions.legal_actions(kernel_id, samples.states[i])
+        assert list(samples.legal[i, :k]) == list(dict.fromkeys(actions.tolist()))
+        assert samples.policy[i, :k].sum() == pytest.approx(1.0, abs=1e-5)
+        assert (samples.policy[i, :k] >= 0).all() and not samples.policy[i, k:].any()
+        # 12 simulations: every share is a whole number of visits out of 12.
+        assert np.allclose(samples.policy[i, :k] * 12, np.round(samples.policy[i, :k] * 12))
+
+
+@pytest.mark.parametrize("game", ["tigers", "draughts"])
+def test_value_targets_are_the_result_and_plies_left_count_down_to_the_end(tmp_path, game):
+    kernel_id = get_game(game).kernel_id
+    config = tiny(tmp_path, game=game, games=8, ply_cap=150)
+    parts = zero_self_play(random_zero(game), config, 1)
+    samples = zero_samples(parts)
+    part = parts[0]
+    decisive = [g for g in range(len(part.plies)) if part.results[g] != 0]
+    assert decisive, "no game ended decisively"
+    start = 0
+    for g in range(len(part.plies)):
+        n = int(part.plies[g])
+        chosen = slice(start, start + n)
+        assert (samples.results[chosen] == part.results[g]).all()
+        assert list(samples.plies[chosen]) == list(range(n, 0, -1))
+        start += n
+    # The network's view: Tigers & Sheep's value is the tigers', draughts' the side to move's.
+    encoded = encode_zero(kernel_id, samples)
+    for i in range(len(samples)):
+        view = games.network_sign(kernel_id, samples.states[i])
+        assert encoded.targets[i] == samples.results[i] * view
+    if game == "draughts":  # the half-turn with colours swapped: the same inputs and targets
+        turned = encode_zero(kernel_id, samples, np.ones(len(samples), dtype=np.int64))
+        assert np.array_equal(turned.targets, encoded.targets)
+        assert np.array_equal(turned.legal, encoded.legal)
+    else:  # a symmetry maps the legal actions onto the image's legal actions
+        image = np.empty_like(samples.states[0])
+        for symmetry in range(8):
+            symmetries = np.full(len(samples), symmetry, dtype=np.int64)
+            turned = encode_zero(kernel_id, samples, symmetries)
+            assert np.array_equal(turned.targets, encoded.targets)
+            for i in range(0, len(samples), 7):
+                games.transform(kernel_id, samples.states[i], symmetry, image)
+                _, actions = game_actions.legal_actions(kernel_id, image)
+                k = int(samples.legal_counts[i])
+                assert sorted(turned.legal[i, :k]) == sorted(set(actions.tolist()))
+
+
+def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
+    kernel_id = get_game("tigers").kernel_id
+    parts = zero_self_play(random_zero("tigers"), tiny(tmp_path, games=8, ply_cap=150), 1)
+    part = parts[0]
+    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    for g in range(len(part.plies)):
+        if part.results[g] == 0:
+            continue
+        last = part.positions[g, int(part.plies[g]) - 1]
+        # Some move of the last recorded position ends the game with the recorded result.
+        n = games.generate(kernel_id, last, moves)
+        ends = set()
+        child = np.empty_like(last)
+        for move in moves[:n]:
+            games.play(kernel_id, last, move, child)
+            m = games.generate(kernel_id, child, np.empty(games.MAX_MOVES, dtype=np.int64))
+            ends.add(int(games.result(kernel_id, child, m)))
+        assert int(part.results[g]) in ends
+
+
+def policy_loss(game: int, params: np.ndarray, samples, symmetry: int) -> float:
+    """The mean policy cross-entropy of the samples seen under ``symmetry``."""
+    encoded = encode_zero(game, samples, np.full(len(samples), symmetry, dtype=np.int64))
+    total, _, _ = zero_batch_loss(
+        params,
+        games.compiled_game(game).network_inputs,
+        game_actions.action_count(game),
+        encoded.active,
+        encoded.values,
+        encoded.counts,
+        encoded.legal,
+        encoded.legal_counts,
+        encoded.policy,
+        encoded.targets,
+        encoded.plies,
+    )
+    return total / len(samples)
+
+
+def test_training_on_a_fixed_set_of_positions_lowers_the_policy_loss(tmp_path):
+    """32 positions of self-play, 40 epochs: the policy's cross-entropy falls in every one of
+    the 8 orientations (a symmetry that scrambled the targets would not learn), and the value's
+    error falls too."""
+    kernel_id = get_game("tigers").kernel_id
+    config = tiny(tmp_path, games=6, simulations=32, learning_rate=1e-2, batch_size=16)
+    params = random_zero("tigers")
+    every = zero_samples(zero_self_play(params, config, 1))
+    samples = ZeroSamples(*(getattr(every, f)[:32] for f in ZeroSamples._fields()))
+    before = zero_losses(kernel_id, params, samples)
+    first = [policy_loss(kernel_id, params, samples, s) for s in range(8)]
+    adam = Adam(len(params))
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        train_zero_epoch(kernel_id, params, adam, samples, config, rng)
+    after = zero_losses(kernel_id, params, samples)
+    last = [policy_loss(kernel_id, params, samples, s) for s in range(8)]
+    assert after[0] < before[0] - 0.25, (before, after)
+    for symmetry in range(8):
+        assert last[symmetry] < first[symmetry] - 0.15, (symmetry, first, last)
+    assert after[1] < 0.5 * before[1]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "samuel.cli", "zero-train", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_a_tiny_run_from_the_command_line_writes_its_files_and_table_and_resumes(tmp_path):
+    options = ["--sims", "8", "--ply-cap", "60", "--match-every", "2", "--match-games", "2"]
+    options += ["--workers", "1", "--no-progress"]
+    run = run_cli("2", "4", str(tmp_path), *options)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert lines[0].split()[:7] == ["gen", "trained", "tigers", "sheep", "draws", "plies", "pol"]
+    assert [line.split()[0] for line in lines[1:]] == ["1", "2"]
+    assert lines[1].split()[12:14] == ["-", "-"]  # no matches in generation 1
+    assert lines[2].split()[12].endswith("%") and lines[2].split()[13].endswith("%")
+    assert "random weights" in run.stderr
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"gen-001.bin", "gen-001.json", "gen-002.bin", "gen-002.json", "latest.bin"} <= names
+    assert (tmp_path / "latest.bin").read_bytes() == (tmp_path / "gen-002.bin").read_bytes()
+    import json
+
+    record = json.loads((tmp_path / "gen-002.json").read_text())
+    assert record["config"]["simulations"] == 8 and record["report"]["generation"] == 2
+
+    again = run_cli("1", "4", str(tmp_path), *options)
+    assert again.returncode == 0, again.stderr
+    assert "gen-002.bin" in again.stderr
+    assert again.stdout.strip().splitlines()[1].split()[0] == "3"
+    assert (tmp_path / "gen-003.bin").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--sims", "0"], "--sims: '0' must be at least 1"),
+        (["--noise", "2"], "--noise: '2' must be at most 1"),
+        (["--match-games", "3"], "--match-games"),
+        (["--policy-weight", "-1"], "--policy-weight: '-1' must be at least 0"),
+        (["--game", "chess"], "--game"),
+    ],
+)
+def test_bad_options_are_refused_in_one_line(args, message):
+    run = run_cli("1", "2", "/nonexistent/never", *args)
+    assert run.returncode == 2
+    last = run.stderr.strip().splitlines()[-1]  # after argparse's usage: the one-line error
+    assert last.startswith("samuel zero-train: error:") and message in last
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"simulations": 0}, "simulations must be between 1 and 100000"),
+        ({"match_games": 3}, "match games must be an even number"),
+        ({"policy_weight": 0.0, "value_weight": 0.0, "plies_weight": 0.0}, "one must be more"),
+        ({"noise_fraction": 1.5}, "noise_fraction must be between"),
+        ({"game": "chess"}, "unknown game 'chess'"),
+    ],
+)
+def test_bad_settings_raise_one_clear_error(tmp_path, changes, message):
+    with pytest.raises(CommandError, match=message):
+        tiny(tmp_path, **changes)
+
+
+def test_a_value_network_is_refused_as_a_starting_point(tmp_path):
+    kernel_id = get_game("tigers").kernel_id
+    save_network(random_network(kernel_id, 1), tmp_path / "gen-001.bin", kernel_id)
+    with pytest.raises(SamuelError) as error:
+        train_zero(tiny(tmp_path), **QUIET)
+    assert "\n" not in str(error.value)
+    run = run_cli("1", "2", str(tmp_path), "--sims", "4", "--no-matches", "--no-progress")
+    assert run.returncode != 0 and "Traceback" not in run.stderr
