@@ -265,3 +265,18 @@ def test_a_value_network_is_refused_as_a_starting_point(tmp_path):
     assert "\n" not in str(error.value)
     run = run_cli("1", "2", str(tmp_path), "--sims", "4", "--no-matches", "--no-progress")
     assert run.returncode != 0 and "Traceback" not in run.stderr
+
+
+def test_self_play_on_a_cluster_backend_gives_the_same_games(tmp_path):
+    from tests.test_backend_local import ScrambledBackend
+
+    config = tiny(tmp_path, games=7)
+    params = random_zero("tigers")
+    local = zero_samples(zero_self_play(params, config, 2))
+    backend = ScrambledBackend(3)
+    done = []
+    parts = zero_self_play(params, config, 2, done.append, backend)
+    assert len(parts) > 1 and backend.functions == ["_selfplay_unit"] and done[-1] == 7
+    remote = zero_samples(parts)
+    for field in ("states", "legal", "legal_counts", "policy", "results", "plies"):
+        assert np.array_equal(getattr(local, field), getattr(remote, field)), field
