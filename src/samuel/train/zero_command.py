@@ -62,10 +62,10 @@ def format_zero_row(row: ZeroReport) -> str:
         for v in (
             row.policy_before,
             row.value_before,
-            row.plies_before,
+            row.plies_loss_before,
             row.policy_after,
             row.value_after,
-            row.plies_after,
+            row.plies_loss_after,
         )
     )
     return (
@@ -273,7 +273,9 @@ def command_zero_train(args: argparse.Namespace) -> None:
                 backend=backend,
             ).score
 
-    print(zero_table_header(get_game(config.game).sides), flush=True)
+    def start() -> None:
+        print(zero_table_header(get_game(config.game).sides), flush=True)
+
     try:
         train_zero(
             config,
@@ -282,6 +284,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
             progress=progress,
             log=log,
             backend=backend,
+            on_start=start,
         )
     except KeyboardInterrupt:
         if bar is not None:

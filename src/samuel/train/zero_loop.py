@@ -326,10 +326,10 @@ class ZeroReport:
     mean_plies: float  # the generation's games' mean length
     policy_before: float  # mean losses on the window, before and after training
     value_before: float
-    plies_before: float
+    plies_loss_before: float  # the plies head: Huber of the error over 20 plies
     policy_after: float
     value_after: float
-    plies_after: float
+    plies_loss_after: float
     vs_previous: float | None  # match scores, only every match_every generations
     vs_classic: float | None
     train_seconds: float
@@ -362,12 +362,15 @@ def train_zero(
     progress: Callable[[str, int, int], None] | None = None,
     log: Callable[[str], None] = print,
     backend: Backend | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> np.ndarray:
     """Run ``config.generations`` generations; call ``report`` after each; return the network.
 
     ``play_match(first_spec, second_spec, seed)`` plays a match of ``config.match_games`` games
     and returns the first player's score; without it no matches are played.
     ``progress(stage, done, total)`` is told how the generation's self-play is going.
+    ``on_start()`` is called after the "starting from" line (the command prints its header).
+    Self-play runs on ``backend`` (:mod:`samuel.backends`), by default this machine's threads.
     """
     game = get_game(config.game).kernel_id
     if config.workers is not None:
@@ -379,6 +382,8 @@ def train_zero(
         raise file_error("create the run folder", out_dir, error) from None
     params, source, last = zero_starting_point(config)
     log(f"starting from {source}; generations {last + 1} to {last + config.generations}")
+    if on_start is not None:
+        on_start()
     start_file = out_dir / START_FILE
     save_zero_network(params, start_file, game)
     adam = Adam(len(params))
