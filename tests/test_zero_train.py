@@ -233,6 +233,8 @@ def test_a_tiny_run_from_the_command_line_writes_its_files_and_table_and_resumes
         (["--match-games", "3"], "--match-games"),
         (["--policy-weight", "-1"], "--policy-weight: '-1' must be at least 0"),
         (["--game", "chess"], "--game"),
+        (["--fpu", "nan"], "--fpu: 'nan' is not a finite number"),
+        (["--learning-rate", "5"], "learning rate must be more than 0 and at most 1"),
     ],
 )
 def test_bad_options_are_refused_in_one_line(args, message):

@@ -110,12 +110,16 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"PUCT simulations a move in self-play and matches ({d.simulations})",
     )
     parser.add_argument(
-        "--cpuct", dest="c_puct", type=positive_float, default=d.c_puct, help=f"({d.c_puct})"
+        "--cpuct",
+        dest="c_puct",
+        type=number(float, 0.0, 100.0),
+        default=d.c_puct,
+        help=f"PUCT's exploration constant ({d.c_puct})",
     )
     parser.add_argument(
         "--fpu",
         dest="fpu_reduction",
-        type=float,
+        type=number(float, -10.0, 10.0),
         default=d.fpu_reduction,
         help=f"first-play urgency reduction ({d.fpu_reduction})",
     )
@@ -129,7 +133,7 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--alpha",
         dest="noise_alpha",
-        type=positive_float,
+        type=number(float, 1e-3, 100.0),
         default=d.noise_alpha,
         help=f"the noise's Dirichlet alpha ({d.noise_alpha})",
     )
