@@ -199,13 +199,15 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_a_tiny_run_from_the_command_line_writes_its_files_and_table_and_resumes(tmp_path):
+@pytest.mark.parametrize("game", ["tigers", "draughts"])
+def test_a_tiny_run_from_the_command_line_writes_its_files_and_table_and_resumes(tmp_path, game):
     options = ["--sims", "8", "--ply-cap", "60", "--match-every", "2", "--match-games", "2"]
-    options += ["--workers", "1", "--no-progress"]
+    options += ["--workers", "1", "--no-progress", "--game", game]
     run = run_cli("2", "4", str(tmp_path), *options)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.strip().splitlines()
-    assert lines[0].split()[:7] == ["gen", "trained", "tigers", "sheep", "draws", "plies", "pol"]
+    first, second = get_game(game).sides
+    assert lines[0].split()[:7] == ["gen", "trained", first, second, "draws", "plies", "pol"]
     assert [line.split()[0] for line in lines[1:]] == ["1", "2"]
     assert lines[1].split()[12:14] == ["-", "-"]  # no matches in generation 1
     assert lines[2].split()[12].endswith("%") and lines[2].split()[13].endswith("%")
