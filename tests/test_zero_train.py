@@ -18,7 +18,6 @@ from samuel.games.networks import load_zero_network, random_network, save_networ
 from samuel.train.trainer import Adam
 from samuel.train.zero_config import ZeroConfig
 from samuel.train.zero_loop import (
-    ZeroSamples,
     encode_zero,
     train_zero,
     train_zero_epoch,
@@ -175,7 +174,7 @@ def test_training_on_a_fixed_set_of_positions_lowers_the_policy_loss(tmp_path):
     config = tiny(tmp_path, games=6, simulations=32, learning_rate=1e-2, batch_size=16)
     params = random_zero("tigers")
     every = zero_samples(zero_self_play(params, config, 1))
-    samples = ZeroSamples(*(getattr(every, f)[:32] for f in ZeroSamples._fields()))
+    samples = every.select(slice(0, 32))
     before = zero_losses(kernel_id, params, samples)
     first = [policy_loss(kernel_id, params, samples, s) for s in range(8)]
     adam = Adam(len(params))

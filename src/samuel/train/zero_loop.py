@@ -20,6 +20,7 @@ Files are written atomically; a generation whose training diverged is never save
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -80,13 +81,14 @@ class ZeroSamples:
 
     @staticmethod
     def concatenate(parts: list[ZeroSamples]) -> ZeroSamples:
-        return ZeroSamples(
-            *(np.concatenate([getattr(p, f) for p in parts]) for f in ZeroSamples._fields())
-        )
+        return ZeroSamples(*(np.concatenate([getattr(p, f) for p in parts]) for f in SAMPLE_FIELDS))
 
-    @staticmethod
-    def _fields() -> tuple[str, ...]:
-        return ("states", "legal", "legal_counts", "policy", "results", "plies")
+    def select(self, chosen: np.ndarray | slice) -> ZeroSamples:
+        """The samples ``chosen`` (indices or a slice), in that order."""
+        return ZeroSamples(*(getattr(self, f)[chosen] for f in SAMPLE_FIELDS))
+
+
+SAMPLE_FIELDS = tuple(f.name for f in dataclasses.fields(ZeroSamples))
 
 
 def zero_game_seed(run_seed: int, generation: int, game: int) -> int:
@@ -103,11 +105,11 @@ def play_zero_selfplay(
     game: int, params: np.ndarray, config: ZeroConfig, seeds: np.ndarray
 ) -> ZeroGames:
     """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``)."""
-    rules_sizes = games.compiled_game(game)
+    sizes = games.compiled_game(game)
     rules = get_game(config.game)
     root = rules.encode(rules.initial_position())
     seeds = np.asarray(seeds, dtype=np.int64)
-    count, cap, width = len(seeds), config.ply_cap, rules_sizes.max_moves
+    count, cap, width = len(seeds), config.ply_cap, sizes.max_moves
     out = ZeroGames(
         np.zeros((count, cap, len(root)), dtype=np.int64),
         np.zeros((count, cap, width), dtype=np.int64),
@@ -120,7 +122,7 @@ def play_zero_selfplay(
     play_zero_games(
         game,
         np.ascontiguousarray(params, dtype=np.float32),
-        rules_sizes.network_inputs,
+        sizes.network_inputs,
         game_actions.action_count(game),
         root,
         settings.simulations,
@@ -181,7 +183,7 @@ def zero_self_play(
 
 def zero_samples(parts: list[ZeroGames]) -> ZeroSamples:
     """Every position of the games, with its targets, game by game in order."""
-    chosen = {f: [] for f in ZeroSamples._fields()}
+    chosen = {f: [] for f in SAMPLE_FIELDS}
     for part in parts:
         for g in range(len(part.plies)):
             n = int(part.plies[g])
@@ -191,7 +193,7 @@ def zero_samples(parts: list[ZeroGames]) -> ZeroSamples:
             chosen["policy"].append(part.policy[g, :n])
             chosen["results"].append(np.full(n, part.results[g], dtype=np.float32))
             chosen["plies"].append(np.arange(n, 0, -1, dtype=np.float32))
-    return ZeroSamples(*(np.concatenate(chosen[f]) for f in ZeroSamples._fields()))
+    return ZeroSamples(*(np.concatenate(chosen[f]) for f in SAMPLE_FIELDS))
 
 
 @dataclass(frozen=True)
@@ -280,8 +282,7 @@ def train_zero_epoch(
     grad = np.zeros(len(params), dtype=np.float32)
     for start in range(0, n, config.batch_size):
         chosen = order[start : start + config.batch_size]
-        batch = ZeroSamples(*(getattr(samples, f)[chosen] for f in ZeroSamples._fields()))
-        e = encode_zero(game, batch, symmetries[chosen])
+        e = encode_zero(game, samples.select(chosen), symmetries[chosen])
         zero_batch_gradient(
             params,
             sizes.network_inputs,
