@@ -457,7 +457,6 @@ def test_a_human_plays_draughts_in_its_notation(tmp_path):
     ("args", "phrase"),
     [
         (("serve", "--tablebase", "tb"), "--tablebase works for Tigers & Sheep"),
-        (("play", "-B", "net", "-W", "random"), "no English draughts network is shipped"),
         (("analyse", "start", "--player", "perfect"), "'perfect' plays from the Tigers & Sheep"),
         (("match", "weights/x.bin", "random"), "cannot read the weights file weights/x.bin"),
         (("play", "-B", "random", "--tablebase", "tb"), "--tablebase works for Tigers & Sheep"),

@@ -198,10 +198,15 @@ def test_players_play_draughts_and_refuse_evaluators_it_lacks(tmp_path):
         ply_cap=200,
     )
     assert again.moves == game.moves  # the same seeds, the same game
-    # Draughts has no shipped network: 'net' and a hybrid without net= say so.
-    for spec in ("net", "hybrid"):
-        with pytest.raises(PlayerSpecError, match="no English draughts network is shipped"):
-            make_player(spec, draughts)
+    # Draughts' shipped network plays as 'net' and in the hybrid, and is a draughts network.
+    from samuel.games.networks import shipped_network
+
+    shipped = load_network(shipped_network(game_kernels.DRAUGHTS), game_kernels.DRAUGHTS)
+    net_player = make_player("net:depth=2", draughts)
+    assert np.array_equal(net_player.params, shipped)
+    assert net_player.evaluator == game_kernels.EVALUATOR_NETWORK
+    assert make_player("hybrid:depth=2", draughts).evaluator == game_kernels.EVALUATOR_HYBRID
+    assert net_player.choose_move(Game(draughts)) in Game(draughts).legal_moves()
     with pytest.raises(PlayerSpecError, match="some.bin: it does not exist"):
         make_player(f"{tmp_path / 'some.bin'}:depth=2", draughts)
     # A draughts network file plays draughts, alone or in the hybrid; Tigers & Sheep refuses it.

@@ -98,7 +98,7 @@ def test_the_hybrid_defaults_and_plays(game, net_file):
     move = player.choose_move(Game(game))
     assert move in game.legal_moves(game.initial_position())
     assert default_scale(games.TIGERS_AND_SHEEP) == DEFAULT_SCALE == 2.0
-    assert default_scale(games.DRAUGHTS) == 3.0  # the course's 300, a man being 100
+    assert default_scale(games.DRAUGHTS) == 12.0  # tuned; the course's 300 (a man 100) is 3
 
 
 @pytest.mark.parametrize(
@@ -126,6 +126,7 @@ def test_a_hybrid_of_another_games_network_is_refused(tmp_path):
 
 def test_without_a_shipped_network_the_hybrid_asks_for_one(monkeypatch, tmp_path):
     monkeypatch.setitem(networks.SHIPPED, games.TIGERS_AND_SHEEP, tmp_path / "none.bin")
+    monkeypatch.setitem(networks.SHIPPED, games.DRAUGHTS, tmp_path / "none.bin")
     with pytest.raises(PlayerSpecError, match="hybrid:net=FILE.bin"):
         make_player("hybrid", RULES)
     with pytest.raises(PlayerSpecError, match="no English draughts network is shipped"):

@@ -865,9 +865,17 @@ def test_draughts_players_are_what_make_player_makes_for_draughts(tmp_path):
         answer = client.get("/api/players").json()
         specs = [player["spec"] for player in answer["players"]]
         assert {"classic:depth=2", "classic:depth=4", "classic:depth=6", "random"} <= set(specs)
-        assert not [p for p in answer["players"] if p["group"] == "Network"]
-        assert answer["default"] == "classic:depth=4" and answer["strongest"] in specs
-        refused(client.post("/api/games", json={"players": {"white": "net"}}), 400, "net")
+        # The shipped draughts network, alone and in the hybrid; the Tigers file is not offered.
+        networks = [p["spec"] for p in answer["players"] if p["group"] == "Network"]
+        assert networks == ["hybrid", "net"]
+        assert answer["default"] == "classic:depth=4" and answer["strongest"] == "hybrid"
+        made = client.post("/api/games", json={"players": {"white": "net:depth=2"}})
+        assert made.status_code == 201, made.text
+        refused(
+            client.post("/api/games", json={"players": {"white": str(tmp_path / "gen-001.bin")}}),
+            400,
+            "Tigers",
+        )
 
 
 def test_draughts_a_new_game_describes_the_board_in_the_games_words(draughts):

@@ -24,9 +24,13 @@ from samuel.nn.weights import WeightsFileError, file_bytes, read_network, save_p
 from . import kernels
 from .actions import action_count
 
-# The networks shipped with the package, by game number: the best of the documented training
-# run for Tigers & Sheep (docs/training.md). Draughts has none yet.
-SHIPPED = {kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped.bin"}
+# The networks shipped with the package, by game number: the best of each game's documented
+# training run, picked by a screen and confirmed by a fresh match (docs/training.md for Tigers &
+# Sheep, docs/draughts.md for draughts).
+SHIPPED = {
+    kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped.bin",
+    kernels.DRAUGHTS: Path(__file__).parent.parent / "nn" / "shipped-draughts.bin",
+}
 # The largest network file of any game, heads included (a server refuses bigger ones unopened).
 LARGEST_FILE_BYTES = max(
     max(file_bytes(g.network_inputs, True), file_bytes(g.network_inputs, True, action_count(n)))
