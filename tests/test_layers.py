@@ -51,6 +51,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "samuel.options",
             "samuel.match.commands",
             "samuel.train.command",
+            "samuel.train.zero_command",
             "samuel.tune.commands",
             "samuel.tablebase.commands",
             "samuel.pipeline.commands",

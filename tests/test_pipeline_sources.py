@@ -11,7 +11,7 @@ import numba
 import numpy as np
 import pytest
 
-from samuel.games import get_game
+from samuel.games import get_game, networks
 from samuel.games import kernels as K
 from samuel.games.networks import random_network
 from samuel.games.tigers.tablebase.probe import load_tablebase
@@ -163,11 +163,13 @@ def test_expert_hybrid_and_perfect_players(table_k2):
                 assert table_k2.value(after)[0] < 0
 
 
-def test_default_expert_players():
+def test_default_expert_players(monkeypatch, tmp_path):
     tigers = S.default_expert_players(K.TIGERS_AND_SHEEP, None)
     assert [p.name for p in tigers.players] == ["classic", "hybrid"]  # the shipped network
     draughts = S.default_expert_players(K.DRAUGHTS, None)
-    assert [p.name for p in draughts.players] == ["classic"]  # no draughts network shipped
+    assert [p.name for p in draughts.players] == ["classic", "hybrid"]  # draughts' shipped one
+    monkeypatch.setitem(networks.SHIPPED, K.DRAUGHTS, tmp_path / "none.bin")
+    assert [p.name for p in S.default_expert_players(K.DRAUGHTS, None).players] == ["classic"]
     net = random_network(K.DRAUGHTS, 1)
     assert [p.name for p in S.default_expert_players(K.DRAUGHTS, net).players] == [
         "classic",
