@@ -127,6 +127,23 @@ def test_value_targets_are_the_result_and_plies_left_count_down_to_the_end(tmp_p
                 assert sorted(turned.legal[i, :k]) == sorted(set(actions.tolist()))
 
 
+def test_a_value_discount_makes_quick_results_worth_more(tmp_path):
+    """``value_discount`` scales each position's result by discount ** (plies left - 1): the
+    last position keeps the whole result, earlier ones less; the plies and policy stay."""
+    config = tiny(tmp_path, games=8, ply_cap=150)
+    parts = zero_self_play(random_zero("tigers"), config, 1)
+    plain = zero_samples(parts)
+    discounted = zero_samples(parts, 0.9)
+    assert np.array_equal(discounted.plies, plain.plies)
+    assert np.array_equal(discounted.policy, plain.policy)
+    expected = plain.results * 0.9 ** (plain.plies.astype(np.float64) - 1.0)
+    assert np.allclose(discounted.results, expected, rtol=1e-6, atol=0)
+    last = plain.plies == 1
+    assert np.array_equal(discounted.results[last], plain.results[last])
+    assert (np.abs(discounted.results[~last]) < 1).all()
+    assert (np.sign(discounted.results) == np.sign(plain.results)).all()
+
+
 def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
     kernel_id = get_game("tigers").kernel_id
     parts = zero_self_play(random_zero("tigers"), tiny(tmp_path, games=8, ply_cap=150), 1)
@@ -252,6 +269,8 @@ def test_bad_options_are_refused_in_one_line(args, message):
         ({"match_games": 3}, "match games must be an even number"),
         ({"policy_weight": 0.0, "value_weight": 0.0, "plies_weight": 0.0}, "one must be more"),
         ({"noise_fraction": 1.5}, "noise_fraction must be between"),
+        ({"value_discount": 0.0}, "value discount must be more than 0"),
+        ({"value_discount": 1.5}, "value discount must be more than 0"),
         ({"game": "chess"}, "unknown game 'chess'"),
     ],
 )

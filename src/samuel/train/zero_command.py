@@ -184,6 +184,13 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
             help=f"the {head} loss's weight ({default})",
         )
     parser.add_argument(
+        "--value-discount",
+        type=positive_float,
+        default=d.value_discount,
+        help="the value target is the result times this ** (plies left - 1): below 1, win "
+        f"faster and lose slower ({d.value_discount})",
+    )
+    parser.add_argument(
         "--match-games",
         type=even_games,
         default=d.match_games,
@@ -238,6 +245,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         policy_weight=args.policy_weight,
         value_weight=args.value_weight,
         plies_weight=args.plies_weight,
+        value_discount=args.value_discount,
         match_games=args.match_games,
         match_every=args.match_every,
         classic_depth=args.classic_depth,

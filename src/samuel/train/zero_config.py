@@ -37,6 +37,10 @@ class ZeroConfig:
     policy_weight: float = 1.0  # the loss's terms' weights (samuel.nn.zero.LossWeights)
     value_weight: float = 1.0
     plies_weight: float = 0.1  # lc0's moves-left weight, as the TD(lambda) trainer's
+    # The value target is the result times this ** (plies left - 1): 1 is AlphaZero's plain
+    # result; below 1 a quick win is worth more than a slow one, and a slow loss less bad
+    # ("lose slower"), which gives the side that nearly always loses something to learn from.
+    value_discount: float = 1.0
     match_games: int = 20  # games per match (even: each opening is played twice)
     match_every: int = 5  # play matches every this many generations
     classic_depth: int = 3  # the depth of `classic` in the matches
@@ -64,6 +68,7 @@ class ZeroConfig:
                 self.match_games >= 2 and self.match_games % 2 == 0,
                 "match games must be an even number, at least 2 (each opening is played twice)",
             ),
+            (0.0 < self.value_discount <= 1.0, "value discount must be more than 0 and at most 1"),
             (self.match_every >= 1, "match every must be at least 1"),
             (1 <= self.classic_depth <= 20, "classic depth must be between 1 and 20"),
             (self.workers is None or self.workers >= 1, "workers must be at least 1"),

@@ -181,8 +181,10 @@ def zero_self_play(
     return parts
 
 
-def zero_samples(parts: list[ZeroGames]) -> ZeroSamples:
-    """Every position of the games, with its targets, game by game in order."""
+def zero_samples(parts: list[ZeroGames], discount: float = 1.0) -> ZeroSamples:
+    """Every position of the games, with its targets, game by game in order. The value target
+    is the game's result times ``discount ** (plies left - 1)`` (``ZeroConfig.value_discount``;
+    1: the result itself)."""
     chosen = {f: [] for f in SAMPLE_FIELDS}
     for part in parts:
         for g in range(len(part.plies)):
@@ -191,8 +193,10 @@ def zero_samples(parts: list[ZeroGames]) -> ZeroSamples:
             chosen["legal"].append(part.legal[g, :n])
             chosen["legal_counts"].append(part.legal_counts[g, :n])
             chosen["policy"].append(part.policy[g, :n])
-            chosen["results"].append(np.full(n, part.results[g], dtype=np.float32))
-            chosen["plies"].append(np.arange(n, 0, -1, dtype=np.float32))
+            plies_left = np.arange(n, 0, -1, dtype=np.float64)
+            results = part.results[g] * discount ** (plies_left - 1.0)
+            chosen["results"].append(results.astype(np.float32))
+            chosen["plies"].append(plies_left.astype(np.float32))
     return ZeroSamples(*(np.concatenate(chosen[f]) for f in SAMPLE_FIELDS))
 
 
@@ -398,7 +402,7 @@ def train_zero(
             None if progress is None else lambda done: progress("self-play", done, config.games),
             backend,
         )
-        window = [*window, zero_samples(parts)][-config.buffer_generations :]
+        window = [*window, zero_samples(parts, config.value_discount)][-config.buffer_generations :]
         samples = ZeroSamples.concatenate(window)
         before = zero_losses(game, params, samples)
         rng = np.random.default_rng([ZERO_TRAINING_SEED, config.seed, generation])
