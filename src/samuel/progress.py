@@ -69,3 +69,25 @@ def progress_bar(
         leave=leave,
         dynamic_ncols=True,
     )
+
+
+class StageProgress:
+    """A ``progress(stage, done, total)`` callback for work done in stages: each stage gets a
+    bar of its own, opened at its first report and closed when it is done (or by :meth:`close`,
+    e.g. on Ctrl-C)."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.bar: ProgressBar | None = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if self.bar is None:
+            self.bar = progress_bar(total, stage, enabled=self.enabled)
+        self.bar.update(done - self.bar.n)
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None

@@ -16,7 +16,7 @@ from samuel.options import (
     positive_float,
     positive_int,
 )
-from samuel.progress import progress_bar
+from samuel.progress import StageProgress
 
 from .config import GAME_DEFAULTS, TrainConfig, game_defaults
 from .loop import GenerationReport, train
@@ -34,6 +34,7 @@ def table_header(sides: tuple[str, str], moves_left: bool = False) -> str:
 
 
 HEADER = table_header(("tigers", "sheep"))  # Tigers & Sheep's
+STOPPED = "stopped: every finished generation is saved; run the same command to go on"
 
 
 def _loss(value: float) -> str:
@@ -228,16 +229,7 @@ def command_train(args: argparse.Namespace) -> None:
         heads_only=args.heads_only,
         table_positions=args.table_positions,
     )
-    bar = None
-
-    def progress(stage: str, done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = progress_bar(total, stage, enabled=args.progress)
-        bar.update(done - bar.n)
-        if done >= total:
-            bar.close()
-            bar = None
+    progress = StageProgress(enabled=args.progress)
 
     def report(row: GenerationReport) -> None:
         print(format_row(row), flush=True)
@@ -263,10 +255,6 @@ def command_train(args: argparse.Namespace) -> None:
             backend=backend,
         )
     except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
-        print(
-            "stopped: every finished generation is saved; run the same command to go on",
-            file=sys.stderr,
-        )
+        progress.close()
+        print(STOPPED, file=sys.stderr)
         raise

@@ -92,6 +92,18 @@ def game_seed(generation: int, game: int) -> int:
     return derive_seed(generation, game)
 
 
+def save_generation_record(path: Path, config: dict, source: str, row) -> None:
+    """Write a generation's record beside its weights file ``path`` (``gen-NNN.json``): the
+    run's config, what the run started from, the table row and the weights file's name."""
+    record = {
+        "config": config,
+        "started_from": source,
+        "report": row.__dict__,
+        "weights": path.name,
+    }
+    write_atomically(path.with_suffix(".json"), (json.dumps(record, indent=2) + "\n").encode())
+
+
 def newest_generation(out_dir: Path) -> tuple[int, Path | None]:
     """The highest generation number saved in ``out_dir`` and its file (0, None if none)."""
     best, best_path = 0, None
@@ -409,12 +421,6 @@ def train(
             plies_before,
             plies_after,
         )
-        record = {
-            "config": config.to_dict(),
-            "started_from": source,
-            "report": row.__dict__,
-            "weights": path.name,
-        }
-        write_atomically(path.with_suffix(".json"), (json.dumps(record, indent=2) + "\n").encode())
+        save_generation_record(path, config.to_dict(), source, row)
         report(row)
     return params

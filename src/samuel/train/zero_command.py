@@ -10,7 +10,6 @@ the chosen method then ignores.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 
@@ -27,8 +26,9 @@ from samuel.options import (
     positive_int,
     whole_number,
 )
-from samuel.progress import progress_bar
+from samuel.progress import StageProgress
 
+from .command import STOPPED, _loss, _score
 from .zero_config import ZeroConfig
 from .zero_loop import ZeroReport, train_zero
 
@@ -45,14 +45,6 @@ def zero_table_header(sides: tuple[str, str]) -> str:
         f" gen trained {sides[0]:>6} {sides[1]:>6}  draws  plies  pol bef  val bef  ply bef  "
         "pol aft  val aft  ply aft vs prev vs classic train s  time s"
     )
-
-
-def _loss(value: float) -> str:
-    return "       -" if math.isnan(value) else f"{value:8.4f}"
-
-
-def _score(value: float | None, width: int) -> str:
-    return f"{'-':>{width}}" if value is None else f"{100 * value:>{width - 1}.0f}%"
 
 
 def format_zero_row(row: ZeroReport) -> str:
@@ -251,16 +243,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         classic_depth=args.classic_depth,
         workers=args.workers,
     )
-    bar = None
-
-    def progress(stage: str, done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = progress_bar(total, stage, enabled=args.progress)
-        bar.update(done - bar.n)
-        if done >= total:
-            bar.close()
-            bar = None
+    progress = StageProgress(enabled=args.progress)
 
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
@@ -299,10 +282,6 @@ def command_zero_train(args: argparse.Namespace) -> None:
             on_start=start,
         )
     except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
-        print(
-            "stopped: every finished generation is saved; run the same command to go on",
-            file=sys.stderr,
-        )
+        progress.close()
+        print(STOPPED, file=sys.stderr)
         raise

@@ -21,7 +21,6 @@ Files are written atomically; a generation whose training diverged is never save
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +30,7 @@ import numba
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
-from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
+from samuel.files import check_output_folder, file_error, save_or_keep
 from samuel.games import actions as game_actions
 from samuel.games import get_game
 from samuel.games import kernels as games
@@ -39,7 +38,13 @@ from samuel.games.networks import load_zero_network, random_zero_network, save_z
 from samuel.nn.batches import adam_step, zero_batch_gradient
 from samuel.seeds import derive_seed
 
-from .loop import START_FILE, diverged, generation_path, newest_generation
+from .loop import (
+    START_FILE,
+    diverged,
+    generation_path,
+    newest_generation,
+    save_generation_record,
+)
 from .trainer import ADAM_EPSILON, BETA1, BETA2, Adam
 from .zero_config import ZERO_SELFPLAY_SEED, ZERO_TRAINING_SEED, ZERO_WEIGHTS_SEED, ZeroConfig
 from .zero_selfplay import (
@@ -443,12 +448,6 @@ def train_zero(
             train_seconds,
             time.perf_counter() - started,
         )
-        record = {
-            "config": config.to_dict(),
-            "started_from": source,
-            "report": row.__dict__,
-            "weights": path.name,
-        }
-        write_atomically(path.with_suffix(".json"), (json.dumps(record, indent=2) + "\n").encode())
+        save_generation_record(path, config.to_dict(), source, row)
         report(row)
     return params
