@@ -25,6 +25,7 @@ from samuel.search.puct import (
     KIND,
     MOVE,
     SMALLEST_TREE,
+    TIMED_STEP,
     VISITS,
     PuctSearch,
     PuctSettings,
@@ -348,6 +349,38 @@ def test_a_tree_that_fills_stops_cleanly():
     assert not again.full and again.visits.sum() == 5
 
 
+def test_a_timed_search_in_steps_builds_the_tree_of_one_search():
+    game = random_game(RULES, 3, 12)
+    params = random_zero_network(TIGERS, seed=9)
+    root, keys = game.rules.encode(game.position), game.history_keys()
+    sims = 2 * TIMED_STEP + 77  # three steps, the last one short
+    settings = PuctSettings(sims, noise_fraction=0.25)
+    whole = PuctSearch(TIGERS, max_nodes=1 << 15)
+    stepped = PuctSearch(TIGERS, max_nodes=1 << 15)
+    one = whole.search(params, root, keys, 0, settings, seed=4)
+    steps = stepped.search(params, root, keys, 0, settings, seed=4, seconds=1e6)
+    assert steps.simulations == one.simulations == sims and not steps.full
+    assert kernel_shape(stepped.tree) == kernel_shape(whole.tree)
+    assert steps.visits.tolist() == one.visits.tolist()
+    assert steps.priors.tolist() == one.priors.tolist()  # the root's noise drawn once
+    assert (steps.best_move, steps.nodes) == (one.best_move, one.nodes)
+
+
+def test_a_timed_search_stops_at_its_time_or_a_full_tree():
+    game = Game(RULES)
+    params = random_zero_network(TIGERS, seed=10)
+    root, keys = game.rules.encode(game.position), game.history_keys()
+    search = PuctSearch(TIGERS, max_nodes=1 << 20)
+    timed = search.search(params, root, keys, 0, PuctSettings(10**6), seconds=0.05)
+    assert timed.seconds >= 0.05 and 0 < timed.simulations < 10**6 and not timed.full
+    assert timed.visits.sum() == timed.simulations
+    small = PuctSearch(TIGERS, max_nodes=SMALLEST_TREE + 100)
+    full = small.search(params, root, keys, 0, PuctSettings(10**6), seconds=1e6)
+    assert full.full and full.visits.sum() == full.simulations < 10**6
+    with pytest.raises(ValueError, match="seconds must be a positive number"):
+        search.search(params, root, keys, 0, PuctSettings(10), seconds=0)
+
+
 def test_inputs_are_checked_before_the_kernel_sees_them():
     game = Game(RULES)
     params = random_zero_network(TIGERS, seed=8)
@@ -466,6 +499,21 @@ def test_bad_zero_specs_say_what_is_wrong_in_one_line(zero_files, options, phras
     assert phrase in str(error.value) and "\n" not in str(error.value)
 
 
+def test_a_zero_player_searches_for_a_time_per_move(zero_files):
+    _, files = zero_files
+    player = make_player(f"zero:net={files['tigers']},time=0.02", RULES)
+    assert player.seconds == 0.02
+    player.choose_move(Game(RULES))
+    assert player.last.seconds >= 0.02 and player.last.simulations > 0
+    capped = make_player(f"zero:net={files['tigers']},time=100,sims=50", RULES)
+    capped.choose_move(Game(RULES))
+    assert capped.last.simulations == 50  # sims caps a timed search
+    default = make_player(f"zero:net={files['tigers']}", RULES, seconds=0.5)
+    assert default.seconds == 0.5  # a match's --time reaches the zero player too
+    with pytest.raises(PlayerSpecError, match="time must be between"):
+        make_player(f"zero:net={files['tigers']},time=0", RULES)
+
+
 def test_the_server_caps_the_zero_players_simulations(zero_files):
     from samuel.web.specs import MAX_ZERO_SIMULATIONS, player_for
 
@@ -478,6 +526,10 @@ def test_the_server_caps_the_zero_players_simulations(zero_files):
         player_for(f"zero:net={path},sims={MAX_ZERO_SIMULATIONS + 1}", folder)
     with pytest.raises(PlayerSpecError, match="weights dir"):
         player_for(f"zero:net={path}", folder / "elsewhere")
+    timed = player_for(f"zero:net={path},time=0.5", folder)
+    assert (timed.seconds, timed.simulations) == (0.5, MAX_ZERO_SIMULATIONS)
+    with pytest.raises(PlayerSpecError, match="s a move at most"):
+        player_for(f"zero:net={path},time=1000", folder)
 
 
 def test_analyse_describes_a_puct_search(zero_files):

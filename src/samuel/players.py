@@ -44,7 +44,7 @@ SPIEL_PLAYERS = ("spiel-mcts", "spiel-ab")  # OpenSpiel's bots: samuel.spiel.bot
 SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
 MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
 ZERO_OPTIONS = (
-    "sims=N,cpuct=C,fpu=F,seed=S,noise=FRACTION,alpha=A,temp=T,temp_plies=N,"
+    "sims=N,time=SECONDS,cpuct=C,fpu=F,seed=S,noise=FRACTION,alpha=A,temp=T,temp_plies=N,"
     "moves_left=on|off,ml_factor=F,ml_scale=PLIES,ml_threshold=T,tablebase=DIR"
 )
 MAX_ZERO_SIMULATIONS = 1_000_000  # a move of a million simulations takes minutes; enough
@@ -53,6 +53,9 @@ MAX_TREE_NODES = 1 << 22  # the zero player's largest tree (about 400 MB); a ful
 # about 16 at Tigers & Sheep's start and 6 in draughts (benchmarks/puct.py); 40 leaves room for
 # wider positions, and a tree that fills anyway just stops searching (fewer simulations).
 NODES_PER_SIMULATION = 40
+# A timed zero player's tree is sized for this many simulations a second, above the compiled
+# search's speed on one core (about 190,000: benchmarks/puct.py), so time, not room, stops it.
+TIMED_SIMULATIONS_PER_SECOND = 400_000
 SPEC_HELP = (
     f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
     f"net[:{SEARCH_OPTIONS},{MOVES_LEFT_OPTIONS}] (the shipped network; moves_left=on: "
@@ -172,6 +175,7 @@ class ZeroPlayer:
     temperature_plies: int = MAX_ZERO_SIMULATIONS  # plies of the game played with temperature
     seed: int = 0
     spec: str = "zero"
+    seconds: float | None = None  # a time per move; then ``settings.simulations`` caps it
     tablebase: object | None = None  # a tigers.tablebase.probe.Tablebase: exact nodes
     last: PuctResult | None = field(default=None, repr=False)
     _search: PuctSearch | None = field(default=None, repr=False)
@@ -184,7 +188,10 @@ class ZeroPlayer:
         """Search ``game``'s position (its history counts for repetition, its ply cap is a
         draw)."""
         if self._search is None:
-            nodes = SMALLEST_TREE + self.settings.simulations * NODES_PER_SIMULATION
+            simulations = self.settings.simulations
+            if self.seconds is not None:
+                simulations = min(simulations, self.seconds * TIMED_SIMULATIONS_PER_SECOND)
+            nodes = SMALLEST_TREE + int(simulations) * NODES_PER_SIMULATION
             self._search = PuctSearch(self.rules.kernel_id, min(nodes, MAX_TREE_NODES))
         settings = self.settings
         if game.ply >= self.temperature_plies and settings.temperature > 0:
@@ -198,6 +205,7 @@ class ZeroPlayer:
             move_seed(self.seed, game.ply),
             None if game.ply_cap is None else game.ply_cap - game.ply,
             None if self.tablebase is None else self.tablebase.layers,
+            seconds=self.seconds,
         )
         return self.last
 
@@ -538,10 +546,16 @@ ZERO_MOVES_LEFT_FACTOR = 0.05  # moves_left=on: lc0's MovesLeftFactor (seed 003)
 
 
 def _zero_player(
-    options: dict[str, str], rules: GameRules, spec: str, seed: int, tablebase: str | None
+    options: dict[str, str],
+    rules: GameRules,
+    spec: str,
+    seed: int,
+    tablebase: str | None,
+    seconds: float | None = None,
 ) -> ZeroPlayer:
     """The ``zero`` player of a spec's options (``net`` required: no Zero network is shipped);
-    ``tablebase`` is the caller's default tablebase directory, which the spec's overrides."""
+    ``tablebase`` is the caller's default tablebase directory and ``seconds`` its default time
+    per move, which the spec's options override. Timed, ``sims`` only caps the search."""
     from samuel.games.networks import load_zero_network
     from samuel.nn.weights import WeightsFileError
 
@@ -556,8 +570,12 @@ def _zero_player(
         raise PlayerSpecError(str(error)) from None
     fields: dict[str, float | int] = {}
     sims = _number(options, "sims", int, spec, 1, MAX_ZERO_SIMULATIONS)
+    spec_time = _number(options, "time", float, spec, 1e-3, 1e6)
+    seconds = spec_time if spec_time is not None else seconds
     if sims is not None:
         fields["simulations"] = sims
+    elif seconds is not None:
+        fields["simulations"] = MAX_ZERO_SIMULATIONS
     for key, name, low, high in ZERO_SETTINGS:
         value = _number(options, key, float, spec, low, high)
         if value is not None:
@@ -590,6 +608,7 @@ def _zero_player(
         seed=seed,
         spec=spec,
         tablebase=None if directory is None else _tablebase(directory, rules, spec),
+        seconds=seconds,
     )
 
 
@@ -639,7 +658,7 @@ def make_player(
             tablebase=None if directory is None else _tablebase(directory, rules, spec),
         )
     elif name == "zero":
-        player = _zero_player(options, rules, spec, seed, tablebase)
+        player = _zero_player(options, rules, spec, seed, tablebase, seconds)
     elif name in SPIEL_PLAYERS:
         try:  # OpenSpiel is an optional extra: imported only when one of its bots is built
             from samuel.spiel.bots import spiel_player

@@ -73,6 +73,7 @@ from .alphabeta import HISTORY_CAPACITY, _mix
 
 MAX_DEPTH = 256  # plies below the root a node can be; a node this deep is a horizon
 SMALLEST_TREE = games.MAX_MOVES + 1  # room for the root and any root's children
+TIMED_STEP = 256  # simulations between a timed search's looks at the clock (about 1.5 ms)
 LARGEST_TREE = 1 << 26  # nodes: about 6 GB of arrays (96 bytes a node), more than any search
 
 # Node kinds.
@@ -290,72 +291,31 @@ def _choose(tree, temperature):
 
 
 @kernel
-def puct_kernel(
+def _simulate(
     game,
     params,
     inputs,
     actions,
-    root,
-    history_keys,
-    window_start,
+    tree,
+    work,
+    root_index,
     plies_to_cap,
     simulations,
     c_puct,
     fpu_reduction,
-    noise_alpha,
-    noise_fraction,
-    temperature,
     ml_factor,
     ml_scale,
     ml_threshold,
-    seed,
-    tree,
-    work,
-    tablebase=None,
+    temperature,
+    free,
+    tablebase,
 ):
-    """Search ``root`` (not over) for ``simulations`` simulations after expanding it, or until
-    the tree is full; returns ``(choice, simulations done, nodes used)``, ``choice`` an index
-    into the root's children (``first_child[0]`` on; the moves in the generator's order).
-
-    ``history_keys`` are the keys of the game's positions up to and including the root's, of
-    which those before ``window_start`` cannot recur; ``plies_to_cap`` is -1 or the plies from
-    the root to the game's ply cap; ``tablebase`` None or the game's tablebase layers (then the
-    positions below the root it holds are exact). Unchecked: :class:`PuctSearch` checks them.
-    """
-    np.random.seed(_mix(seed) & 0x7FFFFFFF)
+    """Run ``simulations`` simulations on the tree whose root is expanded and whose first
+    ``free`` nodes are used, or until it is full; returns ``(choice, simulations done, nodes
+    used)`` as :func:`puct_kernel` does."""
     states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
     parent, visits = tree[PARENT], tree[VISITS]
     value_sum, plies_sum = tree[VALUE_SUM], tree[PLIES_SUM]
-    n_history = history_keys.shape[0]
-    for i in range(n_history):
-        keys[i] = history_keys[i]
-    root_index = n_history - 1
-    window[0] = window_start
-    states[0, :] = 0
-    states[0, : root.shape[0]] = root
-    parent[0] = -1
-    tree[MOVE][0] = -1
-    tree[PRIOR][0] = 1.0
-    ok, value, plies = _reach(
-        game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1, tablebase
-    )
-    visits[0] = 1
-    value_sum[0] = value
-    plies_sum[0] = plies
-    free = 1 + tree[CHILD_COUNT][0]
-    first = tree[FIRST_CHILD][0]
-    count = tree[CHILD_COUNT][0]
-    if noise_fraction > 0.0 and count > 0:
-        total = 0.0
-        draws = work[6]  # the priors buffer, free again until the next expansion
-        for i in range(count):
-            draws[i] = _gamma(noise_alpha)
-            total += draws[i]
-        for i in range(count):
-            noise = draws[i] / total if total > 0.0 else 1.0 / count
-            tree[PRIOR][first + i] = (1.0 - noise_fraction) * tree[PRIOR][first + i] + (
-                noise_fraction * noise
-            )
     done = 0
     for _ in range(simulations):
         node = 0
@@ -401,8 +361,120 @@ def puct_kernel(
             plies += 1.0
             node = parent[node]
         done += 1
-    choice = _choose(tree, temperature) if count > 0 else -1
+    choice = _choose(tree, temperature) if tree[CHILD_COUNT][0] > 0 else -1
     return choice, done, free
+
+
+@kernel
+def puct_kernel(
+    game,
+    params,
+    inputs,
+    actions,
+    root,
+    history_keys,
+    window_start,
+    plies_to_cap,
+    simulations,
+    c_puct,
+    fpu_reduction,
+    noise_alpha,
+    noise_fraction,
+    temperature,
+    ml_factor,
+    ml_scale,
+    ml_threshold,
+    seed,
+    tree,
+    work,
+    tablebase=None,
+    resume=0,
+):
+    """Search ``root`` (not over) for ``simulations`` simulations after expanding it, or until
+    the tree is full; returns ``(choice, simulations done, nodes used)``, ``choice`` an index
+    into the root's children (``first_child[0]`` on; the moves in the generator's order).
+    ``resume``, if not 0, is the nodes used by an earlier search of the same root with the same
+    arguments in ``tree``: its tree is kept and the simulations are added to it (a search for
+    a time runs in such steps).
+
+    ``history_keys`` are the keys of the game's positions up to and including the root's, of
+    which those before ``window_start`` cannot recur; ``plies_to_cap`` is -1 or the plies from
+    the root to the game's ply cap; ``tablebase`` None or the game's tablebase layers (then the
+    positions below the root it holds are exact). Unchecked: :class:`PuctSearch` checks them.
+    """
+    np.random.seed(_mix(seed) & 0x7FFFFFFF)
+    states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
+    parent, visits = tree[PARENT], tree[VISITS]
+    value_sum, plies_sum = tree[VALUE_SUM], tree[PLIES_SUM]
+    n_history = history_keys.shape[0]
+    for i in range(n_history):
+        keys[i] = history_keys[i]
+    root_index = n_history - 1
+    window[0] = window_start
+    states[0, :] = 0
+    states[0, : root.shape[0]] = root
+    if resume > 0:
+        return _simulate(
+            game,
+            params,
+            inputs,
+            actions,
+            tree,
+            work,
+            root_index,
+            plies_to_cap,
+            simulations,
+            c_puct,
+            fpu_reduction,
+            ml_factor,
+            ml_scale,
+            ml_threshold,
+            temperature,
+            resume,
+            tablebase,
+        )
+    parent[0] = -1
+    tree[MOVE][0] = -1
+    tree[PRIOR][0] = 1.0
+    ok, value, plies = _reach(
+        game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1, tablebase
+    )
+    visits[0] = 1
+    value_sum[0] = value
+    plies_sum[0] = plies
+    free = 1 + tree[CHILD_COUNT][0]
+    first = tree[FIRST_CHILD][0]
+    count = tree[CHILD_COUNT][0]
+    if noise_fraction > 0.0 and count > 0:
+        total = 0.0
+        draws = work[6]  # the priors buffer, free again until the next expansion
+        for i in range(count):
+            draws[i] = _gamma(noise_alpha)
+            total += draws[i]
+        for i in range(count):
+            noise = draws[i] / total if total > 0.0 else 1.0 / count
+            tree[PRIOR][first + i] = (1.0 - noise_fraction) * tree[PRIOR][first + i] + (
+                noise_fraction * noise
+            )
+    return _simulate(
+        game,
+        params,
+        inputs,
+        actions,
+        tree,
+        work,
+        root_index,
+        plies_to_cap,
+        simulations,
+        c_puct,
+        fpu_reduction,
+        ml_factor,
+        ml_scale,
+        ml_threshold,
+        temperature,
+        free,
+        tablebase,
+    )
 
 
 @dataclass(frozen=True)
@@ -520,8 +592,11 @@ class PuctSearch:
         seed: int = 0,
         plies_to_cap: int | None = None,
         tablebase: tuple[np.ndarray, ...] | None = None,
+        seconds: float | None = None,
     ) -> PuctResult:
         """Search ``root`` (the game's encoding; not over) with the Zero network ``params``.
+        With ``seconds``, the search stops at the first step of :data:`TIMED_STEP` simulations
+        that ends after that time, or at ``settings.simulations``, or when the tree is full.
 
         ``history_keys`` are the keys of the game's positions so far, ending with the root's;
         ``window_start`` is the first of them that could still recur; ``plies_to_cap`` the plies
@@ -554,8 +629,9 @@ class PuctSearch:
         moves, _ = game_actions.legal_actions(self.game, root)
         if len(moves) == 0 or games.result(self.game, root, len(moves)) != games.NOT_OVER:
             raise ValueError("the game is over in this position: there is nothing to search")
-        started = time.perf_counter()
-        choice, done, used = puct_kernel(
+        if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
+            raise ValueError(f"seconds must be a positive number, not {seconds!r}")
+        arguments = (
             self.game,
             params,
             self.sizes.network_inputs,
@@ -564,7 +640,8 @@ class PuctSearch:
             history_keys,
             window_start,
             cap,
-            settings.simulations,
+        )
+        tuning = (
             float(settings.c_puct),
             float(settings.fpu_reduction),
             float(settings.noise_alpha),
@@ -573,11 +650,27 @@ class PuctSearch:
             float(settings.moves_left_factor),
             float(settings.moves_left_scale),
             float(settings.moves_left_threshold),
-            int(seed) & 0x7FFFFFFFFFFFFFFF,
-            self.tree,
-            self.work,
-            tablebase,
         )
+        seed = int(seed) & 0x7FFFFFFFFFFFFFFF
+        started = time.perf_counter()
+        step = settings.simulations if seconds is None else min(TIMED_STEP, settings.simulations)
+        choice, done, used = puct_kernel(
+            *arguments, step, *tuning, seed, self.tree, self.work, tablebase
+        )
+        full = done < step  # a step stops short only when the tree is full
+        while (
+            seconds is not None
+            and not full
+            and done < settings.simulations
+            and time.perf_counter() - started < seconds
+        ):
+            step = min(TIMED_STEP, settings.simulations - done)
+            seed = (seed + 1) & 0x7FFFFFFFFFFFFFFF  # each step's draws of its own
+            choice, more, used = puct_kernel(
+                *arguments, step, *tuning, seed, self.tree, self.work, tablebase, used
+            )
+            full = more < step
+            done += more
         elapsed = time.perf_counter() - started
         first = int(self.tree[FIRST_CHILD][0])
         count = int(self.tree[CHILD_COUNT][0])
@@ -595,6 +688,6 @@ class PuctSearch:
             value=float(self.tree[VALUE_SUM][0] / self.tree[VISITS][0] * side),
             simulations=int(done),
             nodes=int(used),
-            full=int(done) < settings.simulations,
+            full=bool(full),
             seconds=elapsed,
         )

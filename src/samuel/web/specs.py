@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import stat
+from dataclasses import replace
 from pathlib import Path
 
 from samuel.games.base import GameRules
@@ -147,6 +148,13 @@ def player_for(
     player.spec = spec  # as the visitor wrote it
     if parsed.name in SPIEL_PLAYERS:
         _check_spiel_work(player, spec)
+    if isinstance(player, ZeroPlayer) and player.seconds is not None:
+        if player.seconds > MAX_SEARCH_SECONDS:
+            raise PlayerSpecError(
+                f"{quoted(spec)}: this server searches {MAX_SEARCH_SECONDS:g} s a move at most"
+            )
+        if parsed.get("sims") is None:  # timed: the server's cap is its simulations' cap
+            player.settings = replace(player.settings, simulations=MAX_ZERO_SIMULATIONS)
     if isinstance(player, ZeroPlayer) and player.simulations > MAX_ZERO_SIMULATIONS:
         raise PlayerSpecError(
             f"{quoted(spec)}: this server's zero player runs {MAX_ZERO_SIMULATIONS} simulations "
