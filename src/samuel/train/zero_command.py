@@ -183,6 +183,13 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         f"faster and lose slower ({d.value_discount})",
     )
     parser.add_argument(
+        "--q-weight",
+        type=non_negative_float,
+        default=d.q_weight,
+        help="the value target is (1 - this) * the result + this * the search's value of the "
+        f"position ({d.q_weight})",
+    )
+    parser.add_argument(
         "--match-games",
         type=even_games,
         default=d.match_games,
@@ -238,6 +245,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         value_weight=args.value_weight,
         plies_weight=args.plies_weight,
         value_discount=args.value_discount,
+        q_weight=args.q_weight,
         match_games=args.match_games,
         match_every=args.match_every,
         classic_depth=args.classic_depth,

@@ -41,6 +41,11 @@ class ZeroConfig:
     # result; below 1 a quick win is worth more than a slow one, and a slow loss less bad
     # ("lose slower"), which gives the side that nearly always loses something to learn from.
     value_discount: float = 1.0
+    # The value target mixes in the search's value of the position with this weight:
+    # (1 - q_weight) * the (discounted) result + q_weight * the root's mean value. 0 is
+    # AlphaZero's result alone; the search's value says how good the position looked, not only
+    # how the one game that followed it ended (its noisy moves included).
+    q_weight: float = 0.0
     match_games: int = 20  # games per match (even: each opening is played twice)
     match_every: int = 5  # play matches every this many generations
     classic_depth: int = 3  # the depth of `classic` in the matches
@@ -69,6 +74,7 @@ class ZeroConfig:
                 "match games must be an even number, at least 2 (each opening is played twice)",
             ),
             (0.0 < self.value_discount <= 1.0, "value discount must be more than 0 and at most 1"),
+            (0.0 <= self.q_weight <= 1.0, "q weight must be between 0 and 1"),
             (self.match_every >= 1, "match every must be at least 1"),
             (1 <= self.classic_depth <= 20, "classic depth must be between 1 and 20"),
             (self.workers is None or self.workers >= 1, "workers must be at least 1"),

@@ -65,6 +65,7 @@ class ZeroGames:
     legal: np.ndarray  # (games, ply_cap, max moves) int64: each position's distinct actions
     legal_counts: np.ndarray  # (games, ply_cap) int64
     policy: np.ndarray  # (games, ply_cap, max moves) float32: their shares of the visits
+    root_values: np.ndarray  # (games, ply_cap) float32: the search's values, first player's view
     plies: np.ndarray  # (games,) moves played in each game
     results: np.ndarray  # (games,) the first player's result: 1, 0, -1
 
@@ -120,6 +121,7 @@ def play_zero_selfplay(
         np.zeros((count, cap, width), dtype=np.int64),
         np.zeros((count, cap), dtype=np.int64),
         np.zeros((count, cap, width), dtype=np.float32),
+        np.zeros((count, cap), dtype=np.float32),
         np.zeros(count, dtype=np.int64),
         np.zeros(count, dtype=np.int64),
     )
@@ -143,6 +145,7 @@ def play_zero_selfplay(
         out.legal,
         out.legal_counts,
         out.policy,
+        out.root_values,
         out.plies,
         out.results,
     )
@@ -186,10 +189,13 @@ def zero_self_play(
     return parts
 
 
-def zero_samples(parts: list[ZeroGames], discount: float = 1.0) -> ZeroSamples:
+def zero_samples(
+    parts: list[ZeroGames], discount: float = 1.0, q_weight: float = 0.0
+) -> ZeroSamples:
     """Every position of the games, with its targets, game by game in order. The value target
-    is the game's result times ``discount ** (plies left - 1)`` (``ZeroConfig.value_discount``;
-    1: the result itself)."""
+    is ``(1 - q_weight)`` times the game's result times ``discount ** (plies left - 1)``
+    (``ZeroConfig.value_discount``; 1: the result itself) plus ``q_weight`` times the search's
+    value of the position (``ZeroConfig.q_weight``), all in the first player's view."""
     chosen = {f: [] for f in SAMPLE_FIELDS}
     for part in parts:
         for g in range(len(part.plies)):
@@ -200,6 +206,8 @@ def zero_samples(parts: list[ZeroGames], discount: float = 1.0) -> ZeroSamples:
             chosen["policy"].append(part.policy[g, :n])
             plies_left = np.arange(n, 0, -1, dtype=np.float64)
             results = part.results[g] * discount ** (plies_left - 1.0)
+            if q_weight > 0.0:
+                results = (1.0 - q_weight) * results + q_weight * part.root_values[g, :n]
             chosen["results"].append(results.astype(np.float32))
             chosen["plies"].append(plies_left.astype(np.float32))
     return ZeroSamples(*(np.concatenate(chosen[f]) for f in SAMPLE_FIELDS))
@@ -407,7 +415,9 @@ def train_zero(
             None if progress is None else lambda done: progress("self-play", done, config.games),
             backend,
         )
-        window = [*window, zero_samples(parts, config.value_discount)][-config.buffer_generations :]
+        window = [*window, zero_samples(parts, config.value_discount, config.q_weight)][
+            -config.buffer_generations :
+        ]
         samples = ZeroSamples.concatenate(window)
         before = zero_losses(game, params, samples)
         rng = np.random.default_rng([ZERO_TRAINING_SEED, config.seed, generation])

@@ -13,7 +13,9 @@ self-play (:mod:`samuel.train.selfplay`). Each position where a move was played 
   their visits), summing to 1;
 - the game's result in the first player's view (1, 0, -1), turned into the network's view when
   training (as the TD(lambda) targets are);
-- the plies from the position to the game's end (the plies-left target).
+- the plies from the position to the game's end (the plies-left target);
+- the search's value of the position, its root's mean value (first player's view), which the
+  value target can mix with the result (``ZeroConfig.q_weight``).
 
 A game's randomness (the noise, the temperature's draws) comes only from its seed, which the
 caller derives from (run seed, generation, game number): the same games on any number of threads.
@@ -96,13 +98,15 @@ def play_zero_game(
     legal,
     legal_counts,
     policy,
+    root_values,
 ):
     """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``, the
     result in the first player's view (1, 0, -1).
 
     ``positions[ply]`` is the position where the ply's move was played, ``legal[ply,
-    :legal_counts[ply]]`` its distinct actions and ``policy[ply]`` their shares of the root's
-    visits."""
+    :legal_counts[ply]]`` its distinct actions, ``policy[ply]`` their shares of the root's
+    visits and ``root_values[ply]`` the search's value of the position (its root's mean value,
+    first player's view)."""
     state = root.copy()
     child = np.empty_like(state)
     keys = np.empty(ply_cap + 1, dtype=np.int64)
@@ -165,6 +169,7 @@ def play_zero_game(
             policy[ply, j] = policy[ply, j] / total if total > 0 else 1.0 / k
         legal_counts[ply] = k
         positions[ply, :] = state
+        root_values[ply] = tree[puct.VALUE_SUM][0] / tree[puct.VISITS][0]
         move = moves[choice]
         if games.is_irreversible(game, state, move):
             window = ply + 1
@@ -193,6 +198,7 @@ def play_zero_games(
     legal,
     legal_counts,
     policy,
+    root_values,
     plies,
     results,
 ):
@@ -221,6 +227,7 @@ def play_zero_games(
             legal[g],
             legal_counts[g],
             policy[g],
+            root_values[g],
         )
         plies[g] = n
         results[g] = result
