@@ -144,6 +144,41 @@ def test_a_value_discount_makes_quick_results_worth_more(tmp_path):
     assert (np.sign(discounted.results) == np.sign(plain.results)).all()
 
 
+def test_root_values_are_the_searchs_and_q_weight_mixes_them_in(tmp_path):
+    """Each recorded root value is the self-play search's value of the position (checked at
+    each game's start against a PUCT search with the game's seed, noise and simulations), and
+    ``q_weight`` mixes it into the value target."""
+    from samuel.search.alphabeta import _mix
+    from samuel.search.puct import PuctSearch
+
+    config = tiny(tmp_path, games=6, ply_cap=150)
+    params = random_zero("tigers")
+    parts = zero_self_play(params, config, 1)
+    rules = get_game("tigers")
+    root = rules.encode(rules.initial_position())
+    key = games.key(rules.kernel_id, root)
+    search = PuctSearch(rules.kernel_id)
+    settings = config.settings()
+    side = games.sign(rules.kernel_id, root)
+    starts = []
+    for g in range(config.games):
+        seed = zero_game_seed(config.seed, 1, g)
+        result = search.search(
+            params, root, np.array([key]), 0, settings, _mix(seed), config.ply_cap
+        )
+        assert parts[0].root_values[g, 0] == pytest.approx(result.value * side, abs=1e-6)
+        starts.append(result.value)
+    assert len(set(starts)) > 1  # each game's noise made its own search
+    plain = zero_samples(parts, 0.9)
+    mixed = zero_samples(parts, 0.9, 0.5)
+    values = np.concatenate([parts[0].root_values[g, :n] for g, n in enumerate(parts[0].plies)])
+    assert np.all(np.abs(values) <= 1) and np.any(values != 0)
+    assert np.allclose(mixed.results, 0.5 * plain.results + 0.5 * values, atol=1e-6)
+    assert np.array_equal(zero_samples(parts, 0.9, 0.0).results, plain.results)
+    with pytest.raises(CommandError, match="q weight must be between 0 and 1"):
+        tiny(tmp_path, q_weight=1.5)
+
+
 def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
     kernel_id = get_game("tigers").kernel_id
     parts = zero_self_play(random_zero("tigers"), tiny(tmp_path, games=8, ply_cap=150), 1)
