@@ -255,6 +255,18 @@ def key(game: int, state: np.ndarray) -> int:
 
 
 @kernel
+def occurrences(keys: np.ndarray, window: int, ply: int) -> int:
+    """How often the position of ``keys[ply]`` has occurred in a game whose positions' keys are
+    ``keys[:ply + 1]``, counting from ``window``, its first position that can recur (the one
+    after the last irreversible move): 3 is a threefold repetition."""
+    seen = 0
+    for i in range(window, ply + 1):
+        if keys[i] == keys[ply]:
+            seen += 1
+    return seen
+
+
+@kernel
 def sign(game: int, state: np.ndarray) -> int:
     """+1 when the first player (whose wins are positive) is to move, else -1."""
     base = game & GAME_MASK

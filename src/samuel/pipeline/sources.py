@@ -406,13 +406,8 @@ def play_expert_game(
     window = 0
     rng = seed
     for ply in range(ply_cap):
-        key = games.key(game, state)
-        keys[ply] = key
-        seen = 0
-        for i in range(window, ply + 1):
-            if keys[i] == key:
-                seen += 1
-        if seen >= 3:
+        keys[ply] = games.key(game, state)
+        if games.occurrences(keys, window, ply) >= 3:
             return ply, 0
         n = games.generate(game, state, moves)
         result = games.result(game, state, n)
