@@ -472,7 +472,6 @@ def test_zero_options_reach_the_search(zero_files):
 @pytest.mark.parametrize(
     ("options", "phrase"),
     [
-        ("", "no Samuel Zero network is shipped yet; name one: zero:net=FILE.bin"),
         ("net=NOWHERE.bin", "NOWHERE.bin"),
         ("net=VALUE", "is a value network without a policy, not a Zero network"),
         ("net=TIGERS,sims=0", "sims must be between 1 and"),
@@ -512,6 +511,20 @@ def test_a_zero_player_searches_for_a_time_per_move(zero_files):
     assert default.seconds == 0.5  # a match's --time reaches the zero player too
     with pytest.raises(PlayerSpecError, match="time must be between"):
         make_player(f"zero:net={files['tigers']},time=0", RULES)
+
+
+def test_the_zero_player_plays_the_shipped_zero_network_by_default():
+    from samuel.games.networks import SHIPPED_ZERO, load_zero_network
+
+    player = make_player("zero:sims=20", RULES)
+    shipped = load_zero_network(SHIPPED_ZERO[TIGERS], TIGERS)
+    assert np.array_equal(player.params, shipped)
+    player.choose_move(Game(RULES))
+    with pytest.raises(PlayerSpecError) as error:
+        make_player("zero", get_game("draughts"))
+    message = str(error.value)
+    assert "no Samuel Zero network is shipped for English draughts" in message
+    assert "zero:net=FILE.bin" in message and "\n" not in message
 
 
 def test_the_server_caps_the_zero_players_simulations(zero_files):

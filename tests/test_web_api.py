@@ -114,6 +114,19 @@ def test_players_offers_the_networks_in_the_weights_dir_that_load(tmp_path):
         assert answer.json()["moves"][-1]["search"]["depth"] == 2
 
 
+def test_players_offers_samuel_zero_with_its_shipped_network(client):
+    levels = client.get("/api/players").json()["players"]
+    zero = [p for p in levels if p["spec"].startswith("zero")]
+    assert [p["spec"] for p in zero] == ["zero:sims=800", "zero:sims=10000"]
+    assert all(p["engine"] is None and p["group"] == "Network" for p in zero)
+    game = new_game(client, tigers="zero:sims=800")
+    game = client.post(f"/api/games/{game['id']}/moves", json={"move": "c3"}).json()
+    answer = client.post(f"/api/games/{game['id']}/engine-move")
+    assert answer.status_code == 200, answer.text
+    last = answer.json()["moves"][-1]
+    assert last["side"] == "tigers" and last["move"] in game["legal_moves"]
+
+
 def test_a_missing_weights_dir_is_refused(tmp_path):
     with pytest.raises(ValueError, match="not a directory"):
         make_app(weights_dir=tmp_path / "nowhere")

@@ -68,8 +68,9 @@ SPEC_HELP = (
     "spiel-mcts[:sims=N,uct_c=C,rollouts=R,seed=S] (OpenSpiel's MCTS, random rollouts) | "
     "spiel-ab[:depth=N,weights=FILE.json] (OpenSpiel's alpha-beta, classic evaluation; "
     "both need pip install 'samuel[openspiel]') | "
-    f"zero:net=FILE.bin[,{ZERO_OPTIONS}] (Samuel Zero: PUCT search with a policy network; "
-    "noise and temp for self-play, moves_left=on: lc0's moves-left utility); "
+    f"zero[:net=FILE.bin,{ZERO_OPTIONS}] (Samuel Zero: PUCT search with a policy network, "
+    "the shipped Tigers & Sheep one by default; noise and temp for self-play, moves_left=on: "
+    "lc0's moves-left utility); "
     'quote a path holding "," or ":": weights="my:file.json"'
 )
 # The options whose value names a file or folder, and what it is (a name ending in .bin is a
@@ -553,16 +554,17 @@ def _zero_player(
     tablebase: str | None,
     seconds: float | None = None,
 ) -> ZeroPlayer:
-    """The ``zero`` player of a spec's options (``net`` required: no Zero network is shipped);
+    """The ``zero`` player of a spec's options (``net``: the game's shipped Zero network);
     ``tablebase`` is the caller's default tablebase directory and ``seconds`` its default time
     per move, which the spec's options override. Timed, ``sims`` only caps the search."""
-    from samuel.games.networks import load_zero_network
+    from samuel.games.networks import load_zero_network, shipped_zero_network
     from samuel.nn.weights import WeightsFileError
 
-    net = options.pop("net", None)
+    net = options.pop("net", None) or shipped_zero_network(rules.kernel_id)
     if net is None:
         raise PlayerSpecError(
-            f"{quoted(spec)}: no Samuel Zero network is shipped yet; name one: zero:net=FILE.bin"
+            f"{quoted(spec)}: no Samuel Zero network is shipped for {rules.title}; name one: "
+            "zero:net=FILE.bin"
         )
     try:
         params = load_zero_network(net, rules.kernel_id)

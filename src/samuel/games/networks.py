@@ -31,6 +31,10 @@ SHIPPED = {
     kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped.bin",
     kernels.DRAUGHTS: Path(__file__).parent.parent / "nn" / "shipped-draughts.bin",
 }
+# The Samuel Zero networks shipped (docs/zero.md): the ``zero`` player's default network.
+SHIPPED_ZERO = {
+    kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped-zero.bin",
+}
 # The largest network file of any game, heads included (a server refuses bigger ones unopened).
 LARGEST_FILE_BYTES = max(
     max(file_bytes(g.network_inputs, True), file_bytes(g.network_inputs, True, action_count(n)))
@@ -168,4 +172,10 @@ def load_zero_network(path: str | os.PathLike, game: int) -> np.ndarray:
 def shipped_network(game: int) -> Path | None:
     """The network shipped for the game (the ``net`` player), or None if it has none."""
     path = SHIPPED.get(_base(game))
+    return path if path is not None and path.exists() else None
+
+
+def shipped_zero_network(game: int) -> Path | None:
+    """The Samuel Zero network shipped for the game (the ``zero`` player's), or None."""
+    path = SHIPPED_ZERO.get(_base(game))
     return path if path is not None and path.exists() else None

@@ -1,6 +1,7 @@
 """The players the page offers for the server's game: classic levels, random, the networks
-that :func:`samuel.players.make_player` can load for that game (the shipped one, and each
-``*.bin`` in the weights dir) and, where OpenSpiel is installed, its MCTS.
+that :func:`samuel.players.make_player` can load for that game (the shipped one, the shipped
+Samuel Zero network, and each ``*.bin`` in the weights dir) and, where OpenSpiel is installed,
+its MCTS.
 
 A candidate is offered only if ``make_player`` accepts its spec for the game, so the list always
 holds just what this version of Samuel can play: network players (for draughts too) appear as
@@ -42,6 +43,13 @@ WEIGHTS_FILE_SPECS = (
     (None, None, "Network {name}"),
 )
 WEIGHTS_PATTERN = "*.bin"
+# Samuel Zero with its shipped network (docs/zero.md), where the game has one: 800 simulations
+# answer in about 5 ms, 10,000 (the most the server plays: web.specs.MAX_ZERO_SIMULATIONS) in
+# about 60. They take no depth, so the page adds none (engine None).
+ZERO_LEVELS = (
+    ("zero:sims=800", "Samuel Zero, 800 simulations"),
+    ("zero:sims=10000", "Samuel Zero, 10,000 simulations"),
+)
 # OpenSpiel's MCTS (samuel.spiel.bots), offered where OpenSpiel is installed: 100 simulations
 # answer in under half a second, 1,000 (the most the server plays: web.specs.MAX_SPIEL_ROLLOUTS)
 # in a few. They take no depth or time, so the page adds none (engine None).
@@ -67,6 +75,11 @@ def offered_players(weights_dir: Path | None, rules: GameRules = TIGERS) -> sche
             networks.append(
                 schemas.PlayerLevel(spec=spec, label=label, group="Network", engine=spec)
             )
+    networks += [
+        schemas.PlayerLevel(spec=spec, label=label, group="Network", engine=None)
+        for spec, label in ZERO_LEVELS
+        if _accepted(spec, weights_dir, rules)
+    ]
     files = (
         sorted(weights_dir.glob(WEIGHTS_PATTERN)) if weights_dir and weights_dir.is_dir() else []
     )
