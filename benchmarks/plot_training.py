@@ -3,6 +3,10 @@ and, for a run with the moves-left head, its plies-left error; for a Zero run (`
 zero-train``), its policy's cross-entropy and value's error after training.
 
     .venv/bin/python benchmarks/plot_training.py runs/main docs/training-run.png
+    .venv/bin/python benchmarks/plot_training.py runs/zero runs/zero-d1 docs/images/zero-run.png
+
+Several folders are one run continued in the next (``--from`` the last one's network): each
+folder's generations are numbered on from the folder before, and a line marks where it starts.
 
 Needs matplotlib (``pip install matplotlib``); it only reads what ``samuel train`` or ``samuel
 zero-train`` saved.
@@ -17,25 +21,40 @@ from pathlib import Path
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("run_dir", type=Path)
+    parser.add_argument("run_dirs", type=Path, nargs="+", metavar="run_dir")
     parser.add_argument("out", type=Path)
     args = parser.parse_args()
+    if not args.run_dirs:
+        parser.error("name at least one run folder")
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    matches, plies, losses = [], [], []
-    for path in sorted(args.run_dir.glob("gen-*.json")):
-        report = json.loads(path.read_text())["report"]
-        if report["vs_classic"] is not None:
-            matches.append((report["generation"], report["vs_previous"], report["vs_classic"]))
-        if report.get("plies_after") is not None:  # older records have no plies columns
-            plies.append((report["generation"], report["plies_before"], report["plies_after"]))
-        if "policy_after" in report:  # a Zero run
-            losses.append((report["generation"], report["policy_after"], report["value_after"]))
+    matches, plies, losses, starts = [], [], [], []
+    offset, depth = 0, None
+    for run_dir in args.run_dirs:
+        last = offset
+        if offset:
+            starts.append(offset)
+        for path in sorted(run_dir.glob("gen-*.json")):
+            record = json.loads(path.read_text())
+            report = record["report"]
+            depth = record.get("config", {}).get("classic_depth", depth)
+            generation = offset + report["generation"]
+            last = max(last, generation)
+            if report["vs_classic"] is not None:
+                matches.append((generation, report["vs_previous"], report["vs_classic"]))
+            if report.get("plies_after") is not None:  # older records have no plies columns
+                plies.append((generation, report["plies_before"], report["plies_after"]))
+            if "policy_after" in report:  # a Zero run
+                losses.append((generation, report["policy_after"], report["value_after"]))
+        offset = last
+    names = " + ".join(run_dir.name for run_dir in args.run_dirs)
     if not matches and not plies and not losses:
-        raise SystemExit(f"no generation in {args.run_dir} played matches or has a moves-left head")
+        raise SystemExit(f"no generation in {names} played matches or has a moves-left head")
+    # A Zero run's matches search by simulations against classic at its --classic-depth.
+    classic_label = f"vs classic:depth={depth}" if losses else "vs classic (same depth)"
     kinds = (("matches", matches), ("plies", plies), ("losses", losses))
     panels = [panel for panel, rows in kinds if rows]
     figure, axes = plt.subplots(
@@ -44,7 +63,7 @@ def main() -> None:
     for panel, ax in zip(panels, axes[:, 0], strict=True):
         if panel == "matches":
             generations, previous, classic = zip(*matches, strict=True)
-            ax.plot(generations, [100 * s for s in classic], "o-", label="vs classic (same depth)")
+            ax.plot(generations, [100 * s for s in classic], "o-", label=classic_label)
             ax.plot(
                 generations,
                 [100 * s for s in previous],
@@ -67,10 +86,12 @@ def main() -> None:
             ax.plot(generations, after, "-", label="after training")
             ax.set_ylabel("plies-left error, plies (mean |error|)")
             ax.set_ylim(bottom=0)
+        for start in starts:
+            ax.axvline(start, color="grey", linestyle=":", linewidth=1)
         ax.set_xlabel("generation")
         ax.grid(alpha=0.3)
         ax.legend()
-    axes[0, 0].set_title(f"Self-play training: {args.run_dir.name}")
+    axes[0, 0].set_title(f"Self-play training: {names}")
     figure.tight_layout()
     figure.savefig(args.out)
     print(f"wrote {args.out} ({len(matches)} matched generations, {len(plies)} with the head)")
