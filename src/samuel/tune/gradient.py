@@ -86,39 +86,97 @@ class SparseFeatures:
         return SparseFeatures(starts, self.index[keep], self.value[keep], self.feature_count)
 
 
+@kernel
+def _features_of(game, state, tables, row):
+    """Write a position's features into ``row``: the named ones, and the tables' if asked."""
+    if tables:
+        games.classic_weight_features(game, state, row)
+    else:
+        games.classic_features(game, state, row)
+
+
 @parallel_kernel
-def _dense_features(game, states, out):
+def _dense_features(game, states, tables, out):
     for p in numba.prange(states.shape[0]):
-        games.classic_features(game, states[p], out[p])
+        _features_of(game, states[p], tables, out[p])
 
 
-def dense_features(states: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
-    """The classic features of every position of ``game`` (rows of kernel states), float32.
-    Raises :class:`ValueError` for a row that is not a possible position (the kernel would read
-    outside its tables)."""
+@parallel_kernel
+def _count_features(game, states, tables, width, counts):
+    n = states.shape[0]
+    for c in numba.prange((n + CHUNK - 1) // CHUNK):
+        row = np.zeros(width, dtype=np.float32)
+        for p in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            _features_of(game, states[p], tables, row)
+            count = 0
+            for i in range(width):
+                count += row[i] != 0
+            counts[p] = count
+
+
+@parallel_kernel
+def _fill_features(game, states, tables, width, starts, index, value):
+    n = states.shape[0]
+    for c in numba.prange((n + CHUNK - 1) // CHUNK):
+        row = np.zeros(width, dtype=np.float32)
+        for p in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            _features_of(game, states[p], tables, row)
+            j = starts[p]
+            for i in range(width):
+                if row[i] != 0:
+                    index[j] = i
+                    value[j] = row[i]
+                    j += 1
+
+
+def _checked_states(states: np.ndarray, game: str) -> np.ndarray:
+    """Rows of kernel states of ``game``, checked: the kernels read their tables with them."""
     from .dataset import STATE_PROBLEMS
 
-    tuned = tuning_game(game)
+    words = tuning_game(game).state_words  # Tigers & Sheep's positions are 4 words, draughts' 5
     states = np.ascontiguousarray(states, dtype=np.int64)
-    words = tuned.state_words  # Tigers & Sheep's positions are 4 words, draughts' 5
     if states.ndim != 2 or states.shape[1] != words:
         raise ValueError(f"states are rows of {words} numbers, not shape {states.shape}")
     problem = STATE_PROBLEMS[game](states)
     if problem is not None:
         raise ValueError(problem)
-    out = np.zeros((len(states), len(tuned.features)), dtype=np.float32)
-    _dense_features(tuned.kernel_id, states, out)
+    return states
+
+
+def feature_width(game: str = DEFAULT_GAME, tables: bool = False) -> int:
+    """How many features (and weights) a position of ``game`` has: the named ones, and with
+    ``tables`` the piece-square tables' too."""
+    tuned = tuning_game(game)
+    return len(tuned.weights) if tables else len(tuned.features)
+
+
+def dense_features(
+    states: np.ndarray, game: str = DEFAULT_GAME, tables: bool = False
+) -> np.ndarray:
+    """The classic features of every position of ``game`` (rows of kernel states), float32,
+    with the piece-square tables' if ``tables``. Raises :class:`ValueError` for a row that is
+    not a possible position (the kernel would read outside its tables)."""
+    states = _checked_states(states, game)
+    out = np.zeros((len(states), feature_width(game, tables)), dtype=np.float32)
+    _dense_features(tuning_game(game).kernel_id, states, tables, out)
     return out
 
 
-def sparse_features(states: np.ndarray, game: str = DEFAULT_GAME) -> SparseFeatures:
-    """The classic features of every position of ``game``, sparse."""
-    dense = dense_features(states, game)
-    nonzero = dense != 0
-    starts = np.zeros(len(dense) + 1, dtype=np.int64)
-    np.cumsum(nonzero.sum(axis=1), out=starts[1:])
-    index = np.nonzero(nonzero)[1].astype(np.uint8)  # row-major: each position's in order
-    return SparseFeatures(starts, index, dense[nonzero], dense.shape[1])
+def sparse_features(
+    states: np.ndarray, game: str = DEFAULT_GAME, tables: bool = False
+) -> SparseFeatures:
+    """The classic features of every position of ``game``, sparse (as :func:`dense_features`,
+    without ever holding the dense rows: a million positions with tables would take 0.5 GB)."""
+    states = _checked_states(states, game)
+    kernel_id, width = tuning_game(game).kernel_id, feature_width(game, tables)
+    counts = np.zeros(len(states), dtype=np.int64)
+    _count_features(kernel_id, states, tables, width, counts)
+    starts = np.zeros(len(states) + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    index = np.zeros(starts[-1], dtype=np.uint8)
+    value = np.zeros(starts[-1], dtype=np.float32)
+    _fill_features(kernel_id, states, tables, width, starts, index, value)
+    return SparseFeatures(starts, index, value, width)
 
 
 @kernel
