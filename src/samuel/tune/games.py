@@ -77,6 +77,7 @@ class TuningGame:
     sides: tuple[str, str]  # the first player (results and scores are its view) and the second
     features: tuple[str, ...]  # the classic evaluation's named features, in the weights' order
     weights: tuple[str, ...]  # those and then the piece-square tables' (classic.WEIGHTS)
+    tables: Any  # the piece-square tables' layout (classic.TABLES, a classic_file.Tables)
     unit: str  # the feature whose weight is 1
     unit_name: str  # one unit of score, in words
     tunable: tuple[str, ...]  # hill climbing's default features
@@ -123,6 +124,7 @@ def tuning_game(name: str) -> TuningGame:
         sides=rules.sides,
         features=classic.FEATURES,
         weights=classic.WEIGHTS,
+        tables=classic.TABLES,
         unit=UNIT[name],
         unit_name=UNIT_NAME[name],
         tunable=TUNABLE[name],
