@@ -264,7 +264,8 @@ def _gradient(starts, index, value, target, weights, k, grad):
             error = predicted - target[p]
             total += error * error
             slope = 2.0 * error * predicted * (1.0 - predicted) * k
-            for j in range(starts[p], starts[p + 1]):
+            begin, end = starts[p], starts[p + 1]  # read once: the stores below could alias them
+            for j in range(begin, end):
                 local[index[j]] += slope * value[j]
         errors[c] = total
     grad[:] = 0.0
@@ -455,6 +456,10 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         "start weights)"
     )
     target = _targets(config, data, k, log)
+    if config.label != "result" or config.tablebase is not None:
+        # K again, on what is fitted now: exact values and deeper scores are surer than results.
+        k = fit_scale(named, target[~held_out], start)
+        log(f"sigmoid scale K = {k:.4f} per {game.unit_name} on the labels")
     train_states, train_y = data.states[~held_out], target[~held_out]
     valid_states, valid_y = data.states[held_out], target[held_out]
     if config.deduplicate:

@@ -65,11 +65,13 @@ def search_scores(game: str, spec: str, states: np.ndarray) -> np.ndarray:
     evaluator, params, depth = selfplay_player(spec, game)
     if evaluator not in (games.EVALUATOR_CLASSIC, games.EVALUATOR_HYBRID):
         raise CommandError(f"{spec!r} does not score in classic units: search labels need one")
-    wide = np.zeros((len(states), games.STATE_SIZE), dtype=np.int64)
-    wide[:, : states.shape[1]] = states
-    out = np.zeros(len(states), dtype=np.float64)
+    # Each distinct position searched once: openings recur in many games.
+    unique, inverse = np.unique(states, axis=0, return_inverse=True)
+    wide = np.zeros((len(unique), games.STATE_SIZE), dtype=np.int64)
+    wide[:, : states.shape[1]] = unique
+    out = np.zeros(len(unique), dtype=np.float64)
     _search_scores(tuning_game(game).kernel_id, evaluator, params, wide, depth, out)
-    return out
+    return out[inverse.reshape(-1)]
 
 
 def squash(scores: np.ndarray, k: float) -> np.ndarray:
