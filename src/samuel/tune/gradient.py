@@ -456,8 +456,10 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         "start weights)"
     )
     target = _targets(config, data, k, log)
-    if config.label != "result" or config.tablebase is not None:
-        # K again, on what is fitted now: exact values and deeper scores are surer than results.
+    if config.label != "search" and (config.label == "rollout" or config.tablebase is not None):
+        # K again, on what is fitted now: exact values are surer than results. Never for search
+        # labels: they are scores squashed by this K, and a new one would rescale the weights
+        # against the unit (a K half as large doubles every fitted weight but the unit's).
         k = fit_scale(named, target[~held_out], start)
         log(f"sigmoid scale K = {k:.4f} per {game.unit_name} on the labels")
     train_states, train_y = data.states[~held_out], target[~held_out]
