@@ -2,8 +2,10 @@
 tablebase's exact values (tigers win 1, draw 0.5, sheep win 0) on the Tigers & Sheep positions
 of a data set with the hand empty, where the truth is known.
 
-Each weights file is scored at the ``K`` that suits it best on these positions (so a file is not
-penalised for its scale), and at ``--k`` if given. A tuner whose error against the table rises
+First, for each data set, how its games' results compare with the exact values on those rows:
+the labels the first tuner fitted. Then each weights file is scored at the ``K`` that suits it
+best on the distinct positions (so a file is not penalised for its scale), and at ``--k`` if
+given. A tuner whose error against the table rises
 while its error against the games' results falls has learned the data's noise, not the game.
 
     .venv/bin/python benchmarks/tablebase_error.py --data tuning/selfplay-classic-d3.npz \\
@@ -19,6 +21,7 @@ import numpy as np
 from samuel.games.tigers.classic import load_weights
 from samuel.tune import gradient as G
 from samuel.tune.dataset import load_positions, unique_positions
+from samuel.tune.gradient import result_targets
 from samuel.tune.labels import tablebase_targets
 
 
@@ -29,6 +32,15 @@ def main() -> None:
     parser.add_argument("--k", type=float, help="also score every file at this K")
     parser.add_argument("weights", nargs="+", help="weights files ('classic': the hand-written)")
     args = parser.parse_args()
+    print("data set: rows with the hand empty, mean result, mean exact value, result = exact")
+    for path in args.data:
+        data = load_positions(path, "tigers")
+        known, exact = tablebase_targets(args.tablebase, data.states)
+        result = result_targets(data.results)[known]
+        print(
+            f"  {path}: {known.sum():,}, {result.mean():.3f}, {exact[known].mean():.3f}, "
+            f"{np.mean(result == exact[known]):.1%}"
+        )
     states = np.concatenate([load_positions(path, "tigers").states for path in args.data])
     known, exact = tablebase_targets(args.tablebase, states)
     states, exact = unique_positions(states[known], exact[known])
