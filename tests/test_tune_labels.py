@@ -105,3 +105,20 @@ def test_tablebase_targets_are_the_tables_values_where_the_hand_is_empty():
     assert known.any() and (~known).any()
     _, values = tablebase_labels(load_tablebase(TABLEBASE), states)
     assert targets[known].tolist() == ((values[known] + 1) / 2).tolist()
+
+
+def test_search_labels_refuse_rows_that_are_not_positions():
+    bad = np.array([[1 << 30, 0, 20, 0]], dtype=np.int64)  # a tiger off the board
+    with pytest.raises(ValueError, match="not a position"):
+        labels.search_scores("tigers", "classic:depth=1", bad)
+    with pytest.raises(ValueError, match="rows of 4 numbers"):
+        labels.search_scores("tigers", "classic:depth=1", np.zeros((2, 5), dtype=np.int64))
+
+
+def test_at_draughts_the_final_matchs_openings_differ_in_parity():
+    config = TuneConfig(game="draughts", match_opening_plies=6)
+    with pytest.raises(CommandError, match="by an odd number of plies"):
+        _check_match_openings(config, [{"file": "d.npz", "random_plies": 10}])
+    _check_match_openings(
+        TuneConfig(game="draughts", match_opening_plies=5), [{"random_plies": 10}]
+    )

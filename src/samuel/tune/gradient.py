@@ -129,7 +129,7 @@ def _fill_features(game, states, tables, width, starts, index, value):
                     j += 1
 
 
-def _checked_states(states: np.ndarray, game: str) -> np.ndarray:
+def checked_states(states: np.ndarray, game: str) -> np.ndarray:
     """Rows of kernel states of ``game``, checked: the kernels read their tables with them."""
     from .dataset import STATE_PROBLEMS
 
@@ -156,7 +156,7 @@ def dense_features(
     """The classic features of every position of ``game`` (rows of kernel states), float32,
     with the piece-square tables' if ``tables``. Raises :class:`ValueError` for a row that is
     not a possible position (the kernel would read outside its tables)."""
-    states = _checked_states(states, game)
+    states = checked_states(states, game)
     out = np.zeros((len(states), feature_width(game, tables)), dtype=np.float32)
     _dense_features(tuning_game(game).kernel_id, states, tables, out)
     return out
@@ -167,7 +167,7 @@ def sparse_features(
 ) -> SparseFeatures:
     """The classic features of every position of ``game``, sparse (as :func:`dense_features`,
     without ever holding the dense rows: a million positions with tables would take 0.5 GB)."""
-    states = _checked_states(states, game)
+    states = checked_states(states, game)
     kernel_id, width = tuning_game(game).kernel_id, feature_width(game, tables)
     counts = np.zeros(len(states), dtype=np.int64)
     _count_features(kernel_id, states, tables, width, counts)
@@ -590,11 +590,19 @@ def _check_match_openings(config: TuneConfig, parts: list[dict]) -> None:
     if not config.match_games:
         return
     for part in parts:
-        if part.get("random_plies") == config.match_opening_plies:
+        plies = part.get("random_plies")
+        if plies is None:
+            continue
+        # At draughts only the side to move keeps openings of different lengths apart (as in
+        # hill climbing's final match): the lengths must differ in parity.
+        draughts = config.game == "draughts"
+        difference = plies - config.match_opening_plies
+        if (difference % 2 == 0) if draughts else difference == 0:
             raise CommandError(
                 f"the final match's openings ({config.match_opening_plies} plies) must differ in "
-                f"length from the data's random openings ({part['file']}): then they are not "
-                "the openings the data was made from"
+                f"length{' by an odd number of plies' if draughts else ''} from "
+                f"the data's random openings ({part.get('file', 'a data set')}): then they are "
+                "not the openings the data was made from"
             )
 
 

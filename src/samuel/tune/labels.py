@@ -61,10 +61,12 @@ def search_scores(game: str, spec: str, states: np.ndarray) -> np.ndarray:
 
     from .dataset import selfplay_player
     from .games import tuning_game
+    from .gradient import checked_states
 
     evaluator, params, depth = selfplay_player(spec, game)
     if evaluator not in (games.EVALUATOR_CLASSIC, games.EVALUATOR_HYBRID):
         raise CommandError(f"{spec!r} does not score in classic units: search labels need one")
+    states = checked_states(states, game)  # the search reads its tables with them
     # Each distinct position searched once: openings recur in many games.
     unique, inverse = np.unique(states, axis=0, return_inverse=True)
     wide = np.zeros((len(unique), games.STATE_SIZE), dtype=np.int64)
