@@ -225,3 +225,13 @@ def test_the_classic_evaluator_takes_weights_with_or_without_tables_only(name):
         evaluators.check_params(
             game, game_kernels.EVALUATOR_CLASSIC, np.zeros(classic.WEIGHT_COUNT - 1)
         )
+
+
+def test_the_hybrid_refuses_weights_with_tables_in_one_line(tmp_path):
+    from samuel.players import PlayerSpecError, make_player
+
+    path = tmp_path / "tables.json"
+    tigers_classic.save_weights(weights_with("tigers", tables_of("tigers", 17), 18), path)
+    with pytest.raises(PlayerSpecError, match="without piece-square tables"):
+        make_player(f"hybrid:weights={path}", TIGERS_RULES)
+    assert make_player(f"classic:weights={path}", TIGERS_RULES) is not None
