@@ -122,3 +122,25 @@ def test_at_draughts_the_final_matchs_openings_differ_in_parity():
     _check_match_openings(
         TuneConfig(game="draughts", match_opening_plies=5), [{"random_plies": 10}]
     )
+
+
+def test_rollout_targets_are_the_rollouts_mean_results_in_0_to_1():
+    from samuel.pipeline.rollouts import RolloutConfig, rollout_labels
+    from samuel.seeds import derive_seed
+
+    found = tuning.random_positions(6, seed=9)
+    states = np.array([p.encode() for p in found], dtype=np.int64)
+    targets = labels.rollout_targets("tigers", "classic:depth=1", states, 4, seed=3)
+    seeds = np.array([derive_seed(3, row, labels.ROLLOUT_STREAM) for row in range(6)])
+    expected = rollout_labels(
+        game_kernels.TIGERS_AND_SHEEP,
+        game_kernels.EVALUATOR_CLASSIC,
+        TIGERS_RULES.classic_weights(),
+        states,
+        seeds.astype(np.int64),
+        RolloutConfig(rollouts=4, depth=1),
+    )
+    assert targets.tolist() == ((expected.values.astype(np.float64) + 1) / 2).tolist()
+    assert np.all((targets >= 0) & (targets <= 1))
+    again = labels.rollout_targets("tigers", "classic:depth=1", states, 4, seed=3)
+    assert np.array_equal(targets, again)
