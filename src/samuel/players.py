@@ -435,6 +435,11 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
     if name == "hybrid":
         scale = _number(options, "scale", float, name, -1e3, 1e3)
         _, classic_weights = _evaluation("classic", options, rules)
+        if len(classic_weights) != game_kernels.compiled_game(rules.kernel_id).classic_features:
+            raise PlayerSpecError(
+                "the hybrid takes classic weights without piece-square tables, and this weights "
+                "file has them (play it as classic:weights=FILE)"
+            )
         net = options.pop("net", None)
         if net is None and shipped is None:
             raise PlayerSpecError(

@@ -1,11 +1,12 @@
 """The one check of an evaluator's parameter array before a compiled kernel reads it.
 
 Each evaluator of :func:`samuel.games.kernels.evaluate` reads its own array: the classic weights
-(float64), a network (float32, with or without the moves-left head: the plain network evaluator
-reads the value part), the hybrid's ``[scale, classic weights, network]`` and the moves-left
-evaluator's ``[threshold, max effect, slope, network with the head]`` (float32). numba checks no
-bounds, so a short array would be read past its end: every caller that hands parameters to a
-kernel from outside (a store, a file, another process) checks them here first.
+(float64; the named features', with or without the piece-square tables after them), a network
+(float32, with or without the moves-left head: the plain network evaluator reads the value
+part), the hybrid's ``[scale, classic weights, network]`` and the moves-left evaluator's
+``[threshold, max effect, slope, network with the head]`` (float32). numba checks no bounds, so
+a short array would be read past its end: every caller that hands parameters to a kernel from
+outside (a store, a file, another process) checks them here first.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def parameter_counts(game: int, evaluator: int) -> tuple[tuple[int, ...], str]:
     kernels.check_evaluator(game, evaluator)
     network, headed = parameter_count(game), parameter_count(game, True)
     if evaluator == kernels.EVALUATOR_CLASSIC:
-        return (sizes.classic_features,), "classic weights"
+        return (sizes.classic_features, sizes.classic_weights), "classic weights"
     if evaluator == kernels.EVALUATOR_NETWORK:
         return (network, headed), "network parameters"
     if evaluator == kernels.EVALUATOR_HYBRID:

@@ -52,6 +52,8 @@ def hybrid_parameters(
     if not math.isfinite(scale):
         raise ValueError(f"the hybrid's scale must be a finite number, not {scale}")
     features = sizes.classic_features
+    if np.shape(classic_weights) == (sizes.classic_weights,):
+        raise ValueError("the hybrid takes the named classic weights, not piece-square tables")
     if np.shape(classic_weights) != (features,):
         raise ValueError(f"expected {features} classic weights, not {np.shape(classic_weights)}")
     count = parameter_count(game)

@@ -87,6 +87,7 @@ class CompiledGame:
     most_set_inputs: int  # the most inputs a position sets (the encoder's buffers' lower bound)
     network_view: int  # VIEW_FIRST_PLAYER or VIEW_SIDE_TO_MOVE
     symmetries: int  # symmetries for augmentation (transform); 0 is the identity
+    classic_weights: int  # classic weights with the piece-square tables (classic.WEIGHT_COUNT)
 
 
 # The network's evaluation keeps its set inputs' values in the float32 scratch after the
@@ -117,6 +118,7 @@ GAMES = {
         tigers.MOST_SET_INPUTS,
         VIEW_FIRST_PLAYER,
         len(tigers_board.SYMMETRIES),
+        tigers_classic.WEIGHT_COUNT,
     ),
     DRAUGHTS: CompiledGame(
         "English draughts",
@@ -128,6 +130,7 @@ GAMES = {
         2 * draughts_board.MEN,  # every piece sets one input
         VIEW_SIDE_TO_MOVE,
         2,  # the identity and the half-turn with colours swapped
+        draughts_classic.WEIGHT_COUNT,
     ),
 }
 
@@ -540,5 +543,23 @@ def classic_features(game: int, state: np.ndarray, out: np.ndarray) -> None:
         tigers_classic.classic_features(state[0], state[1], state[2], state[3], out)
     elif base == DRAUGHTS:
         draughts_classic.classic_features(state[0], state[1], state[2], state[3], out)
+    else:
+        raise ValueError("unknown game number")
+
+
+@kernel
+def classic_weight_features(game: int, state: np.ndarray, out: np.ndarray) -> None:
+    """Write every classic weight's feature of a position into ``out`` (the game's
+    ``WEIGHT_COUNT`` entries, as its ``classic.WEIGHTS`` names them): the named features, then
+    the piece-square tables'. The classic score with tables is their dot product with the
+    weights."""
+    base = game & GAME_MASK
+    out[:] = 0.0
+    if base == TIGERS_AND_SHEEP:
+        tigers_classic.classic_features(state[0], state[1], state[2], state[3], out)
+        tigers_classic.table_features(state[0], state[1], state[2], out)
+    elif base == DRAUGHTS:
+        draughts_classic.classic_features(state[0], state[1], state[2], state[3], out)
+        draughts_classic.table_features(state[0], state[1], state[2], out)
     else:
         raise ValueError("unknown game number")

@@ -139,7 +139,10 @@ def add_tune_arguments(parser: argparse.ArgumentParser) -> None:
 
     d = TuneConfig()
     parser.add_argument(
-        "data", help="labelled positions of the game, a .npz file from samuel selfplay"
+        "data",
+        nargs="+",
+        help="labelled positions of the game, .npz files from samuel selfplay (several: games "
+        "of different players, taken together)",
     )
     parser.add_argument(
         "--out",
@@ -182,6 +185,62 @@ def add_tune_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=number(int, 0), default=d.seed, help=f"picks the held-out games ({d.seed})"
     )
+    parser.add_argument(
+        "--no-tables",
+        dest="tables",
+        action="store_false",
+        help="tune the named features alone, not the piece-square tables",
+    )
+    parser.add_argument(
+        "--label",
+        choices=("result", "search", "rollout"),
+        default=d.label,
+        help=f"what a position is fitted to: its game's result, a deeper search's score, or "
+        f"rollouts ({d.label})",
+    )
+    parser.add_argument(
+        "--label-player",
+        default=d.label_player,
+        help=f"who searches (--label search) or plays the rollouts ({d.label_player})",
+    )
+    parser.add_argument(
+        "--rollouts",
+        type=number(int, 1),
+        default=d.rollouts,
+        help=f"games a position with --label rollout ({d.rollouts})",
+    )
+    parser.add_argument(
+        "--tablebase",
+        metavar="DIR",
+        help="Tigers & Sheep: label positions with the hand empty by this tablebase's exact "
+        "values, and report the error against them",
+    )
+    parser.add_argument(
+        "--deduplicate",
+        action="store_true",
+        help="each distinct position once, its targets averaged (validation positions met in "
+        "training games left out)",
+    )
+    parser.add_argument(
+        "--match-games",
+        type=number(int, 0),
+        default=d.match_games,
+        help=f"games of the final match, tuned against start, an even number; 0: none "
+        f"({d.match_games})",
+    )
+    parser.add_argument(
+        "--match-depth",
+        type=number(int, 1, 20),
+        default=d.match_depth,
+        help=f"the final match's search depth ({d.match_depth})",
+    )
+    parser.add_argument(
+        "--match-opening-plies",
+        type=number(int, 0, 40),
+        default=d.match_opening_plies,
+        help=f"random opening plies of the final match, unlike the data's "
+        f"({d.match_opening_plies})",
+    )
     _workers(parser, "threads")
 
 
@@ -191,7 +250,7 @@ def command_tune(args: argparse.Namespace) -> None:
 
     config = TuneConfig(
         game=args.game,
-        data=args.data,
+        data=tuple(args.data),
         out=args.out,
         start=args.start,
         validation=args.validation,
@@ -201,6 +260,15 @@ def command_tune(args: argparse.Namespace) -> None:
         fixed=args.fixed,
         seed=args.seed,
         workers=args.workers,
+        tables=args.tables,
+        label=args.label,
+        label_player=args.label_player,
+        rollouts=args.rollouts,
+        tablebase=args.tablebase,
+        deduplicate=args.deduplicate,
+        match_games=args.match_games,
+        match_depth=args.match_depth,
+        match_opening_plies=args.match_opening_plies,
     )
     from samuel.files import check_output_path
 

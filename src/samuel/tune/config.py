@@ -64,7 +64,8 @@ class SelfPlayDataConfig:
 class TuneConfig:
     """How ``samuel tune`` runs. Every field is one of its options."""
 
-    data: str = "data/selfplay.npz"  # labelled positions (samuel selfplay)
+    # labelled positions (samuel selfplay): one file, or several (games of different players)
+    data: str | tuple[str, ...] = "data/selfplay.npz"
     out: str = "tuned.json"  # where the tuned weights go (a classic weights file)
     start: str | None = None  # weights to start from (None: the hand-written ones)
     validation: float = 0.1  # share of the games held out (split by game, never by position)
@@ -76,6 +77,19 @@ class TuneConfig:
     seed: int = 0  # picks the held-out games
     workers: int | None = None  # threads (every core); the result does not depend on it
     game: str = DEFAULT_GAME  # the game of the data set and the weights
+    tables: bool = True  # tune the piece-square tables too (they start at zero if absent)
+    label: str = "result"  # result, search or rollout (samuel.tune.labels)
+    label_player: str = "classic:depth=5"  # who searches (search) or plays out (rollout)
+    rollouts: int = 16  # games per position with label rollout
+    tablebase: str | None = (
+        None  # Tigers & Sheep: a tablebase folder, exact where the hand is empty
+    )
+    deduplicate: bool = False  # each distinct position once, its targets averaged
+    # The final match, tuned against the start weights: games (0: none), depth, opening plies
+    # (which must differ from the data's random plies, so that its openings were not the data's).
+    match_games: int = 400
+    match_depth: int = 3
+    match_opening_plies: int = 5
 
     def __post_init__(self) -> None:
         from .games import tuning_game
@@ -83,6 +97,10 @@ class TuneConfig:
         game = tuning_game(self.game)
         if self.fixed is None:
             _game_default(self, "fixed", (game.unit,))
+        if isinstance(self.data, str):
+            _game_default(self, "data", (self.data,))
+        elif isinstance(self.data, list):
+            _game_default(self, "data", tuple(self.data))
         checks = [
             (0.0 < self.validation < 1.0, "validation must be between 0 and 1"),
             (self.iterations >= 0, "iterations must not be negative"),
@@ -93,6 +111,19 @@ class TuneConfig:
             (self.optimizer in ("adam", "gd"), "optimizer must be adam or gd"),
             (self.seed >= 0, "seed must not be negative"),
             (self.workers is None or self.workers >= 1, "workers must be at least 1"),
+            (len(self.data) >= 1, "give at least one data set"),
+            (
+                self.label in ("result", "search", "rollout"),
+                "label must be result, search or rollout",
+            ),
+            (self.rollouts >= 1, "rollouts must be at least 1"),
+            (
+                self.tablebase is None or self.game == "tigers",
+                "only Tigers & Sheep has a tablebase",
+            ),
+            (self.match_games >= 0 and self.match_games % 2 == 0, "match games must be even"),
+            (1 <= self.match_depth <= 20, "match depth must be between 1 and 20"),
+            (0 <= self.match_opening_plies <= 40, "match opening plies must be between 0 and 40"),
         ]
         for ok, message in checks:
             if not ok:

@@ -383,3 +383,46 @@ def split_by_game(game_ids: np.ndarray, validation: float, seed: int) -> np.ndar
     rng = np.random.default_rng([seed, SPLIT_STREAM])
     held_out = rng.permutation(ids)[:count]
     return np.isin(game_ids, held_out)
+
+
+def load_many(paths: tuple[str, ...], game: str) -> LabelledPositions:
+    """The positions of several data sets of ``game`` (games of different players, say) as
+    one: each file's games numbered after the previous file's, so that a game stays one game
+    when the data is split. The config records each file's (``parts``)."""
+    parts = [load_positions(path, game) for path in paths]
+    offset = 0
+    games_ = []
+    for part in parts:
+        games_.append(part.games.astype(np.int64) + offset)
+        offset += int(part.games.max()) + 1
+    if offset > np.iinfo(np.int32).max:
+        raise DatasetError("the data sets hold more games than can be numbered")
+    arrays = {name: np.concatenate([getattr(part, name) for part in parts]) for name in ARRAYS}
+    arrays["games"] = np.concatenate(games_).astype(np.int32)
+    config = {
+        "game": game,
+        "parts": [{"file": str(p), **part.config} for p, part in zip(paths, parts, strict=True)],
+    }
+    return LabelledPositions(**arrays, config=config)
+
+
+def unique_positions(states: np.ndarray, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each distinct position of ``states`` once, in the order of first appearance, with the
+    mean of its targets: a position met in many games (an opening, above all) would otherwise
+    weigh as many times, and its games' results are samples of one value."""
+    if len(states) == 0:
+        return states, targets
+    _, first, inverse = np.unique(states, axis=0, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    sums = np.bincount(inverse, weights=targets)
+    counts = np.bincount(inverse)
+    order = np.argsort(first, kind="stable")
+    return states[first[order]], (sums / counts)[order]
+
+
+def seen_in(states: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """A mask of the rows of ``states`` that are rows of ``known`` too."""
+    both = np.concatenate([known, states])
+    _, inverse = np.unique(both, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    return np.isin(inverse[len(known) :], inverse[: len(known)])

@@ -75,7 +75,9 @@ class TuningGame:
     kernel_id: int  # its number in samuel.games.kernels
     state_words: int  # a position's int64 words (a row of a data set's states)
     sides: tuple[str, str]  # the first player (results and scores are its view) and the second
-    features: tuple[str, ...]  # the classic evaluation's features, in the weights' order
+    features: tuple[str, ...]  # the classic evaluation's named features, in the weights' order
+    weights: tuple[str, ...]  # those and then the piece-square tables' (classic.WEIGHTS)
+    tables: Any  # the piece-square tables' layout (classic.TABLES, a classic_file.Tables)
     unit: str  # the feature whose weight is 1
     unit_name: str  # one unit of score, in words
     tunable: tuple[str, ...]  # hill climbing's default features
@@ -121,6 +123,8 @@ def tuning_game(name: str) -> TuningGame:
         state_words=games.GAMES[rules.kernel_id].state_words,
         sides=rules.sides,
         features=classic.FEATURES,
+        weights=classic.WEIGHTS,
+        tables=classic.TABLES,
         unit=UNIT[name],
         unit_name=UNIT_NAME[name],
         tunable=TUNABLE[name],

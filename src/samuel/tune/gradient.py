@@ -86,47 +86,116 @@ class SparseFeatures:
         return SparseFeatures(starts, self.index[keep], self.value[keep], self.feature_count)
 
 
+@kernel
+def _features_of(game, state, tables, row):
+    """Write a position's features into ``row``: the named ones, and the tables' if asked."""
+    if tables:
+        games.classic_weight_features(game, state, row)
+    else:
+        games.classic_features(game, state, row)
+
+
 @parallel_kernel
-def _dense_features(game, states, out):
+def _dense_features(game, states, tables, out):
     for p in numba.prange(states.shape[0]):
-        games.classic_features(game, states[p], out[p])
+        _features_of(game, states[p], tables, out[p])
 
 
-def dense_features(states: np.ndarray, game: str = DEFAULT_GAME) -> np.ndarray:
-    """The classic features of every position of ``game`` (rows of kernel states), float32.
-    Raises :class:`ValueError` for a row that is not a possible position (the kernel would read
-    outside its tables)."""
+@parallel_kernel
+def _count_features(game, states, tables, width, counts):
+    n = states.shape[0]
+    for c in numba.prange((n + CHUNK - 1) // CHUNK):
+        row = np.zeros(width, dtype=np.float32)
+        for p in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            _features_of(game, states[p], tables, row)
+            count = 0
+            for i in range(width):
+                count += row[i] != 0
+            counts[p] = count
+
+
+@parallel_kernel
+def _fill_features(game, states, tables, width, starts, index, value):
+    n = states.shape[0]
+    for c in numba.prange((n + CHUNK - 1) // CHUNK):
+        row = np.zeros(width, dtype=np.float32)
+        for p in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            _features_of(game, states[p], tables, row)
+            j = starts[p]
+            for i in range(width):
+                if row[i] != 0:
+                    index[j] = i
+                    value[j] = row[i]
+                    j += 1
+
+
+def checked_states(states: np.ndarray, game: str) -> np.ndarray:
+    """Rows of kernel states of ``game``, checked: the kernels read their tables with them."""
     from .dataset import STATE_PROBLEMS
 
-    tuned = tuning_game(game)
+    words = tuning_game(game).state_words  # Tigers & Sheep's positions are 4 words, draughts' 5
     states = np.ascontiguousarray(states, dtype=np.int64)
-    words = tuned.state_words  # Tigers & Sheep's positions are 4 words, draughts' 5
     if states.ndim != 2 or states.shape[1] != words:
         raise ValueError(f"states are rows of {words} numbers, not shape {states.shape}")
     problem = STATE_PROBLEMS[game](states)
     if problem is not None:
         raise ValueError(problem)
-    out = np.zeros((len(states), len(tuned.features)), dtype=np.float32)
-    _dense_features(tuned.kernel_id, states, out)
+    return states
+
+
+def feature_width(game: str = DEFAULT_GAME, tables: bool = False) -> int:
+    """How many features (and weights) a position of ``game`` has: the named ones, and with
+    ``tables`` the piece-square tables' too."""
+    tuned = tuning_game(game)
+    return len(tuned.weights) if tables else len(tuned.features)
+
+
+def dense_features(
+    states: np.ndarray, game: str = DEFAULT_GAME, tables: bool = False
+) -> np.ndarray:
+    """The classic features of every position of ``game`` (rows of kernel states), float32,
+    with the piece-square tables' if ``tables``. Raises :class:`ValueError` for a row that is
+    not a possible position (the kernel would read outside its tables)."""
+    states = checked_states(states, game)
+    out = np.zeros((len(states), feature_width(game, tables)), dtype=np.float32)
+    _dense_features(tuning_game(game).kernel_id, states, tables, out)
     return out
 
 
-def sparse_features(states: np.ndarray, game: str = DEFAULT_GAME) -> SparseFeatures:
-    """The classic features of every position of ``game``, sparse."""
-    dense = dense_features(states, game)
-    nonzero = dense != 0
-    starts = np.zeros(len(dense) + 1, dtype=np.int64)
-    np.cumsum(nonzero.sum(axis=1), out=starts[1:])
-    index = np.nonzero(nonzero)[1].astype(np.uint8)  # row-major: each position's in order
-    return SparseFeatures(starts, index, dense[nonzero], dense.shape[1])
+def sparse_features(
+    states: np.ndarray, game: str = DEFAULT_GAME, tables: bool = False
+) -> SparseFeatures:
+    """The classic features of every position of ``game``, sparse (as :func:`dense_features`,
+    without ever holding the dense rows: a million positions with tables would take 0.5 GB)."""
+    states = checked_states(states, game)
+    kernel_id, width = tuning_game(game).kernel_id, feature_width(game, tables)
+    counts = np.zeros(len(states), dtype=np.int64)
+    _count_features(kernel_id, states, tables, width, counts)
+    starts = np.zeros(len(states) + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    index = np.zeros(starts[-1], dtype=np.uint8)
+    value = np.zeros(starts[-1], dtype=np.float32)
+    _fill_features(kernel_id, states, tables, width, starts, index, value)
+    return SparseFeatures(starts, index, value, width)
 
 
 @kernel
 def _evaluate(starts, index, value, weights, p):
-    score = 0.0
-    for j in range(starts[p], starts[p + 1]):
-        score += weights[index[j]] * value[j]
-    return score
+    # Four running sums, not one: each addition then waits for the one four pairs back, not the
+    # last, and with the tables' tens of features a position that chain was the bottleneck.
+    end = starts[p + 1]
+    a0 = a1 = a2 = a3 = 0.0
+    j = starts[p]
+    while j + 4 <= end:
+        a0 += weights[index[j]] * value[j]
+        a1 += weights[index[j + 1]] * value[j + 1]
+        a2 += weights[index[j + 2]] * value[j + 2]
+        a3 += weights[index[j + 3]] * value[j + 3]
+        j += 4
+    while j < end:
+        a0 += weights[index[j]] * value[j]
+        j += 1
+    return (a0 + a1) + (a2 + a3)
 
 
 @kernel
@@ -191,11 +260,25 @@ def _gradient(starts, index, value, target, weights, k, grad):
         local = partial[c]
         total = 0.0
         for p in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            predicted = _sigmoid(k * _evaluate(starts, index, value, weights, p))
+            begin, end = starts[p], starts[p + 1]  # read once: the stores below could alias them
+            # _evaluate's four sums, written out here: calling it cost 15% of the iteration
+            # (benchmarks/tune_speed.py: 396 against 468 million non-zero features a second).
+            a0 = a1 = a2 = a3 = 0.0
+            j = begin
+            while j + 4 <= end:
+                a0 += weights[index[j]] * value[j]
+                a1 += weights[index[j + 1]] * value[j + 1]
+                a2 += weights[index[j + 2]] * value[j + 2]
+                a3 += weights[index[j + 3]] * value[j + 3]
+                j += 4
+            while j < end:
+                a0 += weights[index[j]] * value[j]
+                j += 1
+            predicted = 1.0 / (1.0 + math.exp(-k * ((a0 + a1) + (a2 + a3))))
             error = predicted - target[p]
             total += error * error
             slope = 2.0 * error * predicted * (1.0 - predicted) * k
-            for j in range(starts[p], starts[p + 1]):
+            for j in range(begin, end):
                 local[index[j]] += slope * value[j]
         errors[c] = total
     grad[:] = 0.0
@@ -327,36 +410,89 @@ class TuneResult:
     validation_positions: int
     train_games: int
     validation_games: int
+    match: dict | None = None  # the final match, tuned against start (None: not played)
+
+
+def _targets(config: TuneConfig, data, k: float, log: Callable[[str], None]) -> np.ndarray:
+    """Every row's target in 0..1 from the label source, the tablebase's where it knows."""
+    from . import labels
+
+    if config.label == "result":
+        target = result_targets(data.results)
+    elif config.label == "search":
+        started = time.perf_counter()
+        scores = labels.search_scores(config.game, config.label_player, data.states)
+        target = labels.squash(scores, k)
+        log(
+            f"search labels by {config.label_player}: {len(scores):,} positions in "
+            f"{time.perf_counter() - started:.0f} s"
+        )
+    else:
+        target = labels.rollout_targets(
+            config.game, config.label_player, data.states, config.rollouts, config.seed
+        )
+        log(f"rollout labels: {config.rollouts} games a position by {config.label_player}")
+    if config.tablebase is not None:
+        known, exact = labels.tablebase_targets(config.tablebase, data.states)
+        target = np.where(known, exact, target)
+        log(f"tablebase values for {known.sum():,} positions with the hand empty")
+    return target
 
 
 def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
-    """Load the data, split it by game, fit ``K``, descend, and write the tuned weights."""
+    """Load the data, split it by game, label it, fit ``K``, descend, write the tuned weights,
+    and play them against the start weights."""
     from samuel.files import save_or_keep
 
-    from .dataset import load_positions, split_by_game
+    from .dataset import load_many, seen_in, split_by_game, unique_positions
 
     game = tuning_game(config.game)
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
-    data = load_positions(config.data, config.game)
+    data = load_many(config.data, config.game)
+    _check_match_openings(config, data.config["parts"])
     start = game.load_weights(config.start)
+    width = len(game.weights) if config.tables else len(game.features)
+    start = np.concatenate([start, np.zeros(width - len(start))])[:width]
+    if np.any(start[len(game.features) :]) and not config.tables:
+        log("the start's tables are left out (--no-tables)")
     held_out = split_by_game(data.games, config.validation, config.seed)
-    features = sparse_features(data.states, config.game)
-    target = result_targets(data.results)
-    train, valid = features.subset(~held_out), features.subset(held_out)
-    train_y, valid_y = target[~held_out], target[held_out]
-    train_games, valid_games = (
-        len(np.unique(data.games[~held_out])),
-        len(np.unique(data.games[held_out])),
+    train_games = len(np.unique(data.games[~held_out]))
+    valid_games = len(np.unique(data.games[held_out]))
+    # K first, on the games' results with the start weights: it converts the evaluation's units
+    # into odds, which the search labels are squashed by.
+    results = result_targets(data.results)
+    named = sparse_features(data.states[~held_out], config.game, config.tables)
+    k = fit_scale(named, results[~held_out], start)
+    log(
+        f"sigmoid scale K = {k:.4f} per {game.unit_name} (fitted on the training games' results, "
+        "start weights)"
     )
+    target = _targets(config, data, k, log)
+    if config.label != "search" and (config.label == "rollout" or config.tablebase is not None):
+        # K again, on what is fitted now: exact values are surer than results. Never for search
+        # labels: they are scores squashed by this K, and a new one would rescale the weights
+        # against the unit (a K half as large doubles every fitted weight but the unit's).
+        k = fit_scale(named, target[~held_out], start)
+        log(f"sigmoid scale K = {k:.4f} per {game.unit_name} on the labels")
+    train_states, train_y = data.states[~held_out], target[~held_out]
+    valid_states, valid_y = data.states[held_out], target[held_out]
+    if config.deduplicate:
+        rows = len(data)
+        train_states, train_y = unique_positions(train_states, train_y)
+        valid_states, valid_y = unique_positions(valid_states, valid_y)
+        fresh = ~seen_in(valid_states, train_states)  # validate on positions never trained on
+        valid_states, valid_y = valid_states[fresh], valid_y[fresh]
+        log(
+            f"{rows:,} rows, {len(train_states) + len(valid_states):,} distinct positions "
+            "(validation positions also met in training games left out)"
+        )
+    train = sparse_features(train_states, config.game, config.tables)
+    valid = sparse_features(valid_states, config.game, config.tables)
     log(
         f"{len(train):,} positions from {train_games} games to train on, {len(valid):,} from "
-        f"{valid_games} other games to validate on"
-    )
-    k = fit_scale(train, train_y, start)
-    log(
-        f"sigmoid scale K = {k:.4f} per {game.unit_name} (fitted on the training games, start "
-        "weights)"
+        f"{valid_games} other games to validate on; {len(train.index) / max(1, len(train)):.1f} "
+        "non-zero features a position"
     )
 
     def errors(weights: np.ndarray) -> dict[str, float]:
@@ -373,7 +509,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     table = {"mean result": baseline, "start": errors(start)}
     log(
         f"baseline errors  train {baseline['train']:.5f}  validation {baseline['validation']:.5f}"
-        f"  (always predicting the mean result, {mean:.3f})"
+        f"  (always predicting the mean target, {mean:.3f})"
     )
     log(
         f"start weights    train {table['start']['train']:.5f}  validation "
@@ -396,7 +532,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         k,
         config.iterations,
         config.learning_rate,
-        trainable_mask(config.fixed, game.features),
+        trainable_mask(config.fixed, game.weights[:width]),
         config.optimizer,
         report,
     )
@@ -407,28 +543,94 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         f"{table['tuned']['validation']:.5f}  ({config.iterations} steps in {seconds:.1f} s, "
         f"validation errors included)"
     )
-    result = TuneResult(weights, start, k, table, len(train), len(valid), train_games, valid_games)
-    # The descent may have taken minutes: weights that cannot be written are kept elsewhere.
-    save_or_keep(
-        config.out,
-        "tuned weights",
-        lambda path: game.save_weights(
+    if config.tablebase is not None:
+        table["tablebase"] = _tablebase_errors(config, valid_states, valid, start, weights, k, log)
+    for name, before, after in zip(game.features, start, weights, strict=False):
+        log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
+    if config.tables:
+        _log_tables(game, weights, log)
+    record = {
+        "method": "gradient",
+        "config": dataclasses.asdict(config),
+        "k": k,
+        "errors": table,
+        "positions": {"train": len(train), "validation": len(valid)},
+        "games": {"train": train_games, "validation": valid_games},
+    }
+
+    def save(path) -> None:
+        game.save_weights(
             weights,
             path,
-            note=f"gradient-tuned by samuel tune on {config.data}",
-            extra={
-                "tuning": {
-                    "method": "gradient",
-                    "config": dataclasses.asdict(config),
-                    "k": k,
-                    "errors": table,
-                    "positions": {"train": len(train), "validation": len(valid)},
-                    "games": {"train": train_games, "validation": valid_games},
-                }
-            },
-        ),
+            note=f"gradient-tuned by samuel tune on {', '.join(config.data)}",
+            extra={"tuning": record},
+        )
+
+    # The descent may have taken minutes: weights that cannot be written are kept elsewhere.
+    save_or_keep(config.out, "tuned weights", save)
+    written = config.out
+    log(f"tuned weights written to {written} (play them: classic:weights={written})")
+    match = None
+    if config.match_games:
+        from .final_match import play_final_match
+
+        match = play_final_match(config, written, log)
+        record["match"] = match
+        save_or_keep(written, "tuned weights", save)
+    result = TuneResult(
+        weights, start, k, table, len(train), len(valid), train_games, valid_games, match
     )
-    for name, before, after in zip(game.features, start, weights, strict=True):
-        log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
-    log(f"tuned weights written to {config.out} (play them: classic:weights={config.out})")
     return result
+
+
+def _check_match_openings(config: TuneConfig, parts: list[dict]) -> None:
+    """Refuse a final match whose openings are as long as some data set's random openings."""
+    from samuel.errors import CommandError
+
+    if not config.match_games:
+        return
+    for part in parts:
+        plies = part.get("random_plies")
+        if plies is None:
+            continue
+        # At draughts only the side to move keeps openings of different lengths apart (as in
+        # hill climbing's final match): the lengths must differ in parity.
+        draughts = config.game == "draughts"
+        difference = plies - config.match_opening_plies
+        if (difference % 2 == 0) if draughts else difference == 0:
+            raise CommandError(
+                f"the final match's openings ({config.match_opening_plies} plies) must differ in "
+                f"length{' by an odd number of plies' if draughts else ''} from "
+                f"the data's random openings ({part.get('file', 'a data set')}): then they are "
+                "not the openings the data was made from"
+            )
+
+
+def _tablebase_errors(config, states, features, start, weights, k, log) -> dict[str, float]:
+    """The error against the tablebase's exact values on the validation positions it holds."""
+    from .labels import tablebase_targets
+
+    known, exact = tablebase_targets(config.tablebase, states)
+    if not known.any():
+        log("no validation position has the hand empty: no tablebase error")
+        return {}
+    held = features.subset(known)
+    before = mean_squared_error(held, exact[known], start, k)
+    after = mean_squared_error(held, exact[known], weights, k)
+    log(
+        f"against the tablebase ({known.sum():,} validation positions with the hand empty): "
+        f"start {before:.5f}, tuned {after:.5f}"
+    )
+    return {"positions": int(known.sum()), "start": before, "tuned": after}
+
+
+def _log_tables(game, weights: np.ndarray, log: Callable[[str], None]) -> None:
+    """Each table's range, one line a kind and phase."""
+    tables = game.tables
+    grid = weights[len(game.features) :].reshape(
+        len(tables.kinds), tables.squares, len(tables.phases)
+    )
+    for k, kind in enumerate(tables.kinds):
+        for h, phase in enumerate(tables.phases):
+            row = grid[k, :, h]
+            log(f"  {kind} {phase:8s} table from {row.min():+.3f} to {row.max():+.3f}")

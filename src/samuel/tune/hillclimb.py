@@ -133,6 +133,7 @@ def hill_climb(
     out_dir = Path(config.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     original = load_weights(config.start)
+    features = game.weights[: len(original)]  # the tables' too, if the start has them
     original_path, champion_path = out_dir / "original.json", out_dir / "champion.json"
     challenger_path = out_dir / "challenger.json"
     started_from = config.start or "the hand-written weights"
