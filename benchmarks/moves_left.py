@@ -284,7 +284,7 @@ def head_part(args) -> None:
     from samuel.games.moves_left import plies_left_estimate
     from samuel.games.networks import load_network
     from samuel.nn.network import value_only
-    from samuel.pipeline.rollouts import tablebase_distances
+    from samuel.train.rollouts import tablebase_distances
     from samuel.train.selfplay import play_selfplay
 
     rules = get_game("tigers")

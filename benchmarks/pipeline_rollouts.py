@@ -1,4 +1,4 @@
-"""Rollout labels (samuel.pipeline.rollouts): speed against self-play, and error against the
+"""Rollout labels (samuel.train.rollouts): speed against self-play, and error against the
 tablebase. Prints figures; nothing passes or fails.
 
 1. Rollout games per second against self-play games per second (``train.selfplay``), both from
@@ -37,15 +37,15 @@ from samuel.games import kernels as games
 from samuel.games.networks import load_network, shipped_network
 from samuel.games.tigers.rules import RULES
 from samuel.games.tigers.tablebase.probe import load_tablebase
-from samuel.pipeline.rollouts import (
+from samuel.search.alphabeta import WIN_BOUND, Searcher
+from samuel.seeds import derive_seed
+from samuel.train.rollouts import (
     RolloutConfig,
     _root_results,
     evaluate_positions,
     rollout_labels,
     tablebase_labels,
 )
-from samuel.search.alphabeta import WIN_BOUND, Searcher
-from samuel.seeds import derive_seed
 from samuel.train.selfplay import play_selfplay
 
 GAME = games.TIGERS_AND_SHEEP

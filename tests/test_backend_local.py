@@ -220,9 +220,9 @@ def test_perfect_experts_read_their_table_on_any_backend(table_k2):
 @pytest.mark.parametrize("name", ["tigers", "draughts"])
 def test_rollout_labels_are_the_same_on_any_backend(name):
     from samuel.pipeline.fanout import rollout_labels_on
-    from samuel.pipeline.rollouts import RolloutConfig
     from samuel.pipeline.sources import selfplay_positions
     from samuel.pipeline.stages import state_seeds
+    from samuel.train.rollouts import RolloutConfig
 
     rules = get_game(name)
     game, weights = rules.kernel_id, rules.classic_weights()
@@ -244,7 +244,7 @@ def test_rollout_labels_are_the_same_on_any_backend(name):
 
 def test_rollout_labels_ending_at_the_table_are_the_same_on_any_backend(table_k2):
     from samuel.pipeline.fanout import rollout_labels_on
-    from samuel.pipeline.rollouts import RolloutConfig
+    from samuel.train.rollouts import RolloutConfig
     from tests.test_pipeline_rollouts import TWO, near_the_end_of_placement, seeds_for
 
     states = near_the_end_of_placement(10, seed=5)

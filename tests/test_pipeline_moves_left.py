@@ -17,14 +17,15 @@ from samuel.games.tigers.board import FULL
 from samuel.games.tigers.rules import Position
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.nn.network import NO_PLIES, value_only, with_moves_left
-from samuel.pipeline import dataset, rollouts, sources
+from samuel.pipeline import dataset, sources
 from samuel.pipeline.bulk import import_labelled
-from samuel.pipeline.rollouts import RolloutConfig, rollout_labels, tablebase_distances
 from samuel.pipeline.store import Provenance, Store, _alembic_config, open_engine
 from samuel.pipeline.supervised import SupervisedConfig, SupervisedReport, train_supervised
 from samuel.search.alphabeta import MAX_PLY, new_tables
 from samuel.seeds import derive_seed
 from samuel.tablebase.build import build
+from samuel.train import rollouts
+from samuel.train.rollouts import RolloutConfig, rollout_labels, tablebase_distances
 from samuel.train.selfplay import play_selfplay
 from tests.test_pipeline_loop import LENIENT, TINY, samuel
 from tests.test_pipeline_rollouts import network, seeds_for, start, tigers_won

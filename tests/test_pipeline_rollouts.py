@@ -1,4 +1,4 @@
-"""Rollout labels, quick evaluations and tablebase labels (samuel.pipeline.rollouts)."""
+"""Rollout labels, quick evaluations and tablebase labels (samuel.train.rollouts)."""
 
 from __future__ import annotations
 
@@ -16,16 +16,16 @@ from samuel.games.tigers.rules import RULES as TIGERS_RULES
 from samuel.games.tigers.rules import Position
 from samuel.games.tigers.tablebase.index import decode_index, layer_size
 from samuel.games.tigers.tablebase.probe import load_tablebase
-from samuel.pipeline import rollouts
-from samuel.pipeline.rollouts import (
+from samuel.search.alphabeta import MAX_PLY, new_tables
+from samuel.seeds import derive_seed
+from samuel.tablebase.build import build
+from samuel.train import rollouts
+from samuel.train.rollouts import (
     RolloutConfig,
     evaluate_positions,
     rollout_labels,
     tablebase_labels,
 )
-from samuel.search.alphabeta import MAX_PLY, new_tables
-from samuel.seeds import derive_seed
-from samuel.tablebase.build import build
 from samuel.train.selfplay import play_selfplay
 
 NETWORK = games.EVALUATOR_NETWORK
@@ -396,7 +396,7 @@ def test_labels_with_the_table_are_the_same_on_one_and_two_threads(two_captures)
 
 def test_a_row_that_is_no_position_is_refused_before_any_kernel():
     from samuel.games.networks import random_network
-    from samuel.pipeline.rollouts import RolloutConfig, evaluate_positions, rollout_labels
+    from samuel.train.rollouts import RolloutConfig, evaluate_positions, rollout_labels
 
     params = random_network(0, 1)
     bad = np.zeros((1, games.STATE_SIZE), dtype=np.int64)

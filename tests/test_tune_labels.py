@@ -96,7 +96,7 @@ def test_the_final_match_refuses_the_datas_opening_length():
 @pytest.mark.skipif(not TABLEBASE.is_dir(), reason="no tablebase at /work/tb/tablebase")
 def test_tablebase_targets_are_the_tables_values_where_the_hand_is_empty():
     from samuel.games.tigers.tablebase.probe import load_tablebase
-    from samuel.pipeline.rollouts import tablebase_labels
+    from samuel.train.rollouts import tablebase_labels
 
     found = [p for p in tuning.random_positions(200, seed=3)]
     states = np.array([p.encode() for p in found], dtype=np.int64)
@@ -125,8 +125,8 @@ def test_at_draughts_the_final_matchs_openings_differ_in_parity():
 
 
 def test_rollout_targets_are_the_rollouts_mean_results_in_0_to_1():
-    from samuel.pipeline.rollouts import RolloutConfig, rollout_labels
     from samuel.seeds import derive_seed
+    from samuel.train.rollouts import RolloutConfig, rollout_labels
 
     found = tuning.random_positions(6, seed=9)
     states = np.array([p.encode() for p in found], dtype=np.int64)

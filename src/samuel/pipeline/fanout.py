@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
+from samuel.train.rollouts import RolloutConfig, RolloutLabels, check_seeds, rollout_labels
 from samuel.train.selfplay import play_selfplay_parts
 
 from . import sources
-from .rollouts import RolloutConfig, RolloutLabels, check_seeds, rollout_labels
 
 
 def _local(backend: Backend | None) -> bool:

@@ -235,7 +235,7 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             "expert", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
         )
     elif task["kind"] == "tablebase":
-        from .rollouts import tablebase_distances
+        from samuel.train.rollouts import tablebase_distances
 
         batch, labels = sources.tablebase_positions(
             ctx.tablebase(config), task["count"], task["seed"]
@@ -292,9 +292,9 @@ def state_seeds(states: np.ndarray, seed: int) -> np.ndarray:
 
 def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     from samuel.games.kernels import EVALUATOR_NETWORK
+    from samuel.train.rollouts import RolloutConfig, tablebase_distances
 
     from .fanout import rollout_labels_on
-    from .rollouts import RolloutConfig, tablebase_distances
 
     config = config_of(cycle)
     relabel = unit.task.get("relabel", False)
@@ -507,8 +507,7 @@ def _gate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
 
 def _prioritise(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     from samuel.games.kernels import EVALUATOR_NETWORK
-
-    from .rollouts import evaluate_positions
+    from samuel.train.rollouts import evaluate_positions
 
     with ctx.store.read() as connection:
         champion = registry.active_model(connection, ctx.game).id

@@ -10,7 +10,7 @@
     is). The searcher is a player spec (``classic:depth=5``): its classic or hybrid score.
 ``rollout``
     The mean result of games played out from the position by a player
-    (:func:`samuel.pipeline.rollouts.rollout_labels`).
+    (:func:`samuel.train.rollouts.rollout_labels`).
 ``tablebase`` (Tigers & Sheep)
     Wherever the hand is empty, the tablebase's exact value, whatever the label above it said:
     there the truth is known.
@@ -84,8 +84,8 @@ def squash(scores: np.ndarray, k: float) -> np.ndarray:
 def rollout_targets(game: str, spec: str, states: np.ndarray, rollouts: int, seed: int):
     """The mean result of ``rollouts`` games from each position by the player ``spec`` names,
     as targets in 0..1; each position's seed comes from (``seed``, its row)."""
-    from samuel.pipeline.rollouts import RolloutConfig, rollout_labels
     from samuel.seeds import derive_seed
+    from samuel.train.rollouts import RolloutConfig, rollout_labels
 
     from .dataset import selfplay_player
     from .games import tuning_game
@@ -110,7 +110,7 @@ def tablebase_targets(directory: str, states: np.ndarray) -> tuple[np.ndarray, n
     """``(known, targets)``: where the Tigers & Sheep tablebase in ``directory`` holds the
     position (the hand empty), its exact value as a target in 0..1."""
     from samuel.games.tigers.tablebase.probe import load_tablebase
-    from samuel.pipeline.rollouts import tablebase_labels
+    from samuel.train.rollouts import tablebase_labels
 
     known, values = tablebase_labels(load_tablebase(directory), states)
     return known, (values.astype(np.float64) + 1.0) / 2.0

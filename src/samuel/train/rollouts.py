@@ -500,11 +500,12 @@ def check_states(game: int, states: np.ndarray) -> np.ndarray:
         if np.any(states[:, words:]):
             raise ValueError(f"{sizes.title} positions have {words} words; the padding must be 0")
         states = np.ascontiguousarray(states[:, :words])
+    from samuel.games import registry
     from samuel.games.states import STATE_PROBLEMS
 
-    from .sources import game_name
-
-    problem = STATE_PROBLEMS[game_name(game)](states)
+    base = int(game) & games.GAME_MASK  # a variant is checked as its game
+    name = next(rules.name for rules in registry().values() if rules.kernel_id == base)
+    problem = STATE_PROBLEMS[name](states)
     if problem is not None:
         raise ValueError(f"not a {sizes.title} position: {problem}")
     return states
