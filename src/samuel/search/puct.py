@@ -413,49 +413,32 @@ def puct_kernel(
     window[0] = window_start
     states[0, :] = 0
     states[0, : root.shape[0]] = root
-    if resume > 0:
-        return _simulate(
-            game,
-            params,
-            inputs,
-            actions,
-            tree,
-            work,
-            root_index,
-            plies_to_cap,
-            simulations,
-            c_puct,
-            fpu_reduction,
-            ml_factor,
-            ml_scale,
-            ml_threshold,
-            temperature,
-            resume,
-            tablebase,
+    if resume > 0:  # the tree of an earlier step: its root is expanded, its noise drawn
+        free = resume
+    else:
+        parent[0] = -1
+        tree[MOVE][0] = -1
+        tree[PRIOR][0] = 1.0
+        ok, value, plies = _reach(
+            game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1, tablebase
         )
-    parent[0] = -1
-    tree[MOVE][0] = -1
-    tree[PRIOR][0] = 1.0
-    ok, value, plies = _reach(
-        game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1, tablebase
-    )
-    visits[0] = 1
-    value_sum[0] = value
-    plies_sum[0] = plies
-    free = 1 + tree[CHILD_COUNT][0]
-    first = tree[FIRST_CHILD][0]
-    count = tree[CHILD_COUNT][0]
-    if noise_fraction > 0.0 and count > 0:
-        total = 0.0
-        draws = work[6]  # the priors buffer, free again until the next expansion
-        for i in range(count):
-            draws[i] = _gamma(noise_alpha)
-            total += draws[i]
-        for i in range(count):
-            noise = draws[i] / total if total > 0.0 else 1.0 / count
-            tree[PRIOR][first + i] = (1.0 - noise_fraction) * tree[PRIOR][first + i] + (
-                noise_fraction * noise
-            )
+        visits[0] = 1
+        value_sum[0] = value
+        plies_sum[0] = plies
+        free = 1 + tree[CHILD_COUNT][0]
+        first = tree[FIRST_CHILD][0]
+        count = tree[CHILD_COUNT][0]
+        if noise_fraction > 0.0 and count > 0:
+            total = 0.0
+            draws = work[6]  # the priors buffer, free again until the next expansion
+            for i in range(count):
+                draws[i] = _gamma(noise_alpha)
+                total += draws[i]
+            for i in range(count):
+                noise = draws[i] / total if total > 0.0 else 1.0 / count
+                tree[PRIOR][first + i] = (1.0 - noise_fraction) * tree[PRIOR][first + i] + (
+                    noise_fraction * noise
+                )
     return _simulate(
         game,
         params,
