@@ -374,6 +374,9 @@ def test_a_timed_search_stops_at_its_time_or_a_full_tree():
     timed = search.search(params, root, keys, 0, PuctSettings(10**6), seconds=0.05)
     assert timed.seconds >= 0.05 and 0 < timed.simulations < 10**6 and not timed.full
     assert timed.visits.sum() == timed.simulations
+    # the clock is read within a step, so a short time is not rounded up to a whole step
+    short = search.search(params, root, keys, 0, PuctSettings(10**6), seconds=1e-5)
+    assert 0 < short.simulations < TIMED_STEP and not short.full
     small = PuctSearch(TIGERS, max_nodes=SMALLEST_TREE + 100)
     full = small.search(params, root, keys, 0, PuctSettings(10**6), seconds=1e6)
     assert full.full and full.visits.sum() == full.simulations < 10**6

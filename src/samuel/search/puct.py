@@ -69,11 +69,12 @@ from samuel.games.tigers.tablebase.values import CODE_DTYPE as CODE
 from samuel.jit import kernel
 from samuel.nn import zero
 
-from .alphabeta import HISTORY_CAPACITY, _mix
+from .alphabeta import HISTORY_CAPACITY, _mix, _now
 
 MAX_DEPTH = 256  # plies below the root a node can be; a node this deep is a horizon
 SMALLEST_TREE = games.MAX_MOVES + 1  # room for the root and any root's children
-TIMED_STEP = 256  # simulations between a timed search's looks at the clock (about 1.5 ms)
+TIMED_STEP = 256  # simulations a step of a timed search (it resumes the tree step by step)
+CLOCK_EVERY = 16  # simulations between a timed step's looks at the clock (about 0.2 ms)
 LARGEST_TREE = 1 << 26  # nodes: about 6 GB of arrays (96 bytes a node), more than any search
 
 # Node kinds.
@@ -309,15 +310,19 @@ def _simulate(
     temperature,
     free,
     tablebase,
+    deadline,
 ):
     """Run ``simulations`` simulations on the tree whose root is expanded and whose first
-    ``free`` nodes are used, or until it is full; returns ``(choice, simulations done, nodes
-    used)`` as :func:`puct_kernel` does."""
+    ``free`` nodes are used, or until it is full, or (``deadline`` > 0) until the clock passes
+    ``deadline``; returns ``(choice, simulations done, nodes used)`` as :func:`puct_kernel`
+    does."""
     states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
     parent, visits = tree[PARENT], tree[VISITS]
     value_sum, plies_sum = tree[VALUE_SUM], tree[PLIES_SUM]
     done = 0
     for _ in range(simulations):
+        if deadline > 0.0 and done % CLOCK_EVERY == CLOCK_EVERY - 1 and _now() > deadline:
+            break
         node = 0
         depth = 0
         while tree[KIND][node] == INNER:
@@ -389,13 +394,15 @@ def puct_kernel(
     work,
     tablebase=None,
     resume=0,
+    deadline=0.0,
 ):
     """Search ``root`` (not over) for ``simulations`` simulations after expanding it, or until
     the tree is full; returns ``(choice, simulations done, nodes used)``, ``choice`` an index
     into the root's children (``first_child[0]`` on; the moves in the generator's order).
     ``resume``, if not 0, is the nodes used by an earlier search of the same root with the same
     arguments in ``tree``: its tree is kept and the simulations are added to it (a search for
-    a time runs in such steps).
+    a time runs in such steps). ``deadline``, if above 0, is a ``time.perf_counter()`` at
+    which the simulations stop early.
 
     ``history_keys`` are the keys of the game's positions up to and including the root's, of
     which those before ``window_start`` cannot recur; ``plies_to_cap`` is -1 or the plies from
@@ -457,6 +464,7 @@ def puct_kernel(
         temperature,
         free,
         tablebase,
+        deadline,
     )
 
 
@@ -578,8 +586,9 @@ class PuctSearch:
         seconds: float | None = None,
     ) -> PuctResult:
         """Search ``root`` (the game's encoding; not over) with the Zero network ``params``.
-        With ``seconds``, the search stops at the first step of :data:`TIMED_STEP` simulations
-        that ends after that time, or at ``settings.simulations``, or when the tree is full.
+        With ``seconds``, the search runs in steps of :data:`TIMED_STEP` simulations and stops
+        within :data:`CLOCK_EVERY` simulations of that time, or at ``settings.simulations``, or
+        when the tree is full.
 
         ``history_keys`` are the keys of the game's positions so far, ending with the root's;
         ``window_start`` is the first of them that could still recur; ``plies_to_cap`` the plies
@@ -636,23 +645,26 @@ class PuctSearch:
         )
         seed = int(seed) & 0x7FFFFFFFFFFFFFFF
         started = time.perf_counter()
+        deadline = 0.0 if seconds is None else started + seconds
         step = settings.simulations if seconds is None else min(TIMED_STEP, settings.simulations)
         choice, done, used = puct_kernel(
-            *arguments, step, *tuning, seed, self.tree, self.work, tablebase
+            *arguments, step, *tuning, seed, self.tree, self.work, tablebase, 0, deadline
         )
-        full = done < step  # a step stops short only when the tree is full
+        # A step stops short when the tree is full or at the deadline (checked every
+        # CLOCK_EVERY simulations): short before the deadline means full.
+        full = done < step and (seconds is None or time.perf_counter() < deadline)
         while (
             seconds is not None
             and not full
             and done < settings.simulations
-            and time.perf_counter() - started < seconds
+            and time.perf_counter() < deadline
         ):
             step = min(TIMED_STEP, settings.simulations - done)
             seed = (seed + 1) & 0x7FFFFFFFFFFFFFFF  # each step's draws of its own
             choice, more, used = puct_kernel(
-                *arguments, step, *tuning, seed, self.tree, self.work, tablebase, used
+                *arguments, step, *tuning, seed, self.tree, self.work, tablebase, used, deadline
             )
-            full = more < step
+            full = more < step and time.perf_counter() < deadline
             done += more
         elapsed = time.perf_counter() - started
         first = int(self.tree[FIRST_CHILD][0])
