@@ -21,6 +21,7 @@ from samuel.pipeline.store import (
     StoreError,
     database_url,
     insert_positions,
+    position_keys,
     states_from_bytes,
 )
 
@@ -39,6 +40,74 @@ def test_migrations_give_exactly_the_models(store):
     with store.engine.connect() as connection:
         differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
     assert differences == []
+
+
+def test_keys_depend_on_game_source_and_every_word_of_the_state():
+    rng = np.random.default_rng(3)
+    states = rng.integers(-(2**62), 2**62, size=(2000, STATE_SIZE))
+    keys = position_keys("tigers", "selfplay", states)
+    assert keys.dtype == np.int64 and len(np.unique(keys)) == len(states)
+    assert np.array_equal(keys, position_keys("tigers", "selfplay", states.copy()))
+    for word in range(STATE_SIZE):
+        flipped = states.copy()
+        flipped[:, word] ^= 1  # one bit of one word
+        assert not np.any(position_keys("tigers", "selfplay", flipped) == keys)
+    assert not np.any(position_keys("tigers", "random", states) == keys)
+    assert not np.any(position_keys("draughts", "selfplay", states) == keys)
+
+
+def test_a_store_at_0002_gets_keys_and_keeps_its_positions_and_labels(database_url):
+    """Migration 0003 keys the stored positions and moves the unique index to the keys (on
+    SQLite by copying the table that the labels point at)."""
+    from alembic import command
+
+    from samuel.pipeline.store import _alembic_config, open_engine
+
+    rng = np.random.default_rng(5)
+    states = rng.integers(0, 1 << 40, size=(5, STATE_SIZE))
+    engine = open_engine(database_url)
+    with engine.begin() as connection:
+        command.upgrade(_alembic_config(connection), "0002")
+    with engine.begin() as connection:
+        sources = ["random", "random", "expert", "selfplay", "random"]
+        for row, source in zip(states, sources, strict=True):
+            connection.execute(
+                text(
+                    "INSERT INTO positions (game, state, source, ply, created_at) "
+                    "VALUES ('tigers', :state, :source, 0, CURRENT_TIMESTAMP)"
+                ),
+                {"state": row.astype("<i8").tobytes(), "source": source},
+            )
+        connection.execute(
+            text(
+                "INSERT INTO labels (id, position_id, method, value, stderr, rollouts, "
+                "truncated, created_at) VALUES (1, 3, 'rollout', 0.5, 0.1, 16, false, "
+                "CURRENT_TIMESTAMP)"
+            )
+        )
+        connection.execute(text("UPDATE positions SET label_id = 1 WHERE id = 3"))
+    engine.dispose()
+    store = Store.open(database_url, command="test")
+    with store.read() as connection:
+        rows = connection.execute(
+            select(Position.id, Position.source, Position.key, Position.label_id).order_by(
+                Position.id
+            )
+        ).all()
+        label = connection.execute(text("SELECT position_id, value FROM labels")).one()
+    assert [r.id for r in rows] == [1, 2, 3, 4, 5] and [r.label_id for r in rows][2] == 1
+    for row, state in zip(rows, states, strict=True):
+        assert row.key == position_keys("tigers", row.source, state[None])[0]
+    assert tuple(label) == (3, 0.5)
+    with store.write() as connection:  # the keys are the unique index now
+        again = insert_positions(
+            connection, "tigers", states[:2], Provenance("random", None, 1, None)
+        )
+        other = insert_positions(
+            connection, "tigers", states[:2], Provenance("expert", None, 1, None)
+        )
+    assert (again, other) == (0, 2)
+    store.close()
 
 
 def test_opening_again_migrates_nothing_and_records_another_run(database_url):

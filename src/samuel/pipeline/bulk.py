@@ -7,9 +7,9 @@ its id); here the labels go in set-based, the same on both databases:
 
 1. the positions through ``store.insert_positions`` (COPY on PostgreSQL, ``executemany`` on
    SQLite; those the source already has are skipped, and labelled again below);
-2. the labels into a temporary table keyed by state (binary COPY / ``executemany``);
+2. the labels into a temporary table by the positions' keys (binary COPY / ``executemany``);
 3. one ``INSERT INTO labels ... SELECT`` joining it to the positions through their unique
-   (state, source, game) index, and one ``UPDATE ... FROM`` pointing each position at its new
+   key (``store.position_keys``), and one ``UPDATE ... FROM`` pointing each position at its new
    label (and clearing its relabelling priority, as ``add_labels`` does).
 
 The caller feeds it in chunks (a few hundred thousand rows a call, one transaction each), so
@@ -27,7 +27,7 @@ from sqlalchemy import Connection
 from samuel.games.kernels import STATE_SIZE
 
 from .schema import METHODS, utc_now
-from .store import STATE_BYTES, Provenance, binary_copy_block, insert_positions, state_bytes
+from .store import STATE_BYTES, Provenance, binary_copy_block, insert_positions, position_keys
 
 
 @dataclass(frozen=True)
@@ -90,11 +90,11 @@ def import_labelled(
         raise ValueError("plies left must be at least 0 (NaN where unknown)")
     new = insert_positions(connection, game, rows, provenance, origin_games, plies)
     # One label per distinct state, its last: the position is labelled once per import.
-    keys = rows.view(np.dtype((np.void, STATE_BYTES))).reshape(count)
-    _, last_reversed = np.unique(keys[::-1], return_index=True)
+    as_bytes = rows.view(np.dtype((np.void, STATE_BYTES))).reshape(count)
+    _, last_reversed = np.unique(as_bytes[::-1], return_index=True)
     last = np.sort(count - 1 - last_reversed)
     label_rows = (
-        rows[last],
+        position_keys(game, provenance.source, rows[last]),
         value_array[last],
         stderr_array[last],
         rollout_array[last],
@@ -122,17 +122,17 @@ LABEL_COLUMNS = (
 
 
 def _copy_labels(connection: Connection, label_rows: tuple, params: dict) -> int:
-    states, values, stderr, rollouts, truncated, plies = label_rows
+    keys, values, stderr, rollouts, truncated, plies = label_rows
     raw = connection.connection.driver_connection
     with raw.cursor() as cursor:
         cursor.execute(
-            "CREATE TEMPORARY TABLE IF NOT EXISTS labels_copy (state bytea NOT NULL, "
+            "CREATE TEMPORARY TABLE IF NOT EXISTS labels_copy (key bigint NOT NULL, "
             "value float8 NOT NULL, stderr float8 NOT NULL, rollouts integer NOT NULL, "
             "truncated boolean NOT NULL, plies float8 NOT NULL)"
         )
         block = binary_copy_block(
             [
-                (states, f"V{STATE_BYTES}"),
+                (keys, ">i8"),
                 (values, ">f8"),
                 (stderr, ">f8"),
                 (rollouts, ">i4"),
@@ -141,7 +141,7 @@ def _copy_labels(connection: Connection, label_rows: tuple, params: dict) -> int
             ]
         )
         with cursor.copy(
-            "COPY labels_copy (state, value, stderr, rollouts, truncated, plies) FROM STDIN BINARY"
+            "COPY labels_copy (key, value, stderr, rollouts, truncated, plies) FROM STDIN BINARY"
         ) as copy:
             copy.write(block)
         del block
@@ -150,7 +150,7 @@ def _copy_labels(connection: Connection, label_rows: tuple, params: dict) -> int
             "SELECT p.id, %(model_id)s::integer, %(method)s::varchar, i.value, i.stderr, "
             "i.rollouts, i.truncated, %(unit_id)s::integer, %(now)s::timestamptz, "
             "NULLIF(i.plies, 'NaN'::float8) "
-            "FROM labels_copy i JOIN positions p ON p.state = i.state "
+            "FROM labels_copy i JOIN positions p ON p.key = i.key "
             "AND p.source = %(source)s::varchar AND p.game = %(game)s::varchar "
             "RETURNING id, position_id) "
             "UPDATE positions SET label_id = added.id, priority = NULL FROM added "
@@ -165,11 +165,11 @@ def _copy_labels(connection: Connection, label_rows: tuple, params: dict) -> int
 def _insert_labels_sqlite(connection: Connection, label_rows: tuple, params: dict) -> int:
     """SQLite: the write transaction is the only writer (``BEGIN IMMEDIATE``), so the labels it
     adds are exactly those with ids above the largest before it."""
-    states, values, stderr, rollouts, truncated, plies = label_rows
+    keys, values, stderr, rollouts, truncated, plies = label_rows
     raw = connection.connection.driver_connection
     cursor = raw.cursor()
     cursor.execute(
-        "CREATE TEMPORARY TABLE IF NOT EXISTS labels_in (state BLOB NOT NULL, value REAL NOT "
+        "CREATE TEMPORARY TABLE IF NOT EXISTS labels_in (key INTEGER NOT NULL, value REAL NOT "
         "NULL, stderr REAL NOT NULL, rollouts INTEGER NOT NULL, truncated INTEGER NOT NULL, "
         "plies REAL)"
     )
@@ -177,7 +177,7 @@ def _insert_labels_sqlite(connection: Connection, label_rows: tuple, params: dic
     cursor.executemany(
         "INSERT INTO labels_in VALUES (?, ?, ?, ?, ?, ?)",
         zip(
-            state_bytes(states),
+            keys.tolist(),
             values.tolist(),
             stderr.tolist(),
             rollouts.tolist(),
@@ -190,7 +190,7 @@ def _insert_labels_sqlite(connection: Connection, label_rows: tuple, params: dic
     cursor.execute(
         f"INSERT INTO labels ({LABEL_COLUMNS}) "
         "SELECT p.id, :model_id, :method, i.value, i.stderr, i.rollouts, i.truncated, "
-        ":unit_id, :now, i.plies FROM labels_in i JOIN positions p ON p.state = i.state "
+        ":unit_id, :now, i.plies FROM labels_in i JOIN positions p ON p.key = i.key "
         "AND p.source = :source AND p.game = :game",
         params,
     )
