@@ -171,6 +171,29 @@ def _register(store, folder, status="candidate", parent=None, seed=0):
         )
 
 
+def test_check_finds_a_position_changed_outside_samuel(store, tmp_path):
+    rng = np.random.default_rng(8)
+    states = rng.integers(0, 1 << 40, size=(3, STATE_SIZE))
+    with store.write() as connection:
+        insert_positions(connection, "tigers", states, Provenance("random", None, 1, None))
+        insert_positions(connection, "tigers", states[:1], Provenance("expert", None, 1, None))
+    with store.read() as connection:
+        assert registry.check(connection, tmp_path) == []
+    changed = states[1].copy()
+    changed[0] ^= 4
+    with store.write() as connection:
+        connection.execute(
+            update(Position).where(Position.id == 2).values(state=changed.astype("<i8").tobytes())
+        )
+        connection.execute(update(Position).where(Position.id == 4).values(state=b"short"))
+    with store.read() as connection:
+        problems = registry.check(connection, tmp_path)
+    assert [(p.what, p.text.split(" (")[0]) for p in problems] == [
+        ("key", "2 positions do not match their keys")
+    ]
+    assert "ids 2, 4)" in problems[0].text
+
+
 def test_promotion_is_one_logged_act_and_check_finds_tampering(store, tmp_path):
     first = _register(store, tmp_path, seed=1)
     second = _register(store, tmp_path, parent=first, seed=2)

@@ -194,7 +194,7 @@ def list_models(connection: Connection, game: str | None = None) -> list[Row]:
 
 @dataclass(frozen=True)
 class Problem:
-    what: str  # a short kind: "file", "hash", "active", "log", "label", "orphan"
+    what: str  # a short kind: "file", "hash", "active", "log", "label", "key", "orphan"
     text: str
 
     @property
@@ -206,10 +206,53 @@ class Problem:
         return f"{self.what}: {self.text}"
 
 
+KEY_CHUNK = 50_000  # positions read at a time by the key check
+
+
+def _check_keys(connection: Connection) -> list[Problem]:
+    """Every position's key against its game, source and state (a chunk of the primary key at a
+    time): a state changed outside samuel, or damaged, would slip past the unique index."""
+    from .store import STATE_BYTES, position_keys
+
+    wrong: list[int] = []
+    last = 0
+    while True:
+        rows = connection.execute(
+            select(Position.id, Position.game, Position.source, Position.state, Position.key)
+            .where(Position.id > last)
+            .order_by(Position.id)
+            .limit(KEY_CHUNK)
+        ).all()
+        if not rows:
+            break
+        last = rows[-1].id
+        groups: dict[tuple[str, str], list[Row]] = {}
+        for row in rows:
+            if len(row.state) != STATE_BYTES:
+                wrong.append(row.id)
+            else:
+                groups.setdefault((row.game, row.source), []).append(row)
+        for (game, source), members in groups.items():
+            states = np.frombuffer(b"".join(r.state for r in members), dtype="<i8")
+            keys = position_keys(game, source, states.reshape(len(members), -1))
+            wrong += [r.id for r, k in zip(members, keys.tolist(), strict=True) if r.key != k]
+    if not wrong:
+        return []
+    first = ", ".join(str(i) for i in sorted(wrong)[:5])
+    return [
+        Problem(
+            "key",
+            f"{len(wrong)} positions do not match their keys (ids {first}"
+            f"{', ...' if len(wrong) > 5 else ''}): changed outside samuel or damaged",
+        )
+    ]
+
+
 def check(connection: Connection, folder: Path) -> list[Problem]:
     """Everything wrong with the store against the files: a missing or changed model file, more
     than one active model of a game, a promotion log that disagrees with the statuses or with
-    itself, labels that point at the wrong position, model files nobody registered."""
+    itself, labels that point at the wrong position, positions whose state does not match their
+    key, model files nobody registered."""
     problems: list[Problem] = []
     models = list_models(connection)
     for model in models:
@@ -290,6 +333,7 @@ def check(connection: Connection, folder: Path) -> list[Problem]:
                 "label", f"{mismatched + dangling} positions point at a label that is not theirs"
             )
         )
+    problems += _check_keys(connection)
     for tournament in connection.execute(select(Tournament.__table__)):
         if tournament.decision not in ("promote", "reject"):
             problems.append(Problem("log", f"tournament {tournament.id} has no decision"))
