@@ -212,7 +212,7 @@ KEY_CHUNK = 50_000  # positions read at a time by the key check
 def _check_keys(connection: Connection) -> list[Problem]:
     """Every position's key against its game, source and state (a chunk of the primary key at a
     time): a state changed outside samuel, or damaged, would slip past the unique index."""
-    from .store import STATE_BYTES, position_keys
+    from .store import STATE_BYTES, stored_keys
 
     wrong: list[int] = []
     last = 0
@@ -226,16 +226,9 @@ def _check_keys(connection: Connection) -> list[Problem]:
         if not rows:
             break
         last = rows[-1].id
-        groups: dict[tuple[str, str], list[Row]] = {}
-        for row in rows:
-            if len(row.state) != STATE_BYTES:
-                wrong.append(row.id)
-            else:
-                groups.setdefault((row.game, row.source), []).append(row)
-        for (game, source), members in groups.items():
-            states = np.frombuffer(b"".join(r.state for r in members), dtype="<i8")
-            keys = position_keys(game, source, states.reshape(len(members), -1))
-            wrong += [r.id for r, k in zip(members, keys.tolist(), strict=True) if r.key != k]
+        whole = [row for row in rows if len(row.state) == STATE_BYTES]  # the rest are damaged
+        wrong += [row.id for row in rows if len(row.state) != STATE_BYTES]
+        wrong += [r.id for r, k in zip(whole, stored_keys(whole), strict=True) if r.key != k]
     if not wrong:
         return []
     first = ", ".join(str(i) for i in sorted(wrong)[:5])

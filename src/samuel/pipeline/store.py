@@ -72,8 +72,22 @@ def position_keys(game: str, source: str, states: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         key = np.full(len(rows), seed, dtype=np.uint64)
         for word in rows.view(np.uint64).T:
-            key = _mix(key ^ word + np.uint64(_KEY_GOLDEN))
+            key = _mix(key ^ (word + np.uint64(_KEY_GOLDEN)))
     return key.view(np.int64)
+
+
+def stored_keys(rows) -> list[int]:
+    """The keys of stored rows (each with ``game``, ``source`` and ``state``), in their order:
+    one :func:`position_keys` call per (game, source) among them."""
+    groups: dict[tuple[str, str], list[int]] = {}
+    for i, row in enumerate(rows):
+        groups.setdefault((row.game, row.source), []).append(i)
+    keys = [0] * len(rows)
+    for (game, source), members in groups.items():
+        states = states_from_bytes([rows[i].state for i in members])
+        for i, key in zip(members, position_keys(game, source, states).tolist(), strict=True):
+            keys[i] = key
+    return keys
 
 
 class StoreError(SamuelError):
@@ -157,13 +171,12 @@ def migrate(engine: Engine) -> None:
                 outside.connection.driver_connection.execute("PRAGMA foreign_keys=ON")
 
 
-def _migrate(outside: Connection) -> None:
+def _migrate(connection: Connection) -> None:
     from alembic import command
     from alembic.runtime.migration import MigrationContext
     from alembic.script import ScriptDirectory
 
-    with outside.begin():
-        connection = outside
+    with connection.begin():
         if connection.dialect.name == "postgresql":
             connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config = _alembic_config(connection)

@@ -11,8 +11,6 @@ time; then the unique constraint moves to them (SQLite copies the table to drop 
 ``store.migrate`` turns its foreign-key checks off for that, as SQLite's manual says to).
 """
 
-from collections import defaultdict
-
 import sqlalchemy as sa
 from alembic import op
 
@@ -25,7 +23,7 @@ CHUNK = 50_000  # positions read and keyed at a time
 
 
 def _fill_keys() -> None:
-    from samuel.pipeline.store import position_keys, states_from_bytes
+    from samuel.pipeline.store import stored_keys
 
     bind = op.get_bind()
     last = 0
@@ -39,15 +37,9 @@ def _fill_keys() -> None:
         ).all()
         if not rows:
             return
-        groups = defaultdict(list)
-        for row in rows:
-            groups[(row.game, row.source)].append(row)
-        updates = []
-        for (game, source), members in groups.items():
-            keys = position_keys(game, source, states_from_bytes([r.state for r in members]))
-            updates += [
-                {"id": r.id, "key": int(k)} for r, k in zip(members, keys.tolist(), strict=True)
-            ]
+        updates = [
+            {"id": row.id, "key": key} for row, key in zip(rows, stored_keys(rows), strict=True)
+        ]
         bind.execute(sa.text("UPDATE positions SET key = :key WHERE id = :id"), updates)
         last = rows[-1].id
 
