@@ -28,7 +28,7 @@ from samuel.match.play import play_game
 from samuel.nn import network as N
 from samuel.nn.network import value_only
 from samuel.players import SHIPPED_NETWORK, PlayerSpecError, SearchPlayer, make_player
-from samuel.search.alphabeta import WIN, WIN_BOUND, Searcher
+from samuel.search.alphabeta import SCRATCH, WIN, WIN_BOUND, Searcher
 from tests.reference import dense_network as dense
 from tests.test_nn import GAMES, inputs_of, plain_inputs, positions
 
@@ -49,9 +49,14 @@ def head_network(name: str, seed: int) -> np.ndarray:
     return params
 
 
-def evaluate(name: str, evaluator: int, params: np.ndarray, position) -> float:
+def evaluate(
+    name: str, evaluator: int, params: np.ndarray, position, reference: float = 0.0
+) -> float:
+    """The evaluator's score of ``position``; ``reference`` is the moves-left evaluator's root
+    plies, which a search would have written into the scratch space."""
     rules = get_game(name)
     scratch = np.zeros(K.SCRATCH, dtype=np.float32)
+    scratch[K.MOVES_LEFT_REFERENCE] = reference
     active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
     return K.evaluate(rules.kernel_id, evaluator, params, rules.encode(position), scratch, active)
 
@@ -72,60 +77,69 @@ def test_the_evaluator_equals_the_plain_formula(name, settings):
     net = head_network(name, 11)
     params = moves_left_parameters(game, net, *settings)
     threshold = float(np.float32(settings[0]))
-    adjusted = 0
+    raised = lowered = 0
     for position in positions(name, 120, seed=5):
         x = plain_inputs(name, position)
         value, plies = first_player_value(name, net, position), dense.plies(net, x)
-        expected = adjusted_value(value, plies, *(float(np.float32(s)) for s in settings))
-        got = evaluate(name, K.EVALUATOR_MOVES_LEFT, params, position)
-        assert got == pytest.approx(expected, abs=2e-6), str(position)
-        # the plain network's value is the same as before, whatever the head
         plain = evaluate(name, K.EVALUATOR_NETWORK, value_only(net), position)
+        # the plain network's value is the same as before, whatever the head
         assert evaluate(name, K.EVALUATOR_NETWORK, net, position) == plain
-        if abs(plain) <= threshold:
-            assert got == plain  # inside the threshold: the network's own value
-        else:
-            assert abs(got) < abs(plain) and np.sign(got) == np.sign(plain)
-            assert abs(got - plain) < settings[1]
-            adjusted += abs(got - plain) > 1e-4
+        for reference in (0.0, float(np.float32(plies)), 25.0, 300.0):
+            expected = adjusted_value(
+                value, plies, reference, *(float(np.float32(s)) for s in settings)
+            )
+            got = evaluate(name, K.EVALUATOR_MOVES_LEFT, params, position, reference)
+            assert got == pytest.approx(expected, abs=2e-6), str(position)
+            if abs(plain) <= threshold:
+                assert got == plain  # inside the threshold: the network's own value
+                continue
+            assert np.sign(got) == np.sign(plain) and abs(got) > threshold
+            assert abs(got - plain) <= settings[1] + 1e-6
+            if reference == float(np.float32(plies)):
+                assert got == pytest.approx(plain, abs=2e-6)  # as far from the end as the root
+            raised += abs(got) > abs(plain) + 1e-4  # nearer the end than the root
+            lowered += abs(got) < abs(plain) - 1e-4
         assert plies_left_estimate(game, net, get_game(name).encode(position)) == pytest.approx(
             plies, rel=1e-5
         )
-    assert adjusted >= 10  # the test saw the adjustment at work
+    assert raised >= 10 and lowered >= 10  # the test saw the adjustment at work both ways
 
 
 @pytest.mark.parametrize("settings", [LOW, (DEFAULT_THRESHOLD, DEFAULT_MAX_EFFECT, DEFAULT_SLOPE)])
 def test_the_adjusted_value_keeps_the_order_of_values(settings):
-    threshold, max_effect, _ = settings
+    threshold, max_effect, slope = settings
     values = np.linspace(-1.0, 1.0, 801)
-    for plies in (0.0, 1.0, 5.0, 20.0, 60.0, 200.0, 1000.0):
-        compiled = [K.moves_left_adjusted(v, plies, *settings) for v in values]
-        plain = [adjusted_value(v, plies, *settings) for v in values]
-        assert compiled == pytest.approx(plain, abs=1e-12)
-        assert all(b > a for a, b in zip(compiled, compiled[1:], strict=False))  # increasing
-        for v, w in zip(values, compiled, strict=True):
-            assert abs(w - v) <= max_effect  # < in exact arithmetic; E rounds to it
-            if abs(v) > threshold:
-                assert abs(w) > threshold and np.sign(w) == np.sign(v)  # still decided
-            else:
-                assert w == v
-    # winning, fewer plies left score higher; losing, more
+    for reference in (0.0, 20.0, 150.0):
+        for plies in (0.0, 1.0, 5.0, 20.0, 60.0, 200.0, 1000.0):
+            compiled = [K.moves_left_adjusted(v, plies, reference, *settings) for v in values]
+            plain = [adjusted_value(v, plies, reference, *settings) for v in values]
+            assert compiled == pytest.approx(plain, abs=1e-12)
+            assert all(b > a for a, b in zip(compiled, compiled[1:], strict=False))  # increasing
+            for v, w in zip(values, compiled, strict=True):
+                assert abs(w - v) <= max_effect + 1e-12
+                if abs(v) > threshold:
+                    assert abs(w) > threshold and np.sign(w) == np.sign(v)  # still decided
+                else:
+                    assert w == v
+    # winning, fewer plies left than the root score higher; losing, more
+    step = 0.3 * max_effect / slope  # inside the clip on either side of the reference
     for v in (threshold + 0.01, 0.99, -0.99, -threshold - 0.01):
-        scores = [K.moves_left_adjusted(v, m, *settings) for m in (0.0, 3.0, 10.0, 40.0)]
+        plies = [20.0 + k * step for k in (-2, -1, 0, 1, 2)]
+        scores = [K.moves_left_adjusted(v, m, 20.0 + 2 * step, *settings) for m in plies]
         pairs = list(zip(scores, scores[1:], strict=False))
         assert all((a > b) if v > 0 else (a < b) for a, b in pairs)
-    assert K.moves_left_adjusted(0.95, 0.0, *settings) == 0.95  # nothing left: no change
+    assert K.moves_left_adjusted(0.95, 20.0, 20.0, *settings) == 0.95  # as the root: no change
 
 
 def test_values_clearly_apart_keep_their_order_whatever_the_plies():
     t, e, s = DEFAULT_THRESHOLD, DEFAULT_MAX_EFFECT, DEFAULT_SLOPE
     rng = np.random.default_rng(3)
     for _ in range(2000):
-        low = rng.uniform(-1.0, 1.0 - e)
-        high = rng.uniform(low + e, 1.0)
-        m_low, m_high = rng.uniform(0.0, 500.0, 2)
-        assert K.moves_left_adjusted(high, m_high, t, e, s) > K.moves_left_adjusted(
-            low, m_low, t, e, s
+        low = rng.uniform(-1.0, 1.0 - 2 * e)
+        high = rng.uniform(low + 2 * e, 1.0)
+        m_low, m_high, reference = rng.uniform(0.0, 500.0, 3)
+        assert K.moves_left_adjusted(high, m_high, reference, t, e, s) > K.moves_left_adjusted(
+            low, m_low, reference, t, e, s
         )
 
 
@@ -187,7 +201,30 @@ def test_forced_wins_keep_their_exact_distance(name, position, winning_move, pli
         assert result.score == WIN - plies and result.forced_plies == plies
     # and an evaluation never looks like a forced result
     for p in search_positions(name, 40, seed=9):
-        assert abs(evaluate(name, K.EVALUATOR_MOVES_LEFT, params, p)) < 1.0 < WIN_BOUND
+        for reference in (0.0, 1000.0):
+            value = evaluate(name, K.EVALUATOR_MOVES_LEFT, params, p, reference)
+            assert abs(value) < 1.0 + LOW[1] < WIN_BOUND
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_search_compares_its_leaves_with_its_root(name):
+    """The search writes the head's plies left at its root where the evaluator reads its
+    reference; searching another root replaces it."""
+    rules = get_game(name)
+    net = head_network(name, 6)
+    params = moves_left_parameters(rules.kernel_id, net, *LOW)
+    searcher = Searcher(rules.kernel_id)
+    roots = search_positions(name, 8, seed=4)
+    for position in roots:
+        keys = np.array([rules.key(position)], dtype=np.int64)
+        searcher.search(rules.encode(position), keys, 0, K.EVALUATOR_MOVES_LEFT, params, 2)
+        written = searcher.tables[SCRATCH][K.MOVES_LEFT_REFERENCE]
+        expected = plies_left_estimate(rules.kernel_id, net, rules.encode(position))
+        assert written == pytest.approx(expected, rel=1e-5)
+    assert (
+        len({round(plies_left_estimate(rules.kernel_id, net, rules.encode(p)), 3) for p in roots})
+        > 1
+    )  # the roots differ, so each search wrote its own
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -259,7 +296,7 @@ def test_spec_errors_about_the_head_say_what_is_wrong(tmp_path, options, phrase)
         ("ml_threshold=1.5", "ml_threshold must be between 0.0 and 1.0, not 1.5"),
         ("ml_threshold=1", "ml_threshold must be above 0 and below 1, not 1.0"),
         ("ml_threshold=0", "ml_threshold must be above 0 and below 1"),
-        ("ml_max=0.3", r"ml_max must be above 0 and below 1 - threshold \(0.2\)"),
+        ("ml_max=0.6", r"ml_max must be above 0 and below 1 - threshold \(0.5\)"),
         ("ml_threshold=0.5,ml_max=0", "ml_max must be above 0"),
         ("ml_slope=0", "ml_slope must be positive"),
         ("ml_slope=fast", "ml_slope must be a number"),

@@ -138,6 +138,10 @@ GAMES = {
 STATE_SIZE = max(g.state_words for g in GAMES.values())  # a game uses the first state_words
 MAX_MOVES = 192  # move buffers: at least every game's max_moves
 SCRATCH = 192  # float32 room for any evaluator's work: the network's activations and values
+# The moves-left evaluator's reference: the head's plies left at the search's root, which the
+# search writes here before it starts (:func:`set_moves_left_reference`). The last entry, past
+# the room the evaluator itself uses (checked at import).
+MOVES_LEFT_REFERENCE = SCRATCH - 1
 
 
 def _check_sizes() -> None:
@@ -154,6 +158,8 @@ def _check_sizes() -> None:
             raise RuntimeError(
                 f"{sizes.title}: {sizes.most_set_inputs} set inputs > MAX_SET_INPUTS"
             )
+        if sizes.evaluators[EVALUATOR_MOVES_LEFT] > MOVES_LEFT_REFERENCE:
+            raise RuntimeError(f"{sizes.title}: the moves-left evaluator overwrites its reference")
         for evaluator, scratch in sizes.evaluators.items():
             if scratch > SCRATCH:
                 raise RuntimeError(
@@ -390,18 +396,23 @@ def network_value(
 
 @kernel
 def moves_left_adjusted(
-    value: float, plies: float, threshold: float, max_effect: float, slope: float
+    value: float,
+    plies: float,
+    reference: float,
+    threshold: float,
+    max_effect: float,
+    slope: float,
 ) -> float:
-    """A decided value (beyond ``threshold`` either way) pulled back towards the threshold by
-    up to ``max_effect`` the more ``plies`` are left: ``v - sign(v) * E(plies) * (|v| - t) /
-    (1 - t)`` with ``E(m) = max_effect * (1 - exp(-slope * m / max_effect))``; a value inside
-    the threshold is left alone (:mod:`samuel.games.moves_left` says why this form)."""
+    """A decided value (beyond ``threshold`` either way) moved by up to ``max_effect`` towards
+    the side that wins sooner than ``reference`` plies: ``v + sign(v) * D * (|v| - t) / (1 - t)``
+    with ``D = clip(slope * (reference - plies), -max_effect, max_effect)``; a value inside the
+    threshold is left alone (:mod:`samuel.games.moves_left` says why this form)."""
     magnitude = abs(value)
     if magnitude <= threshold:
         return value
-    effect = max_effect * (1.0 - np.exp(-slope * plies / max_effect))
-    pull = effect * (magnitude - threshold) / (1.0 - threshold)
-    return value - pull if value > 0 else value + pull
+    shift = min(max_effect, max(-max_effect, slope * (reference - plies)))
+    bonus = shift * (magnitude - threshold) / (1.0 - threshold)
+    return value + bonus if value > 0 else value - bonus
 
 
 @kernel
@@ -409,9 +420,10 @@ def moves_left_value(
     game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
 ) -> float:
     """The moves-left evaluator (``EVALUATOR_MOVES_LEFT``): the network's value in the first
-    player's view, adjusted by :func:`moves_left_adjusted` with the head's plies left. The
-    adjustment is odd in the value, so it is the same in either view; the plies left belong to
-    the position, not to a side, and are not turned."""
+    player's view, adjusted by :func:`moves_left_adjusted` with the head's plies left against
+    the reference in ``scratch[MOVES_LEFT_REFERENCE]`` (the search's root's). The adjustment is
+    odd in the value, so it is the same in either view; the plies left belong to the position,
+    not to a side, and are not turned."""
     net = params[MOVES_LEFT_NETWORK:]
     values = scratch[NETWORK_VALUES : NETWORK_VALUES + MAX_SET_INPUTS]
     n = network_inputs(game, state, active, values)
@@ -420,7 +432,26 @@ def moves_left_value(
     plies = float(network.plies_left(net, inputs, scratch))  # reads the h1 forward just left
     if network_sign(game, state) < 0:
         value = -value
-    return moves_left_adjusted(value, plies, float(params[0]), float(params[1]), float(params[2]))
+    reference = float(scratch[MOVES_LEFT_REFERENCE])
+    return moves_left_adjusted(
+        value, plies, reference, float(params[0]), float(params[1]), float(params[2])
+    )
+
+
+@kernel
+def set_moves_left_reference(
+    game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
+) -> float:
+    """Write the head's plies left in ``state`` (a search's root) where the moves-left
+    evaluator reads its reference, and return it. ``params`` are the evaluator's."""
+    net = params[MOVES_LEFT_NETWORK:]
+    values = scratch[NETWORK_VALUES : NETWORK_VALUES + MAX_SET_INPUTS]
+    n = network_inputs(game, state, active, values)
+    inputs = network_input_count(game)
+    network.forward(net, inputs, active, values, n, scratch)
+    plies = network.plies_left(net, inputs, scratch)
+    scratch[MOVES_LEFT_REFERENCE] = plies
+    return float(plies)
 
 
 @kernel

@@ -38,6 +38,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 # Where each table sits in the tables tuple (see new_tables).
 HISTORY, KILLERS, STATES, PATH, PV, PV_LENGTH, COUNTERS = 4, 5, 6, 9, 10, 11, 12
+SCRATCH, ACTIVE = 13, 16  # the evaluator's scratch and set inputs
 
 # counters[] slots
 NODES, STAMP, STOP = 0, 1, 2
@@ -351,6 +352,8 @@ def search_kernel(
     for i in range(n_history):
         path[i] = history_keys[i]
     states[0, :] = root
+    if evaluator == games.EVALUATOR_MOVES_LEFT:  # its leaves compare their plies with the root's
+        games.set_moves_left_reference(game, params, root, tables[SCRATCH], tables[ACTIVE])
     best_score = 0.0
     done = 0
     length = 0
