@@ -21,7 +21,8 @@ with ``t`` the threshold, ``e`` the maximum effect and ``s`` the slope. Why this
   alone) look better than a won one with many plies left, so the engine drifted into draws. With
   the table's exact plies in place of the head's, that form (at its defaults) took 35% off the
   plies a win cost beyond the optimum and converted 108 won positions of 400 where the plain
-  search converted 124; this one took 81% off and converted 212 (``docs/moves-left.md``).
+  search converted 124; this one (slope 0.01) took 81% off and converted 212
+  (``docs/moves-left.md``).
 - **Only decided positions change.** Inside the threshold the value is the network's own, so
   the search plays exactly as the plain network wherever the result is open (lc0 too applies
   its bonus only beyond a threshold on Q). The ramp ``(|v| - t) / (1 - t)`` grows from 0 at the
@@ -70,16 +71,18 @@ MAX_EFFECT = 1
 SLOPE = 2
 NETWORK = kernels.MOVES_LEFT_NETWORK
 
-# Settings chosen on one run with the table's exact plies in place of the head's (seed 3), then
-# measured with the head on other positions (``docs/moves-left.md``). A threshold of 0.5: the
-# network calls many won positions less than 0.8, and the nudge must reach them to convert them.
+# The threshold and the maximum effect were chosen on one run with the table's exact plies in
+# place of the head's (seed 3); the slope between 0.01 and 0.02 (beside a threshold of 0.3 and a
+# maximum effect of 0.2) with the head on 2,000 positions (seed 6), then confirmed on 2,000 others
+# (seed 7; ``docs/moves-left.md``). A threshold of 0.5: the network calls many won positions
+# less than 0.8, and the nudge must reach them to convert them.
 DEFAULT_THRESHOLD = 0.5
 # A fifth of the room above the threshold: well inside the bound 1 - threshold, and small beside
 # the gaps between values the search should tell apart (a capture, a lost piece).
 DEFAULT_MAX_EFFECT = 0.1
-# 0.01 a ply: ten plies of progress earn the whole effect (lc0's 0.005 a ply over a scale of
-# plies twice as long as these endings').
-DEFAULT_SLOPE = 0.01
+# 0.02 a ply: five plies of progress earn the whole effect (lc0's 0.005 a ply is over games
+# several times longer than these endings).
+DEFAULT_SLOPE = 0.02
 
 
 SETTING_NAMES = ("the moves-left threshold", "the moves-left max effect", "the moves-left slope")
