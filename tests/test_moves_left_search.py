@@ -23,7 +23,15 @@ from samuel.games.moves_left import (
     moves_left_parameters,
     plies_left_estimate,
 )
-from samuel.games.networks import has_moves_left, load_network, random_network, save_network
+from samuel.games.networks import (
+    SHIPPED_MOVES_LEFT,
+    has_moves_left,
+    load_network,
+    random_network,
+    save_network,
+    shipped_moves_left_network,
+    shipped_network,
+)
 from samuel.match.play import play_game
 from samuel.nn import network as N
 from samuel.nn.network import value_only
@@ -317,12 +325,26 @@ def test_only_network_players_take_the_head_options(spec):
         make_player(spec, get_game("tigers"))
 
 
-def test_the_shipped_network_without_a_head_refuses_moves_left():
+def test_net_with_moves_left_plays_the_shipped_head_on_the_shipped_value():
     rules = get_game("tigers")
-    if not SHIPPED_NETWORK.exists() or has_moves_left(
-        load_network(SHIPPED_NETWORK, rules.kernel_id), rules.kernel_id
-    ):
-        pytest.skip("the shipped network has the head")
+    shipped = load_network(SHIPPED_NETWORK, rules.kernel_id)
+    with_head = load_network(SHIPPED_MOVES_LEFT[rules.kernel_id], rules.kernel_id)
+    assert has_moves_left(with_head, rules.kernel_id)
+    assert np.array_equal(value_only(with_head), shipped)  # bit-for-bit the shipped value
+    plain = make_player("net", rules)
+    assert plain.evaluator == K.EVALUATOR_NETWORK and np.array_equal(plain.params, shipped)
+    nudged = make_player("net:moves_left=on,ml_slope=0.03", rules)
+    assert nudged.evaluator == K.EVALUATOR_MOVES_LEFT
+    assert np.array_equal(nudged.params[NETWORK:], with_head)
+    assert nudged.params[2] == np.float32(0.03)
+
+
+def test_a_shipped_network_without_a_head_refuses_moves_left():
+    rules = get_game("draughts")
+    shipped = shipped_network(rules.kernel_id)
+    if shipped is None or has_moves_left(load_network(shipped, rules.kernel_id), rules.kernel_id):
+        pytest.skip("no draughts network without a head is shipped")
+    assert shipped_moves_left_network(rules.kernel_id) is None
     with pytest.raises(PlayerSpecError, match="has no moves-left head"):
         make_player("net:moves_left=on", rules)
 

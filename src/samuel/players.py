@@ -414,7 +414,7 @@ def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
 def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[int, np.ndarray]:
     """The evaluator number and parameters a searching player's name asks for."""
     from samuel.games.hybrid import default_scale, hybrid_parameters
-    from samuel.games.networks import load_network, shipped_network
+    from samuel.games.networks import load_network, shipped_moves_left_network, shipped_network
     from samuel.nn.weights import WeightsFileError
 
     evaluator = {"classic": game_kernels.EVALUATOR_CLASSIC, "hybrid": game_kernels.EVALUATOR_HYBRID}
@@ -460,6 +460,9 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
             "(e.g. weights/latest.bin) instead of 'net'"
         )
     path = shipped if name == "net" else Path(name)  # a name ending in .bin
+    with_head = shipped_moves_left_network(rules.kernel_id)
+    if name == "net" and options.get("moves_left") == "on" and with_head is not None:
+        path = with_head  # the same value, with the head the nudge reads
     try:
         network_params = load_network(path, rules.kernel_id)
     except WeightsFileError as error:

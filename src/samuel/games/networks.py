@@ -35,6 +35,11 @@ SHIPPED = {
 SHIPPED_ZERO = {
     kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped-zero.bin",
 }
+# The shipped network with a moves-left head trained alone (docs/moves-left.md): its value is
+# bit-for-bit the shipped network's, and ``net:moves_left=on`` plays it.
+SHIPPED_MOVES_LEFT = {
+    kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped-moves-left.bin",
+}
 # The largest network file of any game, heads included (a server refuses bigger ones unopened).
 LARGEST_FILE_BYTES = max(
     max(file_bytes(g.network_inputs, True), file_bytes(g.network_inputs, True, action_count(n)))
@@ -172,6 +177,12 @@ def load_zero_network(path: str | os.PathLike, game: int) -> np.ndarray:
 def shipped_network(game: int) -> Path | None:
     """The network shipped for the game (the ``net`` player), or None if it has none."""
     path = SHIPPED.get(_base(game))
+    return path if path is not None and path.exists() else None
+
+
+def shipped_moves_left_network(game: int) -> Path | None:
+    """The shipped network with its moves-left head (``net:moves_left=on``), or None."""
+    path = SHIPPED_MOVES_LEFT.get(_base(game))
     return path if path is not None and path.exists() else None
 
 
