@@ -37,7 +37,9 @@ with ``t`` the threshold, ``e`` the maximum effect and ``s`` the slope. Why this
 - **Forced results stay exact.** ``|v'| < 1 + e < 2``, far below the search's forced-result
   scores (``WIN - plies``, beyond ``WIN_BOUND`` = 500), so a forced win keeps its exact distance.
 - **Deterministic.** ``r`` is a function of the root, so one search is a pure function of its
-  position and seed, and the transposition table keeps no score from another root.
+  position and seed, and the transposition table keeps no score from another root. (An
+  evaluation outside a search reads whatever reference its scratch holds, 0 in a fresh one:
+  ``set_moves_left_reference`` sets it to a position's own plies.)
 - **Either side's view.** ``v'`` is odd in ``v``, so adjusting in the first player's view is the
   same as adjusting in the side to move's (draughts' network); ``m`` belongs to the position,
   not to a side, and is never turned.
