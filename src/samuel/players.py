@@ -460,9 +460,9 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
             "(e.g. weights/latest.bin) instead of 'net'"
         )
     path = shipped if name == "net" else Path(name)  # a name ending in .bin
-    with_head = shipped_moves_left_network(rules.kernel_id)
-    if name == "net" and options.get("moves_left") == "on" and with_head is not None:
-        path = with_head  # the same value, with the head the nudge reads
+    if name == "net" and options.get("moves_left") == "on":
+        # the same value, with the head the nudge reads, where one is shipped
+        path = shipped_moves_left_network(rules.kernel_id) or path
     try:
         network_params = load_network(path, rules.kernel_id)
     except WeightsFileError as error:

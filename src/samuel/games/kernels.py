@@ -425,13 +425,9 @@ def moves_left_value(
     odd in the value, so it is the same in either view; the plies left belong to the position,
     not to a side, and are not turned."""
     net = params[MOVES_LEFT_NETWORK:]
-    values = scratch[NETWORK_VALUES : NETWORK_VALUES + MAX_SET_INPUTS]
-    n = network_inputs(game, state, active, values)
-    inputs = network_input_count(game)
-    value = float(network.forward(net, inputs, active, values, n, scratch))
-    plies = float(network.plies_left(net, inputs, scratch))  # reads the h1 forward just left
-    if network_sign(game, state) < 0:
-        value = -value
+    value = float(network_value(game, net, state, scratch, active))
+    # the head reads the h1 that forward pass just left
+    plies = float(network.plies_left(net, network_input_count(game), scratch))
     reference = float(scratch[MOVES_LEFT_REFERENCE])
     return moves_left_adjusted(
         value, plies, reference, float(params[0]), float(params[1]), float(params[2])
@@ -445,11 +441,8 @@ def set_moves_left_reference(
     """Write the head's plies left in ``state`` (a search's root) where the moves-left
     evaluator reads its reference, and return it. ``params`` are the evaluator's."""
     net = params[MOVES_LEFT_NETWORK:]
-    values = scratch[NETWORK_VALUES : NETWORK_VALUES + MAX_SET_INPUTS]
-    n = network_inputs(game, state, active, values)
-    inputs = network_input_count(game)
-    network.forward(net, inputs, active, values, n, scratch)
-    plies = network.plies_left(net, inputs, scratch)
+    network_value(game, net, state, scratch, active)  # leaves h1 for the head
+    plies = network.plies_left(net, network_input_count(game), scratch)
     scratch[MOVES_LEFT_REFERENCE] = plies
     return float(plies)
 
