@@ -141,7 +141,7 @@ def test_a_head_can_be_added_to_a_value_network():
     assert not has_moves_left(value, K.TIGERS_AND_SHEEP)
     assert np.array_equal(params[: len(value)], value)
     assert np.array_equal(N.with_moves_left(params, seed=3), params)  # already has one
-    with pytest.raises(ValueError, match="7618 with the moves-left head"):
+    with pytest.raises(ValueError, match="8002 with the moves-left head"):
         has_moves_left(value[:-1], K.TIGERS_AND_SHEEP)
 
 
@@ -168,12 +168,14 @@ def test_version_3_round_trips_with_and_without_the_head(tmp_path, name):
 def test_older_files_load_as_value_only_networks(tmp_path):
     shipped = load_network(SHIPPED_NETWORK, K.TIGERS_AND_SHEEP)  # a version 1 file
     assert not has_moves_left(shipped, K.TIGERS_AND_SHEEP)
+    seed_params = read_network(SHIPPED_NETWORK).params  # the seed's 52 inputs
     path = tmp_path / "v2.bin"
     path.write_bytes(
-        struct.pack("<4s5I", b"TSNN", 2, 0, 52, 64, 32) + shipped.astype("<f4").tobytes()
+        struct.pack("<4s5I", b"TSNN", 2, 0, 52, 64, 32) + seed_params.astype("<f4").tobytes()
     )
     loaded = read_network(path)
-    assert not loaded.moves_left and np.array_equal(loaded.params, shipped)
+    assert not loaded.moves_left and np.array_equal(loaded.params, seed_params)
+    assert np.array_equal(load_network(path, K.TIGERS_AND_SHEEP), shipped)
 
 
 @pytest.mark.parametrize(

@@ -97,7 +97,7 @@ def test_the_evaluator_equals_the_plain_formula(name, settings):
                 value, plies, reference, *(float(np.float32(s)) for s in settings)
             )
             got = evaluate(name, K.EVALUATOR_MOVES_LEFT, params, position, reference)
-            assert got == pytest.approx(expected, abs=2e-6), str(position)
+            assert got == pytest.approx(expected, abs=5e-6), str(position)  # float32 sums
             if abs(plain) <= threshold:
                 assert got == plain  # inside the threshold: the network's own value
                 continue
@@ -406,9 +406,9 @@ def test_every_evaluators_parameters_are_checked_in_one_place():
         == len(headed) - N.MOVES_LEFT_PARAMS
     )
     for evaluator, params, phrase in (
-        (K.EVALUATOR_MOVES_LEFT, packed[:-1], "moves-left parameters are 7621 numbers"),
+        (K.EVALUATOR_MOVES_LEFT, packed[:-1], "moves-left parameters are 8005 numbers"),
         (K.EVALUATOR_MOVES_LEFT, N.value_only(headed), "moves-left parameters"),
-        (K.EVALUATOR_NETWORK, headed[:-1], "network parameters are 5505 or 7618 numbers"),
+        (K.EVALUATOR_NETWORK, headed[:-1], "network parameters are 5889 or 8002 numbers"),
         (K.EVALUATOR_NETWORK, np.full(len(headed), np.inf), "NaN or an infinity"),
         (K.EVALUATOR_NETWORK, ["a"] * len(headed), "array of numbers"),
         (9, headed, "has no number 9 evaluator"),

@@ -237,7 +237,8 @@ def test_heads_only_adds_a_head_and_leaves_the_value_exactly_as_it_was(tmp_path)
     )
     trained = load_network(tmp_path / "gen-003.bin", TIGERS)
     assert np.array_equal(trained[: len(value)], value)
-    assert rows[-1].plies_after < rows[-2].plies_before
+    # each generation's training brings the head nearer its own generation's plies
+    assert all(row.plies_after < row.plies_before for row in rows[-2:])
     with pytest.raises(CommandError, match="give --moves-left too"):
         tiny(tmp_path, heads_only=True)
 

@@ -194,9 +194,11 @@ def test_save_and_load_round_trip_records_the_game(tmp_path, name):
 def test_version_1_files_load_as_tigers_and_sheep(tmp_path):
     assert SHIPPED_NETWORK.read_bytes()[:8] == b"TSNN" + struct.pack("<I", 1)  # the shipped one
     shipped = load_network(SHIPPED_NETWORK, K.TIGERS_AND_SHEEP)
-    assert read_network(SHIPPED_NETWORK).game == K.TIGERS_AND_SHEEP
+    raw = read_network(SHIPPED_NETWORK)
+    assert (raw.game, raw.inputs) == (K.TIGERS_AND_SHEEP, 52)  # the seed's inputs, widened
+    assert np.array_equal(shipped, N.widen(raw.params, 52, inputs_of("tigers")))
     path = tmp_path / "old.bin"
-    path.write_bytes(header() + shipped.astype("<f4").tobytes())
+    path.write_bytes(header() + raw.params.astype("<f4").tobytes())
     assert np.array_equal(load_network(path, K.TIGERS_AND_SHEEP), shipped)
     # a variant of Tigers & Sheep takes the same networks
     assert np.array_equal(load_network(path, K.tigers_and_sheep(4)), shipped)
@@ -204,6 +206,35 @@ def test_version_1_files_load_as_tigers_and_sheep(tmp_path):
         WeightsFileError, match="a network for Tigers & Sheep, not English draughts"
     ):
         load_network(path, K.DRAUGHTS)
+
+
+def test_a_network_of_the_seeds_inputs_plays_the_same_widened(tmp_path):
+    """A Tigers & Sheep file of the seed's 52 inputs loads as the present network with no weight
+    on the feature inputs: on every position its value is the 52-input network's, whatever the
+    features are, with the moves-left head too."""
+    seed_inputs = 52
+    small = N.random_parameters(seed_inputs, 3, moves_left=True)
+    path = tmp_path / "seed.bin"
+    save_parameters(small, path, K.TIGERS_AND_SHEEP)
+    wide = load_network(path, K.TIGERS_AND_SHEEP)
+    shape = N.layout(inputs_of("tigers"), moves_left=True)
+    assert len(wide) == shape.params and not np.any(wide[seed_inputs * N.HIDDEN1 : shape.b1])
+    scratch = np.zeros(N.SCRATCH, dtype=np.float32)
+    features = 0
+    for position in positions("tigers", 60, seed=4):
+        x = plain_inputs("tigers", position)
+        features += np.count_nonzero(x[seed_inputs:])
+        active, values, n = set_inputs("tigers", position)
+        got = N.forward(wide, shape.inputs, active, values, n, scratch)
+        plies = N.plies_left(wide, shape.inputs, scratch)
+        seed_set = active[:n] < seed_inputs
+        want = N.forward(
+            small, seed_inputs, active[:n][seed_set], values[:n][seed_set], seed_set.sum(), scratch
+        )
+        assert got == want and plies == N.plies_left(small, seed_inputs, scratch)
+    assert features > 60  # the positions set feature inputs, which weigh nothing
+    with pytest.raises(ValueError, match="cannot widen a network of 58 inputs to 52"):
+        N.widen(wide, 58, 52)
 
 
 def test_a_network_for_another_game_is_refused_naming_both(tmp_path):

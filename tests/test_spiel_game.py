@@ -69,7 +69,7 @@ def test_the_game_is_registered_with_its_type_and_info(name: str) -> None:
     assert game.get_parameters() == {"ply_cap": 30}
     assert str(game) == f"samuel_{name}(ply_cap=30)"
     assert load(name).get_parameters() == {"ply_cap": 200}
-    assert game.observation_tensor_shape() == [{"tigers": 52, "draughts": 128}[name]]
+    assert game.observation_tensor_shape() == [{"tigers": 58, "draughts": 128}[name]]
 
 
 @pytest.mark.parametrize("name", GAMES)

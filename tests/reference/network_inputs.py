@@ -2,7 +2,10 @@
 reference for the encoder kernels (:func:`samuel.games.kernels.network_inputs`).
 
 Tigers & Sheep (the seed's docs/training.md): 0..25 a tiger on the point, 25..50 a sheep, 50 the
-sheep in hand / 20, 51 the tigers to move. English draughts (the draughts course's ``encode``):
+sheep in hand / 20, 51 the tigers to move; then the tactical features (games/tigers/kernels.py):
+52 sheep captured / 5, 53 the tigers' moves / 16, 54 tigers without a move / 4, 55 sheep some
+tiger could jump / 4, 56 the tigers to move with a jump, 57 the sheep to move with two or more
+sheep threatened. English draughts (the draughts course's ``encode``):
 the 32 dark squares row by row from the top, four groups of 32 (my men, my kings, their men,
 their kings) for the side to move, the board turned round when White is to move.
 """
@@ -11,16 +14,41 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import tigers_rules as rules
+
 
 def tigers_inputs(tigers: int, sheep: int, hand: int, tiger_to_move: bool) -> np.ndarray:
-    x = np.zeros(52, dtype=np.float32)
+    x = np.zeros(58, dtype=np.float32)
+    board = {}
     for point in range(25):
+        where = (point % 5, point // 5)
         if tigers >> point & 1:
             x[point] = 1
+            board[where] = rules.TIGER
         if sheep >> point & 1:
             x[25 + point] = 1
+            board[where] = rules.SHEEP
     x[50] = np.float32(hand / 20)
     x[51] = 1 if tiger_to_move else 0
+    moves, trapped, threatened = 0, 0, set()
+    for p, piece in board.items():
+        if piece != rules.TIGER:
+            continue
+        own = sum(1 for q in rules.neighbours(p) if q not in board)
+        for dx, dy in rules.line_directions(p):
+            over, land = (p[0] + dx, p[1] + dy), (p[0] + 2 * dx, p[1] + 2 * dy)
+            if rules.on_board(land) and board.get(over) == rules.SHEEP and land not in board:
+                own += 1
+                threatened.add(over)
+        moves += own
+        trapped += own == 0
+    on_board = sum(1 for piece in board.values() if piece == rules.SHEEP)
+    x[52] = np.float32((20 - hand - on_board) / 5)
+    x[53] = np.float32(moves / 16)
+    x[54] = np.float32(trapped / 4)
+    x[55] = np.float32(len(threatened) / 4)
+    x[56] = 1 if tiger_to_move and threatened else 0
+    x[57] = 1 if not tiger_to_move and len(threatened) > 1 else 0
     return x
 
 

@@ -13,6 +13,7 @@ policy over the game's actions, :mod:`samuel.games.actions`) has its own functio
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from samuel.nn.weights import WeightsFileError, file_bytes, read_network, save_p
 
 from . import kernels
 from .actions import action_count
+from .tigers import kernels as tigers_kernels
 
 # The networks shipped with the package, by game number: the best of each game's documented
 # training run, picked by a screen and confirmed by a fresh match (docs/training.md for Tigers &
@@ -40,6 +42,10 @@ SHIPPED_ZERO = {
 SHIPPED_MOVES_LEFT = {
     kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped-moves-left.bin",
 }
+# Each game's earlier input layouts, each the start of its present one: a file of one of them loads
+# as the present network with no weight on the inputs added since (network.widen), the same
+# function. Tigers & Sheep's seed network had the raw position only (games/tigers/kernels.py).
+EARLIER_INPUTS = {kernels.TIGERS_AND_SHEEP: (tigers_kernels.SEED_NETWORK_INPUTS,)}
 # The largest network file of any game, heads included (a server refuses bigger ones unopened).
 LARGEST_FILE_BYTES = max(
     max(file_bytes(g.network_inputs, True), file_bytes(g.network_inputs, True, action_count(n)))
@@ -116,17 +122,19 @@ def load_network(path: str | os.PathLike, game: int) -> np.ndarray:
 
 def _read_for(path: str | os.PathLike, base: int):
     """The file at ``path``, checked to be for the game numbered ``base``: its game and its
-    input count."""
+    input count (an earlier layout's widened to the present one)."""
     title = kernels.GAMES[base].title
     loaded = read_network(path)
     if loaded.game != base:
         other = kernels.GAMES.get(loaded.game)
         made_for = other.title if other else f"game number {loaded.game}, which this program lacks"
         raise WeightsFileError(f"{path} is a network for {made_for}, not {title}")
-    if loaded.inputs != network_inputs(base):
-        raise WeightsFileError(
-            f"{path} has {loaded.inputs} inputs; {title}'s network has {network_inputs(base)}"
-        )
+    inputs = network_inputs(base)
+    if loaded.inputs in EARLIER_INPUTS.get(base, ()):
+        params = network.widen(loaded.params, loaded.inputs, inputs)
+        return dataclasses.replace(loaded, inputs=inputs, params=params)
+    if loaded.inputs != inputs:
+        raise WeightsFileError(f"{path} has {loaded.inputs} inputs; {title}'s network has {inputs}")
     return loaded
 
 

@@ -5,7 +5,7 @@ an optional second head, *plies left* (``64 -> 32 ReLU -> 1 softplus``, scaled t
 The network knows nothing of any game: a game's encoder kernel
 (:func:`samuel.games.kernels.network_inputs`) lists the *set inputs* of a position, their indices
 in ``active[:count]`` and their values in ``values[:count]`` (1 for most; Tigers & Sheep's hand is
-a fraction), and the game says how many inputs its network has (Tigers & Sheep 52, draughts 128)
+a fraction), and the game says how many inputs its network has (Tigers & Sheep 58, draughts 128)
 and whose point of view its value is in. The output is in ``-1..1``. See ``docs/training.md``.
 
 All parameters live in one flat float32 array at offsets that depend only on the input count
@@ -58,7 +58,8 @@ H1, H2, D1, D2 = 0, HIDDEN1, HIDDEN1 + HIDDEN2, 2 * HIDDEN1 + HIDDEN2
 HM = 2 * (HIDDEN1 + HIDDEN2)
 
 # He initialisation's fan-in for layer 1: the inputs set at once in a typical position (about 20
-# in both games: 4 tigers and up to 20 sheep of 52 inputs; up to 24 pieces of 128), not all.
+# in both games: 4 tigers, up to 20 sheep and a few features of 58 inputs; up to 24 pieces of
+# 128), not all.
 HE_FAN_IN_LAYER1 = 20
 
 
@@ -458,6 +459,18 @@ def value_only(params: np.ndarray) -> np.ndarray:
     """The network without its moves-left head (itself if it has none)."""
     inputs, moves_left = network_shape(len(params))
     return params[: parameter_count(inputs)] if moves_left else params
+
+
+def widen(params: np.ndarray, inputs: int, wider: int) -> np.ndarray:
+    """The network ``params`` of ``inputs`` inputs as one of ``wider`` inputs whose new inputs,
+    after the old ones, have no weight: the same function of the old inputs, whatever the new
+    ones are set to. Works for every kind (with the moves-left head, a Zero network): ``W1`` comes
+    first and nothing after it depends on the input count but its offset."""
+    if not 0 < inputs <= wider:
+        raise ValueError(f"cannot widen a network of {inputs} inputs to {wider}")
+    split = inputs * HIDDEN1
+    rows = np.zeros((wider - inputs) * HIDDEN1, dtype=np.float32)
+    return np.concatenate([params[:split], rows, params[split:]]).astype(np.float32)
 
 
 def dense_inputs(inputs: int, active: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:

@@ -400,7 +400,7 @@ def _jumps_text(path: Path) -> str:
 
 
 class NetworkInputsObserver:
-    """The observation: the input vector of the game's network, Samuel's encoding (52 inputs for
+    """The observation: the input vector of the game's network, Samuel's encoding (58 inputs for
     Tigers & Sheep, which say who is to move; 128 for draughts, seen from the side to move), of
     the state's position (in a capture being made, the position before the move). The string
     is the state's ``str``."""

@@ -27,16 +27,8 @@ from samuel.games.classic_file import (
 )
 from samuel.jit import kernel
 
-from .board import (
-    CAPTURES_TO_WIN,
-    FULL,
-    JUMP_COUNT,
-    JUMP_LAND,
-    JUMP_OVER,
-    SHEEP,
-    STEP_COUNT,
-    STEPS,
-)
+from .board import CAPTURES_TO_WIN, SHEEP
+from .kernels import tiger_threats
 
 FEATURES = (
     "captured",
@@ -75,25 +67,7 @@ def classic_features(
     tigers: int, sheep: int, hand: int, tiger_to_move: int, out: np.ndarray
 ) -> None:
     """Write the feature vector of a position into ``out`` (length ``FEATURE_COUNT``)."""
-    empty = FULL & ~(tigers | sheep)
-    mobility = 0
-    trapped = 0
-    capturable = 0  # the set of sheep some tiger could jump now
-    rest = tigers
-    while rest:
-        p = lowest_bit(rest)
-        rest &= rest - 1
-        moves = 0
-        for k in range(STEP_COUNT[p]):
-            moves += (empty >> STEPS[p, k]) & 1
-        for k in range(JUMP_COUNT[p]):
-            over = JUMP_OVER[p, k]
-            if (sheep >> over) & 1 and (empty >> JUMP_LAND[p, k]) & 1:
-                moves += 1
-                capturable |= 1 << over
-        mobility += moves
-        if moves == 0:
-            trapped += 1
+    mobility, trapped, capturable = tiger_threats(tigers, sheep)
     threatened = popcount(capturable)
     out[0] = SHEEP - hand - popcount(sheep)
     out[1] = mobility
