@@ -20,7 +20,6 @@ from samuel.games.networks import (
     random_zero_network,
     save_network,
     save_zero_network,
-    shipped_zero_network,
 )
 from samuel.nn import network as N
 from samuel.nn import zero as Z
@@ -37,14 +36,14 @@ def sample(game: int, state: np.ndarray):
     """The set inputs of a position and its legal moves' distinct actions."""
     active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
     values = np.zeros(K.MAX_SET_INPUTS, dtype=np.float32)
-    count = K.network_inputs(game, state, active, values)
+    count = K.zero_network_inputs(game, state, active, values)
     _, actions = A.legal_actions(game, state)
     legal = np.array(sorted(set(actions.tolist())), dtype=np.int64)
     return active, values, count, legal
 
 
 def gradient(params, game, active, values, count, legal, target, z, plies, weights=WEIGHTS):
-    inputs, actions = K.compiled_game(game).network_inputs, A.action_count(game)
+    inputs, actions = K.compiled_game(game).zero_inputs, A.action_count(game)
     grad = np.zeros_like(params)
     logits = np.zeros(len(legal), dtype=np.float32)
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
@@ -77,7 +76,7 @@ def chosen_samples(name: str):
 @pytest.mark.parametrize("name", GAMES)
 def test_forward_and_softmax_equal_the_reference(name):
     game = GAMES[name]
-    inputs, actions = K.compiled_game(game).network_inputs, A.action_count(game)
+    inputs, actions = K.compiled_game(game).zero_inputs, A.action_count(game)
     params = random_zero_network(game, 3)
     params[Z.zero_layout(inputs, actions).bp :] = np.random.default_rng(0).normal(0, 1, actions)
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
@@ -104,7 +103,7 @@ def test_forward_and_softmax_equal_the_reference(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_every_parameters_gradient_equals_finite_differences(name):
     game = GAMES[name]
-    inputs, actions = K.compiled_game(game).network_inputs, A.action_count(game)
+    inputs, actions = K.compiled_game(game).zero_inputs, A.action_count(game)
     shape = Z.zero_layout(inputs, actions)
     trunk = shape.trunk
     params = random_zero_network(game, 21)
@@ -150,7 +149,7 @@ def test_the_loss_weights_scale_each_part():
     game = K.TIGERS_AND_SHEEP
     params = random_zero_network(game, 4)
     active, values, count, legal, target, z, plies = chosen_samples("tigers")[0]
-    shape = Z.zero_layout(58, 650)
+    shape = Z.zero_layout(52, 650)
     one, _ = gradient(params, game, active, values, count, legal, target, z, plies,
                       Z.LossWeights(1, 0, 0))  # fmt: skip
     two, _ = gradient(params, game, active, values, count, legal, target, z, plies,
@@ -192,9 +191,9 @@ def test_kernels_refuse_arrays_that_do_not_fit():
 
 def test_random_zero_network_starts_with_the_value_network():
     params = random_zero_network(K.TIGERS_AND_SHEEP, 7)
-    shape = Z.zero_layout(58, 650)
-    assert len(params) == shape.params == 29452
-    assert np.array_equal(params[: shape.wp], random_network(K.TIGERS_AND_SHEEP, 7, True))
+    shape = Z.zero_layout(52, 650)
+    assert len(params) == shape.params == 29068
+    assert np.array_equal(params[: shape.wp], N.random_parameters(52, 7, moves_left=True))
     assert np.all(params[shape.bp :] == 0)
     assert np.std(params[shape.wp : shape.bp]) == pytest.approx(0.1 * np.sqrt(2 / 32), rel=0.05)
     assert np.array_equal(random_zero_network(K.TIGERS_AND_SHEEP, 7), params)
@@ -228,10 +227,10 @@ def test_a_file_of_another_game_or_kind_is_refused(tmp_path):
     with pytest.raises(WeightsFileError, match="value network without a policy"):
         load_zero_network(value, K.DRAUGHTS)
     # Tigers' inputs with a policy over draughts' 128 actions
-    save_parameters(Z.random_zero_parameters(58, 128, 1), path, K.TIGERS_AND_SHEEP, 128)
+    save_parameters(Z.random_zero_parameters(52, 128, 1), path, K.TIGERS_AND_SHEEP, 128)
     with pytest.raises(WeightsFileError, match="policy of 128 actions; Tigers & Sheep has 650"):
         load_zero_network(path, K.TIGERS_AND_SHEEP)
-    with pytest.raises(ValueError, match="Zero network has 29452 parameters, not"):
+    with pytest.raises(ValueError, match="Zero network has 29068 parameters, not"):
         save_zero_network(random_zero_network(K.DRAUGHTS, 1), path, K.TIGERS_AND_SHEEP)
 
 
@@ -239,7 +238,7 @@ def zero_file(tmp_path, heads=7, actions=650, params=None, extra=b""):
     if params is None:
         params = random_zero_network(K.TIGERS_AND_SHEEP, 1)
     path = tmp_path / "bad.bin"
-    head = struct.pack("<4s7I", b"TSNN", 4, 0, 58, 64, 32, heads, actions)
+    head = struct.pack("<4s7I", b"TSNN", 4, 0, 52, 64, 32, heads, actions)
     path.write_bytes(head + params.astype("<f4").tobytes() + extra)
     return path
 
@@ -251,8 +250,8 @@ def test_corrupt_zero_files_are_refused(tmp_path):
         ({"heads": 3}, "heads are 0x3; a version 4 network has all three"),
         ({"actions": 0}, "policy has 0 actions"),
         ({"actions": 1 << 20}, "policy has 1048576 actions"),
-        ({"actions": 649}, "bytes; a 58-64-32 network with a policy of 649"),
-        ({"extra": b"\0\0\0\0"}, "bytes; a 58-64-32 network with a policy of 650"),
+        ({"actions": 649}, "bytes; a 52-64-32 network with a policy of 649"),
+        ({"extra": b"\0\0\0\0"}, "bytes; a 52-64-32 network with a policy of 650"),
     ]
     for fields, phrase in cases:
         with pytest.raises(WeightsFileError, match=phrase):
@@ -307,14 +306,27 @@ def test_batch_gradient_is_the_sum_over_samples_on_any_number_of_threads():
         )  # fmt: skip
 
 
-def test_a_zero_file_of_the_seeds_inputs_loads_widened(tmp_path):
-    """The shipped Zero network has the seed's 52 inputs: it loads with zero weights on the six
-    feature inputs and everything else where it was (the policy after the wider trunk)."""
-    raw = read_network(shipped_zero_network(K.TIGERS_AND_SHEEP))
-    assert raw.inputs == 52
-    wide = load_zero_network(shipped_zero_network(K.TIGERS_AND_SHEEP), K.TIGERS_AND_SHEEP)
-    shape = Z.zero_layout(58, 650)
-    assert len(wide) == shape.params
-    assert not np.any(wide[52 * N.HIDDEN1 : 58 * N.HIDDEN1])
-    assert np.array_equal(wide[: 52 * N.HIDDEN1], raw.params[: 52 * N.HIDDEN1])
-    assert np.array_equal(wide[58 * N.HIDDEN1 :], raw.params[52 * N.HIDDEN1 :])
+@pytest.mark.parametrize("name", list(GAMES))
+def test_zero_reads_the_raw_position_only(name):
+    """Zero learns with no hand-written knowledge: its inputs are the plain encoding's raw
+    position (Tigers & Sheep: the seed's 52, without the classic features), in order."""
+    from tests.reference import network_inputs as plain
+
+    game = GAMES[name]
+    raw = K.compiled_game(game).zero_inputs
+    assert raw == {"tigers": 52, "draughts": 128}[name]
+    assert random_zero_network(game, 1).shape == (
+        Z.zero_parameter_count(raw, A.action_count(game)),
+    )
+    active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
+    values = np.zeros(K.MAX_SET_INPUTS, dtype=np.float32)
+    features = 0
+    for state in random_states(name, 5, seed=9):
+        count = K.zero_network_inputs(game, state, active, values)
+        full = K.network_inputs(game, state, active.copy(), values.copy())
+        features += full - count
+        # both games keep their pieces' masks and the first player to move in words 0..3
+        encode = plain.tigers_inputs if name == "tigers" else plain.draughts_inputs
+        want = encode(*(int(word) for word in state[:3]), bool(state[3]))
+        assert np.array_equal(N.dense_inputs(raw, active, values, count), want[:raw])
+    assert features > 0 if name == "tigers" else features == 0

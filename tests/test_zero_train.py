@@ -204,7 +204,7 @@ def policy_loss(game: int, params: np.ndarray, samples, symmetry: int) -> float:
     encoded = encode_zero(game, samples, np.full(len(samples), symmetry, dtype=np.int64))
     total, _, _ = zero_batch_loss(
         params,
-        games.compiled_game(game).network_inputs,
+        games.compiled_game(game).zero_inputs,
         game_actions.action_count(game),
         encoded.active,
         encoded.values,

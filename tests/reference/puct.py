@@ -17,7 +17,7 @@ import numpy as np
 
 from samuel.games import actions as game_actions
 from samuel.games import kernels as games
-from samuel.games.networks import network_inputs
+from samuel.games.networks import zero_inputs
 from samuel.nn import zero
 
 MAX_DEPTH = 256
@@ -45,12 +45,12 @@ def evaluate(game: int, params: np.ndarray, state: np.ndarray):
     distinct = list(dict.fromkeys(move_actions))  # in the order they first appear
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     values = np.zeros(games.MAX_SET_INPUTS, dtype=np.float32)
-    count = games.network_inputs(game, state, active, values)
+    count = games.zero_network_inputs(game, state, active, values)
     logits = np.zeros(len(distinct), dtype=np.float32)
     scratch = np.zeros(zero.SCRATCH, dtype=np.float32)
     value, plies = zero.zero_forward(
         params,
-        network_inputs(game),
+        zero_inputs(game),
         game_actions.action_count(game),
         active,
         values,

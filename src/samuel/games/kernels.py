@@ -88,6 +88,10 @@ class CompiledGame:
     network_view: int  # VIEW_FIRST_PLAYER or VIEW_SIDE_TO_MOVE
     symmetries: int  # symmetries for augmentation (transform); 0 is the identity
     classic_weights: int  # classic weights with the piece-square tables (classic.WEIGHT_COUNT)
+    # The Samuel Zero network's inputs: the first ones of network_inputs, those that say only
+    # where the pieces are and who is to move (Zero learns with no hand-written knowledge, so
+    # not Tigers & Sheep's classic features).
+    zero_inputs: int
 
 
 # The network's evaluation keeps its set inputs' values in the float32 scratch after the
@@ -119,6 +123,7 @@ GAMES = {
         VIEW_FIRST_PLAYER,
         len(tigers_board.SYMMETRIES),
         tigers_classic.WEIGHT_COUNT,
+        tigers.SEED_NETWORK_INPUTS,
     ),
     DRAUGHTS: CompiledGame(
         "English draughts",
@@ -131,6 +136,7 @@ GAMES = {
         VIEW_SIDE_TO_MOVE,
         2,  # the identity and the half-turn with colours swapped
         draughts_classic.WEIGHT_COUNT,
+        draughts.NETWORK_INPUTS,  # the pieces only
     ),
 }
 
@@ -365,6 +371,30 @@ def network_input_count(game: int) -> int:
     if base == DRAUGHTS:
         return draughts.NETWORK_INPUTS
     raise ValueError("unknown game number")
+
+
+@kernel
+def zero_input_count(game: int) -> int:
+    """The game's Zero network's input count (``CompiledGame.zero_inputs``)."""
+    base = game & GAME_MASK
+    if base == TIGERS_AND_SHEEP:
+        return tigers.SEED_NETWORK_INPUTS
+    if base == DRAUGHTS:
+        return draughts.NETWORK_INPUTS
+    raise ValueError("unknown game number")
+
+
+@kernel
+def zero_network_inputs(
+    game: int, state: np.ndarray, active: np.ndarray, values: np.ndarray
+) -> int:
+    """The set inputs of the game's Zero network, as :func:`network_inputs` lists them: the
+    position's set inputs below ``zero_input_count`` (they come first, in increasing order)."""
+    n = network_inputs(game, state, active, values)
+    limit = zero_input_count(game)
+    while n > 0 and active[n - 1] >= limit:
+        n -= 1
+    return n
 
 
 @kernel

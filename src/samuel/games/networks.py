@@ -8,7 +8,9 @@ module is where a file meets the game that wants it: loading one made for anothe
 
 A Samuel Zero network (:mod:`samuel.nn.zero`: the value network with the moves-left head and a
 policy over the game's actions, :mod:`samuel.games.actions`) has its own functions here
-(``*_zero_network``); each kind of file is refused where the other is wanted.
+(``*_zero_network``); each kind of file is refused where the other is wanted. A Zero network
+reads only the raw position (``CompiledGame.zero_inputs``): Zero learns with no hand-written
+knowledge, so Tigers & Sheep's Zero network has the seed's 52 inputs, not the classic features.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ SHIPPED_MOVES_LEFT = {
 EARLIER_INPUTS = {kernels.TIGERS_AND_SHEEP: (tigers_kernels.SEED_NETWORK_INPUTS,)}
 # The largest network file of any game, heads included (a server refuses bigger ones unopened).
 LARGEST_FILE_BYTES = max(
-    max(file_bytes(g.network_inputs, True), file_bytes(g.network_inputs, True, action_count(n)))
+    max(file_bytes(g.network_inputs, True), file_bytes(g.zero_inputs, True, action_count(n)))
     for n, g in kernels.GAMES.items()
 )
 
@@ -61,6 +63,12 @@ def _base(game: int) -> int:
 def network_inputs(game: int) -> int:
     """The input count of the game's network."""
     return kernels.GAMES[_base(game)].network_inputs
+
+
+def zero_inputs(game: int) -> int:
+    """The input count of the game's Zero network: the raw position only
+    (``CompiledGame.zero_inputs``)."""
+    return kernels.GAMES[_base(game)].zero_inputs
 
 
 def parameter_count(game: int, moves_left: bool = False) -> int:
@@ -111,26 +119,29 @@ def load_network(path: str | os.PathLike, game: int) -> np.ndarray:
     """The parameters in the weights file at ``path``, which must be a network for the game
     (with the moves-left head's parameters last, if the file has it: :func:`has_moves_left`);
     raises :class:`WeightsFileError` saying what is wrong (a bad file, or another game's)."""
-    loaded = _read_for(path, _base(game))
-    if loaded.actions:
-        raise WeightsFileError(
-            f"{path} is a Samuel Zero network (with a policy), not a value network; the zero "
-            "player loads it"
-        )
-    return loaded.params
+    return _read_for(path, _base(game), zero_network=False).params
 
 
-def _read_for(path: str | os.PathLike, base: int):
-    """The file at ``path``, checked to be for the game numbered ``base``: its game and its
-    input count (an earlier layout's widened to the present one)."""
+def _read_for(path: str | os.PathLike, base: int, zero_network: bool):
+    """The file at ``path``, checked to be for the game numbered ``base``: its game, its kind (a
+    Zero network or a value network), and its input count (a value network of an earlier layout
+    widened to the present one)."""
     title = kernels.GAMES[base].title
     loaded = read_network(path)
     if loaded.game != base:
         other = kernels.GAMES.get(loaded.game)
         made_for = other.title if other else f"game number {loaded.game}, which this program lacks"
         raise WeightsFileError(f"{path} is a network for {made_for}, not {title}")
-    inputs = network_inputs(base)
-    if loaded.inputs in EARLIER_INPUTS.get(base, ()):
+    if zero_network and not loaded.actions:
+        raise WeightsFileError(f"{path} is a value network without a policy, not a Zero network")
+    if not zero_network and loaded.actions:
+        raise WeightsFileError(
+            f"{path} is a Samuel Zero network (with a policy), not a value network; the zero "
+            "player loads it"
+        )
+    inputs = zero_inputs(base) if zero_network else network_inputs(base)
+    earlier = () if zero_network else EARLIER_INPUTS.get(base, ())
+    if loaded.inputs in earlier:
         params = network.widen(loaded.params, loaded.inputs, inputs)
         return dataclasses.replace(loaded, inputs=inputs, params=params)
     if loaded.inputs != inputs:
@@ -140,7 +151,7 @@ def _read_for(path: str | os.PathLike, base: int):
 
 def zero_parameter_count(game: int) -> int:
     """How many parameters the game's Zero network has."""
-    return zero.zero_parameter_count(network_inputs(game), action_count(game))
+    return zero.zero_parameter_count(zero_inputs(game), action_count(game))
 
 
 def check_zero_network(params: np.ndarray, game: int) -> None:
@@ -156,7 +167,7 @@ def check_zero_network(params: np.ndarray, game: int) -> None:
 def random_zero_network(game: int, seed: int) -> np.ndarray:
     """The game's Zero network with random weights from ``seed``
     (:func:`samuel.nn.zero.random_zero_parameters`)."""
-    return zero.random_zero_parameters(network_inputs(game), action_count(game), seed)
+    return zero.random_zero_parameters(zero_inputs(game), action_count(game), seed)
 
 
 def save_zero_network(params: np.ndarray, path: str | os.PathLike, game: int) -> None:
@@ -172,9 +183,7 @@ def load_zero_network(path: str | os.PathLike, game: int) -> np.ndarray:
     game's, a network without a policy, a policy over other actions)."""
     base = _base(game)
     title = kernels.GAMES[base].title
-    loaded = _read_for(path, base)
-    if not loaded.actions:
-        raise WeightsFileError(f"{path} is a value network without a policy, not a Zero network")
+    loaded = _read_for(path, base, zero_network=True)
     if loaded.actions != action_count(base):
         raise WeightsFileError(
             f"{path} has a policy of {loaded.actions} actions; {title} has {action_count(base)}"

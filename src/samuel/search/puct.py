@@ -188,7 +188,7 @@ def _reach(
         return False, 0.0, 0.0
     game_actions.move_actions(game, state, moves, n, legal)
     k = game_actions.distinct_actions(legal, n, distinct, slot)
-    count = games.network_inputs(game, state, active, values)
+    count = games.zero_network_inputs(game, state, active, values)
     net_value, plies = zero.zero_forward(
         params, inputs, actions, active, values, count, distinct, k, logits, scratch
     )
@@ -626,7 +626,7 @@ class PuctSearch:
         arguments = (
             self.game,
             params,
-            self.sizes.network_inputs,
+            self.sizes.zero_inputs,
             self.actions,
             np.ascontiguousarray(root),
             history_keys,

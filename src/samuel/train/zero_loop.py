@@ -129,7 +129,7 @@ def play_zero_selfplay(
     play_zero_games(
         game,
         np.ascontiguousarray(params, dtype=np.float32),
-        sizes.network_inputs,
+        sizes.zero_inputs,
         game_actions.action_count(game),
         root,
         settings.simulations,
@@ -265,7 +265,7 @@ def zero_losses(game: int, params: np.ndarray, samples: ZeroSamples) -> tuple[fl
     e = encode_zero(game, samples)
     policy, value, plies = zero_batch_loss(
         params,
-        games.compiled_game(game).network_inputs,
+        games.compiled_game(game).zero_inputs,
         game_actions.action_count(game),
         e.active,
         e.values,
@@ -302,7 +302,7 @@ def train_zero_epoch(
         e = encode_zero(game, samples.select(chosen), symmetries[chosen])
         zero_batch_gradient(
             params,
-            sizes.network_inputs,
+            sizes.zero_inputs,
             game_actions.action_count(game),
             e.active,
             e.values,

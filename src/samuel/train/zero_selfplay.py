@@ -250,7 +250,7 @@ def encode_zero_samples(
     for i in range(states.shape[0]):
         symmetry = symmetries[i]
         games.transform(game, states[i], symmetry, image)
-        counts[i] = games.network_inputs(game, image, active[i], values[i])
+        counts[i] = games.zero_network_inputs(game, image, active[i], values[i])
         for j in range(legal_counts[i]):
             network_legal[i, j] = game_actions.action_symmetry(game, symmetry, legal[i, j])
         target = results[i]
