@@ -9,10 +9,15 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import numpy as np
 import pytest
 from sqlalchemy import func, select, update
 
+from samuel.games.kernels import TIGERS_AND_SHEEP as TIGERS
+from samuel.games.networks import load_network, shipped_network
+from samuel.nn.weights import read_network
 from samuel.pipeline.schema import Cycle, Label, Model, Position, Promotion, Tournament, WorkUnit
 from samuel.pipeline.store import Store
 
@@ -66,7 +71,13 @@ def test_cycles_run_end_to_end_and_check_catches_tampering(database_url, tmp_pat
         relabel_units = connection.execute(
             select(func.count()).select_from(WorkUnit).where(WorkUnit.stage == "relabel")
         ).scalar_one()
+        first = connection.execute(select(Model.path).where(Model.id == cycle.champion_id))
+        first_file = Path(folder) / first.scalar_one()
     assert cycle.stage == "done" and cycle.candidate_id is not None
+    # the first champion is the shipped network (the seed's 52 inputs), widened: the same function
+    shipped = load_network(shipped_network(TIGERS), TIGERS)
+    assert np.array_equal(load_network(first_file, TIGERS), shipped)
+    assert read_network(first_file).inputs == 58
     assert set(sources) == {"selfplay", "expert", "random"}
     assert unlabelled == 0
     assert tournament.decision == "promote", tournament.report["reason"]
