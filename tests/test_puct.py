@@ -144,7 +144,7 @@ def raw_network_value(game: int, params: np.ndarray, state: np.ndarray) -> float
     values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
     count = game_kernels.zero_network_inputs(game, state, active, values)
     scratch = np.zeros(network.SCRATCH, dtype=np.float32)
-    inputs = game_kernels.zero_input_count(game)
+    inputs = game_kernels.compiled_game(game).zero_inputs
     return float(network.forward(params, inputs, active, values, count, scratch))
 
 

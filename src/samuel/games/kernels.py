@@ -374,27 +374,15 @@ def network_input_count(game: int) -> int:
 
 
 @kernel
-def zero_input_count(game: int) -> int:
-    """The game's Zero network's input count (``CompiledGame.zero_inputs``)."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return tigers.SEED_NETWORK_INPUTS
-    if base == DRAUGHTS:
-        return draughts.NETWORK_INPUTS
-    raise ValueError("unknown game number")
-
-
-@kernel
 def zero_network_inputs(
     game: int, state: np.ndarray, active: np.ndarray, values: np.ndarray
 ) -> int:
     """The set inputs of the game's Zero network, as :func:`network_inputs` lists them: the
-    position's set inputs below ``zero_input_count`` (they come first, in increasing order)."""
-    n = network_inputs(game, state, active, values)
-    limit = zero_input_count(game)
-    while n > 0 and active[n - 1] >= limit:
-        n -= 1
-    return n
+    position's set inputs below ``CompiledGame.zero_inputs`` (Tigers & Sheep's features, which
+    come last, are not computed)."""
+    if game & GAME_MASK == TIGERS_AND_SHEEP:
+        return tigers.board_inputs(state[0], state[1], state[2], state[3], active, values)
+    return network_inputs(game, state, active, values)
 
 
 @kernel

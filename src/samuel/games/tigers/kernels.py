@@ -281,7 +281,7 @@ def _set_input(active: np.ndarray, values: np.ndarray, n: int, index: int, value
 
 
 @kernel
-def network_inputs(
+def board_inputs(
     tigers: int,
     sheep: int,
     hand: int,
@@ -289,9 +289,8 @@ def network_inputs(
     active: np.ndarray,
     values: np.ndarray,
 ) -> int:
-    """Write the set inputs' indices into ``active`` and their values into ``values`` (room for
-    ``MOST_SET_INPUTS``), in increasing order; return how many. The pieces and the side to move
-    are 1, the hand and the features fractions (float32); an input that is 0 is not set."""
+    """The seed's inputs (0..51, the raw position) of :func:`network_inputs`, alone: what Samuel
+    Zero's network reads. Same buffers and order; returns how many are set."""
     n = 0
     rest = tigers
     while rest:
@@ -313,6 +312,22 @@ def network_inputs(
         active[n] = TIGER_TO_MOVE_INPUT
         values[n] = 1.0
         n += 1
+    return n
+
+
+@kernel
+def network_inputs(
+    tigers: int,
+    sheep: int,
+    hand: int,
+    tiger_to_move: int,
+    active: np.ndarray,
+    values: np.ndarray,
+) -> int:
+    """Write the set inputs' indices into ``active`` and their values into ``values`` (room for
+    ``MOST_SET_INPUTS``), in increasing order; return how many. The pieces and the side to move
+    are 1, the hand and the features fractions (float32); an input that is 0 is not set."""
+    n = board_inputs(tigers, sheep, hand, tiger_to_move, active, values)
     mobility, trapped, capturable = tiger_threats(tigers, sheep)
     threatened = popcount(capturable)
     n = _set_input(active, values, n, CAPTURED_INPUT, captured_sheep(sheep, hand) / 5.0)
