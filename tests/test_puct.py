@@ -21,10 +21,15 @@ from samuel.players import PlayerSpecError, ZeroPlayer, make_player
 from samuel.search.puct import (
     CHILD_COUNT,
     FIRST_CHILD,
+    FIXED_PLIES,
+    FIXED_VALUE,
     INNER,
     KIND,
     MOVE,
+    NODE_ARRAYS,
+    PARENT,
     SMALLEST_TREE,
+    TERMINAL,
     TIMED_STEP,
     VISITS,
     PuctSearch,
@@ -40,7 +45,7 @@ WIN_IN_ONE = "T3T/SSSSS/SSSSS/SSSS1/TS1ST T 0"  # four captured; a1xc1 or e1xc1 
 def kernel_shape(tree, node: int = 0) -> tuple:
     """The compiled tree below ``node`` as :func:`tests.reference.puct.shape` writes it."""
     children = ()
-    if tree[KIND][node] == INNER:
+    if tree[CHILD_COUNT][node] > 0:  # an inner node, or one proven by the solver
         first = int(tree[FIRST_CHILD][node])
         children = range(first, first + int(tree[CHILD_COUNT][node]))
     return (
@@ -104,6 +109,19 @@ CASES = {
     "tigers movement, repetitions": (TIGERS, shuffled_game, {"c_puct": 3.0}, None),
     "tigers movement, ply cap": (TIGERS, tigers_movement_game, {}, 3),
     "tigers win in one": (TIGERS, lambda: Game(RULES, start=Position.parse(WIN_IN_ONE)), {}, None),
+    "tigers movement, ply cap, solver": (TIGERS, tigers_movement_game, {"solver": True}, 3),
+    "tigers movement, repetitions, solver": (
+        TIGERS,
+        shuffled_game,
+        {"c_puct": 3.0, "solver": True},
+        None,
+    ),
+    "tigers win in one, solver": (
+        TIGERS,
+        lambda: Game(RULES, start=Position.parse(WIN_IN_ONE)),
+        {"solver": True},
+        None,
+    ),
     "draughts middle game": (DRAUGHTS, lambda: random_game(get_game("draughts"), 2, 30), {}, None),
     "draughts, moves left": (
         DRAUGHTS,
@@ -134,6 +152,54 @@ def test_visit_counts_equal_the_plain_reference_simulation_for_simulation(case):
         assert result.visits.tolist() == want
         assert result.value == pytest.approx(expected.value_sum / expected.visits * expected.side)
     assert branches(kernel_shape(search.tree)) > 1  # the search did spread its visits
+
+
+def forced_win(game: int, state: np.ndarray, winner: int, plies: int) -> bool:
+    """Whether ``winner`` (1: the first player, -1: the second) can force the rules' win within
+    ``plies`` plies of ``state``: a plain minimax over the compiled rules."""
+    moves = np.zeros(game_kernels.MAX_MOVES, dtype=np.int64)
+    n = game_kernels.generate(game, state, moves)
+    outcome = game_kernels.result(game, state, n)
+    if outcome != game_kernels.NOT_OVER:
+        return outcome == winner
+    if plies == 0:
+        return False
+    wins = []
+    for move in moves[:n]:
+        child = np.zeros_like(state)
+        game_kernels.play(game, state, int(move), child)
+        wins.append(forced_win(game, child, winner, plies - 1))
+    return any(wins) if game_kernels.sign(game, state) == winner else all(wins)
+
+
+@pytest.mark.parametrize(
+    "case", ["tigers win in one, solver", "tigers movement, repetitions, solver"]
+)
+def test_the_solver_proves_only_what_a_plain_minimax_confirms(case):
+    number, make_game, options, cap = CASES[case]
+    game = make_game()
+    params = random_zero_network(number, seed=3)
+    search = PuctSearch(number, max_nodes=1 << 16)
+    root = game.rules.encode(game.position)
+    settings = PuctSettings(simulations=2_000, **options)
+    result = search.search(params, root, game.history_keys(), game.window_start, settings)
+    tree = search.tree
+    proven = 0
+    for node in range(1, result.nodes):
+        value, plies = tree[FIXED_VALUE][node], int(tree[FIXED_PLIES][node])
+        if tree[KIND][node] != TERMINAL or tree[CHILD_COUNT][node] == 0 or abs(value) != 1:
+            continue  # not a node proven won or lost
+        line = []
+        while node > 0:
+            line.append(int(tree[MOVE][node]))
+            node = int(tree[PARENT][node])
+        state = root.copy()
+        for move in reversed(line):
+            game_kernels.play(number, state.copy(), move, state)
+        if plies <= 3:
+            assert forced_win(number, state, int(value), plies), (line, value, plies)
+            proven += 1
+    assert proven > 0
 
 
 def raw_network_value(game: int, params: np.ndarray, state: np.ndarray) -> float:
@@ -384,6 +450,133 @@ def test_a_timed_search_stops_at_its_time_or_a_full_tree():
         search.search(params, root, keys, 0, PuctSettings(10), seconds=0)
 
 
+def subtree(tree, node: int, path: tuple = ()) -> list:
+    """Every node below ``node`` (itself included) as (moves from ``node``, then each node
+    array's entry but the links: parent, first child and the move from the parent), depth first
+    in the generator's order."""
+    links = {PARENT, FIRST_CHILD, MOVE}
+    entry = tuple(float(tree[a][node]) for a in range(NODE_ARRAYS) if a not in links)
+    rows = [(path, entry)]
+    if tree[KIND][node] == INNER:
+        first = int(tree[FIRST_CHILD][node])
+        for c in range(first, first + int(tree[CHILD_COUNT][node])):
+            assert tree[PARENT][c] == node
+            rows += subtree(tree, c, (*path, int(tree[MOVE][c])))
+    return rows
+
+
+def most_visited_line(tree, plies: int) -> list[int]:
+    """The nodes of the most visited line from the root, ``plies`` deep."""
+    node, line = 0, []
+    for _ in range(plies):
+        first = int(tree[FIRST_CHILD][node])
+        children = range(first, first + int(tree[CHILD_COUNT][node]))
+        node = max(children, key=lambda c: tree[VISITS][c])
+        line.append(node)
+    return line
+
+
+@pytest.mark.parametrize("name", ["tigers", "draughts"])
+def test_tree_reuse_keeps_the_subtree_of_the_position_the_game_reached(name):
+    rules = get_game(name)
+    game = random_game(rules, 4, 10)
+    params = random_zero_network(rules.kernel_id, seed=12)
+    search = PuctSearch(rules.kernel_id, max_nodes=1 << 16)
+    settings = PuctSettings(600)
+    first = search.search(
+        params, rules.encode(game.position), game.history_keys(), game.window_start, settings
+    )
+    line = most_visited_line(search.tree, 2)
+    kept = subtree(search.tree, line[-1])
+    count, _, *rest = kept[0][1]
+    kept[0] = ((), (count, 1.0, *rest))  # a root's prior is 1
+    for node in line:
+        game.play(rules.move_from_code(int(search.tree[MOVE][node])))
+    root, keys = rules.encode(game.position), game.history_keys()
+    nodes = search._kept(params, root, keys, -1, None)
+    assert 0 < nodes < first.nodes and search.tree[PARENT][0] == -1
+    assert subtree(search.tree, 0) == kept  # the same nodes, visits, values and priors
+    assert len(kept) == nodes  # and nothing else
+    # a search with reuse adds its simulations to that tree
+    search = PuctSearch(rules.kernel_id, max_nodes=1 << 16)
+    game.undo()
+    game.undo()
+    search.search(params, rules.encode(game.position), game.history_keys(), 0, settings)
+    for node in line:
+        game.play(rules.move_from_code(int(search.tree[MOVE][node])))
+    again = search.search(params, root, keys, game.window_start, PuctSettings(50), reuse=True)
+    assert again.reused == rest[0] - 1 > 0  # the kept root's simulations
+    assert again.visits.sum() == again.reused + 50 and again.simulations == 50
+
+
+def test_tree_reuse_only_follows_the_same_game_with_the_same_network():
+    game = random_game(RULES, 6, 8)
+    params = random_zero_network(TIGERS, seed=13)
+    other = random_zero_network(TIGERS, seed=14)
+    settings = PuctSettings(300)
+
+    def reused_after(moves: int, **changes) -> int:
+        """Search the game's position, play ``moves`` of the most visited line, search
+        again with reuse (``changes``: what differs the second time) and say what was kept."""
+        search = PuctSearch(TIGERS, max_nodes=1 << 15)
+        start = Game(RULES)
+        for move in game.moves:
+            start.play(move)
+        search.search(params, RULES.encode(start.position), start.history_keys(), 0, settings)
+        for node in most_visited_line(search.tree, moves):
+            start.play(RULES.move_from_code(int(search.tree[MOVE][node])))
+        keys = changes.pop("keys", start.history_keys())
+        return search.search(
+            changes.pop("params", params),
+            RULES.encode(start.position),
+            keys,
+            start.window_start,
+            changes.pop("settings", settings),
+            reuse=changes.pop("reuse", True),
+            **changes,
+        ).reused
+
+    assert reused_after(1) > 0 and reused_after(2) > 0 and reused_after(3) > 0
+    assert reused_after(0) == 0  # the same position again: no move since, a new search
+    assert reused_after(2, reuse=False) == 0
+    assert reused_after(2, params=other) == 0
+    assert reused_after(2, settings=PuctSettings(300, noise_fraction=0.25)) == 0
+    assert reused_after(2, plies_to_cap=50) == 0  # the last search had no cap
+    # the same position, reached in another game: its history differs
+    assert reused_after(2, keys=np.array([123, 456], dtype=np.int64)) == 0
+
+
+def test_the_zero_player_reuses_its_tree_and_still_plays_the_same_games(zero_files):
+    _, files = zero_files
+    kept = []
+
+    def play(reuse: str) -> Game:
+        zero = make_player(f"zero:net={files['tigers']},sims=60,seed=3,reuse={reuse}", RULES)
+        searched = zero.search
+
+        def search(game):
+            result = searched(game)
+            kept.append((reuse, result.reused))
+            assert result.simulations == 60 and result.visits.sum() == result.reused + 60
+            return result
+
+        zero.search = search
+        players = {"tigers": zero, "sheep": make_player("random", RULES, seed=4)}
+        return play_game(RULES, players, ply_cap=60)
+
+    game = play("on")
+    assert play("on").moves == game.moves  # the same seeds, the same game
+    assert any(reused > 0 for reuse, reused in kept if reuse == "on")
+    play("off")
+    assert all(reused == 0 for reuse, reused in kept if reuse == "off")
+    zero = make_player(f"zero:net={files['tigers']},sims=60", RULES)
+    start = Game(RULES)
+    zero.search(start)
+    start.play(start.legal_moves()[0])
+    zero.forget()
+    assert zero.search(start).reused == 0
+
+
 def test_inputs_are_checked_before_the_kernel_sees_them():
     game = Game(RULES)
     params = random_zero_network(TIGERS, seed=8)
@@ -483,6 +676,8 @@ def test_zero_options_reach_the_search(zero_files):
         ("net=TIGERS,cpuct=-1", "cpuct must be between"),
         ("net=TIGERS,ml_factor=0.1", "ml_factor only apply with moves_left=on"),
         ("net=TIGERS,moves_left=maybe", "moves_left must be on or off"),
+        ("net=TIGERS,reuse=yes", "reuse must be on or off"),
+        ("net=TIGERS,solver=1", "solver must be on or off"),
         ("net=TIGERS,temp_plies=3", "temp_plies only applies with temp=T"),
         ("net=TIGERS,depth=3", "unknown option(s) depth"),
         ("net=DRAUGHTS", "network for English draughts, not Tigers & Sheep"),

@@ -473,6 +473,20 @@ def test_engines_lent_again_play_as_new_ones_and_keep_their_own_seed(tmp_path):
     assert len(fixed) == 1
 
 
+def test_a_lent_zero_player_keeps_no_tree_of_another_game():
+    from samuel.games.game import Game
+    from samuel.games.tigers.rules import RULES
+    from samuel.web.games import PlayerPool, choose_engine_move
+
+    pool, game = PlayerPool(None, size=4), Game(RULES)
+    with pool.lend("zero:sims=50", 0) as player:
+        game.play(player.choose_move(game))  # the tree now holds the position after it
+        assert player.reuse
+    choose_engine_move(game, "zero:sims=50", 0, pool)
+    with pool.lend("zero:sims=50", 0) as again:
+        assert again is player and again.last.reused == 0 and again.last.simulations == 50
+
+
 class FakeTablebase:
     """Stands in for a built tablebase (the real one takes minutes to build): every position
     with the hand empty is a win for the side to move in 7 plies."""

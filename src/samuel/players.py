@@ -45,7 +45,8 @@ SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
 MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
 ZERO_OPTIONS = (
     "sims=N,time=SECONDS,cpuct=C,fpu=F,seed=S,noise=FRACTION,alpha=A,temp=T,temp_plies=N,"
-    "moves_left=on|off,ml_factor=F,ml_scale=PLIES,ml_threshold=T,tablebase=DIR"
+    "moves_left=on|off,ml_factor=F,ml_scale=PLIES,ml_threshold=T,reuse=on|off,solver=on|off,"
+    "tablebase=DIR"
 )
 MAX_ZERO_SIMULATIONS = 1_000_000  # a move of a million simulations takes minutes; enough
 MAX_TREE_NODES = 1 << 22  # the zero player's largest tree (about 400 MB); a full one stops
@@ -168,7 +169,9 @@ class ZeroPlayer:
     and plies left. ``settings.temperature`` applies to the game's first ``temperature_plies``
     plies only (then the most visited move); the noise, to every move. Each move's search is
     seeded from the player's seed and the ply. With a ``tablebase``, the positions below the
-    root that it holds are exact nodes of the search."""
+    root that it holds are exact nodes of the search. With ``reuse`` (and no noise), a search
+    keeps the subtree of the last search that the game's moves since then lead to, and adds its
+    simulations to it (lc0's tree reuse); :meth:`forget` drops it."""
 
     rules: GameRules
     params: np.ndarray
@@ -178,6 +181,7 @@ class ZeroPlayer:
     spec: str = "zero"
     seconds: float | None = None  # a time per move; then ``settings.simulations`` caps it
     tablebase: object | None = None  # a tigers.tablebase.probe.Tablebase: exact nodes
+    reuse: bool = True  # keep the subtree of the position reached since the last search
     last: PuctResult | None = field(default=None, repr=False)
     _search: PuctSearch | None = field(default=None, repr=False)
 
@@ -207,8 +211,14 @@ class ZeroPlayer:
             None if game.ply_cap is None else game.ply_cap - game.ply,
             None if self.tablebase is None else self.tablebase.layers,
             seconds=self.seconds,
+            reuse=self.reuse,
         )
         return self.last
+
+    def forget(self) -> None:
+        """Keep no tree: the next search starts afresh, as a new player's would."""
+        if self._search is not None:
+            self._search.forget()
 
     def choose_move(self, game: Game):
         return self.rules.move_from_code(self.search(game).best_move)
@@ -481,11 +491,9 @@ def _network_evaluation(
     settings; :mod:`samuel.games.moves_left`)."""
     from samuel.games import moves_left
 
-    switch = options.pop("moves_left", "off")
-    if switch not in ("on", "off"):
-        raise PlayerSpecError(f"{quoted(name)}: moves_left must be on or off, not {quoted(switch)}")
+    on = _switch(options, "moves_left", "off", name)
     given = [key for key in MOVES_LEFT_SETTINGS if key in options]
-    if switch == "off":
+    if not on:
         if given:
             raise PlayerSpecError(
                 f"{quoted(name)}: {', '.join(given)} only apply with moves_left=on"
@@ -554,6 +562,14 @@ ZERO_MOVES_LEFT = (
 ZERO_MOVES_LEFT_FACTOR = 0.05  # moves_left=on: lc0's MovesLeftFactor (seed 003)
 
 
+def _switch(options: dict[str, str], key: str, default: str, spec: str) -> bool:
+    """Pop the on/off option ``key`` (``default`` if absent): True for on."""
+    value = options.pop(key, default)
+    if value not in ("on", "off"):
+        raise PlayerSpecError(f"{quoted(spec)}: {key} must be on or off, not {quoted(value)}")
+    return value == "on"
+
+
 def _zero_player(
     options: dict[str, str],
     rules: GameRules,
@@ -590,18 +606,18 @@ def _zero_player(
         value = _number(options, key, float, spec, low, high)
         if value is not None:
             fields[name] = value
-    switch = options.pop("moves_left", "off")
-    if switch not in ("on", "off"):
-        raise PlayerSpecError(f"{quoted(spec)}: moves_left must be on or off, not {quoted(switch)}")
+    moves_left = _switch(options, "moves_left", "off", spec)
     given = [key for key, *_ in ZERO_MOVES_LEFT if key in options]
-    if switch == "off" and given:
+    if not moves_left and given:
         raise PlayerSpecError(f"{quoted(spec)}: {', '.join(given)} only apply with moves_left=on")
-    if switch == "on":
+    if moves_left:
         fields["moves_left_factor"] = ZERO_MOVES_LEFT_FACTOR
         for key, name, low, high in ZERO_MOVES_LEFT:
             value = _number(options, key, float, spec, low, high)
             if value is not None:
                 fields[name] = value
+    reuse = _switch(options, "reuse", "on", spec)
+    fields["solver"] = _switch(options, "solver", "off", spec)
     temperature_plies = _number(options, "temp_plies", int, spec, 0, MAX_ZERO_SIMULATIONS)
     if temperature_plies is not None and "temperature" not in fields:
         raise PlayerSpecError(f"{quoted(spec)}: temp_plies only applies with temp=T")
@@ -619,6 +635,7 @@ def _zero_player(
         spec=spec,
         tablebase=None if directory is None else _tablebase(directory, rules, spec),
         seconds=seconds,
+        reuse=reuse,
     )
 
 

@@ -4,8 +4,8 @@ against, simulation for simulation: a tree of Python objects and lists.
 It uses the same rules (the compiled game kernels, called one at a time from Python) and the same
 network forward pass (:func:`samuel.nn.zero.zero_forward`), so both searches see the same priors
 and values; everything else (the action sharing, the softmax, the PUCT score, first-play urgency,
-the moves-left bonus, repetition and ply-cap draws, the backup) is written out again here. No
-root noise and no temperature: the most visited move is chosen.
+the moves-left bonus, repetition and ply-cap draws, the backup, the solver) is written out again
+here. No root noise and no temperature: the most visited move is chosen.
 """
 
 from __future__ import annotations
@@ -104,7 +104,8 @@ def select(node: Node, settings) -> Node:
     best, pick = -math.inf, None
     for child in node.children:
         if child.visits > 0:
-            q = child.value_sum / child.visits * node.side
+            exact = child.kind == "terminal"  # proven since, maybe: its exact value, not its mean
+            q = (child.fixed[0] if exact else child.value_sum / child.visits) * node.side
             if moves_left:
                 scale = settings.moves_left_scale
                 longer = min(max(child.plies_sum / child.visits - expected, -scale), scale)
@@ -115,6 +116,21 @@ def select(node: Node, settings) -> Node:
         if score > best:
             best, pick = score, child
     return pick
+
+
+def prove(path: list[Node]) -> None:
+    """The MCTS-solver: going up ``path`` (root first) from its exact last node, a node with a
+    child that wins for its side to move, or whose children are all exact, is exact too (the
+    best child's value; the quickest win, the slowest loss, the quickest draw). Not the root."""
+    for node in reversed(path[1:-1]):
+        exact = [c for c in node.children if c.kind == "terminal"]
+        values = [(c.fixed[0] * node.side, c.fixed[1]) for c in exact]
+        if not any(v == 1 for v, _ in values) and len(exact) < len(node.children):
+            return
+        best = max(v for v, _ in values)
+        plies = [p for v, p in values if v == best]
+        node.kind = "terminal"
+        node.fixed = (best * node.side, 1 + (max(plies) if best == -1 else min(plies)))
 
 
 def puct(
@@ -143,6 +159,8 @@ def puct(
             )
         else:
             value, plies = node.fixed
+        if settings.solver and node.kind == "terminal":
+            prove(path)
         for visited in reversed(path):
             visited.visits += 1
             visited.value_sum += value

@@ -223,14 +223,16 @@ def zero_forward(
     legal_count: int,
     logits: np.ndarray,
     scratch: np.ndarray,
+    with_plies: bool = True,
 ):
     """``(value, plies left)`` of the position whose set inputs are ``active[:count]`` (with
     ``values[:count]``, as :func:`samuel.nn.network.forward` takes them), and the policy's
     logits of the legal moves' actions ``legal[:legal_count]`` into ``logits[:legal_count]``
-    (:func:`softmax` makes them priors). Checks its arrays (:func:`check_sample`)."""
+    (:func:`softmax` makes them priors). Without ``with_plies`` the plies-left head is skipped
+    (about a third of the pass) and the plies are 0. Checks its arrays (:func:`check_sample`)."""
     check_sample(params, inputs, actions, active, count, legal, legal_count, logits, scratch)
     value = forward(params, inputs, active, values, count, scratch)
-    plies = plies_left(params, inputs, scratch)
+    plies = plies_left(params, inputs, scratch) if with_plies else 0.0
     _policy_logits(params, inputs, actions, legal, legal_count, logits, scratch)
     return value, plies
 

@@ -94,6 +94,7 @@ UNSEEN, INNER, TERMINAL, HORIZON = 0, 1, 2, 3
     FIXED_VALUE,
     FIXED_PLIES,
 ) = range(12)
+NODE_ARRAYS = 12  # the arrays above: one entry per node
 STATES, KEYS, WINDOW = 12, 13, 14
 
 
@@ -149,12 +150,14 @@ def _reach(
     plies_to_cap,
     free,
     tablebase,
+    with_plies,
 ):
     """Decide what the node first reached at ``depth`` (its position in ``states[depth]``, its
     key and window set) is, and expand it if it is inner. Returns ``(ok, value, plies)``: the
     value in the first player's view and the plies left; ``ok`` is False (nothing changed) when
     its children do not fit in the tree. Below the root, a position the ``tablebase`` holds is
-    terminal with its perfect-play value."""
+    terminal with its perfect-play value. Without ``with_plies`` (no moves-left utility) the
+    network's plies-left head is not run: its plies are 0."""
     states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
     moves, legal, distinct, slot, sharers, logits, priors, active, values, scratch = work
     state = states[depth]
@@ -190,7 +193,7 @@ def _reach(
     k = game_actions.distinct_actions(legal, n, distinct, slot)
     count = games.zero_network_inputs(game, state, active, values)
     net_value, plies = zero.zero_forward(
-        params, inputs, actions, active, values, count, distinct, k, logits, scratch
+        params, inputs, actions, active, values, count, distinct, k, logits, scratch, with_plies
     )
     value = float(net_value) * games.network_sign(game, state)
     if depth >= MAX_DEPTH:
@@ -243,7 +246,10 @@ def _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold
     for c in range(first, first + count):
         n = visits[c]
         if n > 0:
-            q = value_sum[c] / n * side
+            if tree[KIND][c] == TERMINAL:  # exact: the same as its mean, unless proven since
+                q = tree[FIXED_VALUE][c] * side
+            else:
+                q = value_sum[c] / n * side
             if use_moves_left:
                 longer = tree[PLIES_SUM][c] / n - expected_plies
                 longer = min(max(longer, -ml_scale), ml_scale)
@@ -255,6 +261,41 @@ def _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold
             best = score
             pick = c
     return pick
+
+
+@kernel
+def _prove(tree, node):
+    """The MCTS-solver's step after the exact ``node`` (a terminal) is reached: its parent is
+    proven when it has a child that wins for its side to move, or when every child is exact;
+    then the grandparent is looked at, and so on up to (not including) the root. A proven node
+    becomes a terminal with its exact value: the best child's, and the plies of the quickest
+    win, or of the slowest loss, or the quickest draw."""
+    parent, kind = tree[PARENT], tree[KIND]
+    fixed, fixed_plies = tree[FIXED_VALUE], tree[FIXED_PLIES]
+    child = node
+    here = parent[child]
+    while here > 0:
+        side = tree[SIDE][here]
+        first = tree[FIRST_CHILD][here]
+        count = tree[CHILD_COUNT][here]
+        wins = fixed[child] * side > 0.5
+        best = -2.0
+        plies = 0.0
+        for c in range(first, first + count):
+            if kind[c] != TERMINAL:
+                if wins:
+                    continue
+                return  # a child still open, and none wins yet
+            value = fixed[c] * side
+            if value > best + 0.5:
+                best, plies = value, fixed_plies[c]
+            elif value > best - 0.5:  # as good: the quicker win or draw, the slower loss
+                plies = max(plies, fixed_plies[c]) if value < -0.5 else min(plies, fixed_plies[c])
+        kind[here] = TERMINAL
+        fixed[here] = best * side
+        fixed_plies[here] = plies + 1.0
+        child = here
+        here = parent[child]
 
 
 @kernel
@@ -311,6 +352,7 @@ def _simulate(
     free,
     tablebase,
     deadline,
+    solver,
 ):
     """Run ``simulations`` simulations on the tree whose root is expanded and whose first
     ``free`` nodes are used, or until it is full, or (``deadline`` > 0) until the clock passes
@@ -351,6 +393,7 @@ def _simulate(
                 plies_to_cap,
                 free,
                 tablebase,
+                ml_factor > 0.0,
             )
             if not ok:
                 break  # the tree is full
@@ -359,6 +402,8 @@ def _simulate(
         else:
             value = tree[FIXED_VALUE][node]
             plies = tree[FIXED_PLIES][node]
+        if solver and tree[KIND][node] == TERMINAL:
+            _prove(tree, node)
         while node >= 0:
             visits[node] += 1
             value_sum[node] += value
@@ -395,6 +440,7 @@ def puct_kernel(
     tablebase=None,
     resume=0,
     deadline=0.0,
+    solver=False,
 ):
     """Search ``root`` (not over) for ``simulations`` simulations after expanding it, or until
     the tree is full; returns ``(choice, simulations done, nodes used)``, ``choice`` an index
@@ -427,7 +473,19 @@ def puct_kernel(
         tree[MOVE][0] = -1
         tree[PRIOR][0] = 1.0
         ok, value, plies = _reach(
-            game, params, inputs, actions, tree, work, 0, 0, root_index, -1, 1, tablebase
+            game,
+            params,
+            inputs,
+            actions,
+            tree,
+            work,
+            0,
+            0,
+            root_index,
+            -1,
+            1,
+            tablebase,
+            ml_factor > 0.0,
         )
         visits[0] = 1
         value_sum[0] = value
@@ -465,7 +523,79 @@ def puct_kernel(
         free,
         tablebase,
         deadline,
+        solver,
     )
+
+
+@kernel
+def _follow(game, tree, root, keys, here, child):
+    """The node of ``tree`` that the game reached from its root (the position ``root``) by the
+    moves whose positions have ``keys``, in order, with its position written into ``here``; -1
+    if one of them is not in the tree."""
+    here[:] = 0
+    here[: root.shape[0]] = root
+    node = 0
+    for i in range(keys.shape[0]):
+        if tree[KIND][node] != INNER:
+            return -1
+        first = tree[FIRST_CHILD][node]
+        found = -1
+        for c in range(first, first + tree[CHILD_COUNT][node]):
+            games.play(game, here, tree[MOVE][c], child)
+            if games.key(game, child) == keys[i]:
+                found = c
+                break
+        if found < 0:
+            return -1
+        here[:] = child
+        node = found
+    return node
+
+
+@kernel
+def _copy_node(old, source, tree, target, parent):
+    """Copy node ``source`` of the node arrays ``old`` to node ``target`` of ``tree``."""
+    tree[PARENT][target] = parent
+    tree[FIRST_CHILD][target] = old[FIRST_CHILD][source]
+    tree[CHILD_COUNT][target] = old[CHILD_COUNT][source]
+    tree[MOVE][target] = old[MOVE][source]
+    tree[PRIOR][target] = old[PRIOR][source]
+    tree[VISITS][target] = old[VISITS][source]
+    tree[VALUE_SUM][target] = old[VALUE_SUM][source]
+    tree[PLIES_SUM][target] = old[PLIES_SUM][source]
+    tree[SIDE][target] = old[SIDE][source]
+    tree[KIND][target] = old[KIND][source]
+    tree[FIXED_VALUE][target] = old[FIXED_VALUE][source]
+    tree[FIXED_PLIES][target] = old[FIXED_PLIES][source]
+
+
+@kernel
+def _reroot(tree, old, node):
+    """Make the subtree of ``node`` the whole tree, its root node 0: ``old`` holds copies of the
+    tree's node arrays (its used nodes). Nodes are laid out breadth first, so each node's
+    children stay contiguous. Returns the nodes the new tree uses."""
+    source = np.empty(old[PARENT].shape[0], dtype=np.int64)  # each new node's old index
+    _copy_node(old, node, tree, 0, -1)
+    tree[MOVE][0] = -1
+    tree[PRIOR][0] = 1.0
+    source[0] = node
+    free = 1
+    here = 0
+    while here < free:
+        before = source[here]
+        tree[FIRST_CHILD][here] = -1  # a leaf's children, if any, are dropped
+        tree[CHILD_COUNT][here] = 0
+        if old[KIND][before] == INNER:
+            first = old[FIRST_CHILD][before]
+            count = old[CHILD_COUNT][before]
+            tree[FIRST_CHILD][here] = free
+            tree[CHILD_COUNT][here] = count
+            for i in range(count):
+                _copy_node(old, first + i, tree, free + i, here)
+                source[free + i] = first + i
+            free += count
+        here += 1
+    return free
 
 
 @dataclass(frozen=True)
@@ -486,6 +616,9 @@ class PuctSettings:
     moves_left_factor: float = 0.0
     moves_left_scale: float = 10.0  # plies: a move 10 plies longer gets the whole factor
     moves_left_threshold: float = 0.95  # |Q| beyond which the game counts as decided
+    # The MCTS-solver (Winands et al., 2008): exact values go up the tree. A node with a
+    # winning child, or whose children are all exact, becomes exact itself.
+    solver: bool = False
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int):
@@ -504,6 +637,8 @@ class PuctSettings:
             "moves_left_scale": (1e-3, 1000.0),
             "moves_left_threshold": (0.0, 1.0),
         }
+        if not isinstance(self.solver, bool):
+            raise CommandError(f"solver must be True or False, not {self.solver!r}")
         for name, (low, high) in bounds.items():
             value = getattr(self, name)
             if not (isinstance(value, int | float) and low <= value <= high):
@@ -526,6 +661,7 @@ class PuctResult:
     nodes: int
     full: bool  # the tree filled up before every simulation ran
     seconds: float
+    reused: int = 0  # simulations kept from the last search's tree (tree reuse), besides these
 
     @property
     def best_move(self) -> int:
@@ -557,6 +693,54 @@ class PuctSearch:
         self.max_nodes = int(max_nodes)
         self.tree = new_tree(self.max_nodes, games.STATE_SIZE)
         self.work = new_work()
+        # What the tree holds: the last search's network, tablebase, history keys (the root's
+        # last), plies to the cap, root and nodes used; None when it is not a whole search.
+        self._last: tuple | None = None
+
+    def forget(self) -> None:
+        """Keep nothing of the last search: the next one starts a new tree even if it could
+        reuse part of this one."""
+        self._last = None
+
+    def _kept(
+        self,
+        params: np.ndarray,
+        root: np.ndarray,
+        history_keys: np.ndarray,
+        plies_to_cap: int,
+        tablebase: tuple[np.ndarray, ...] | None,
+    ) -> int:
+        """Tree reuse: if the game went on from the last search's root by moves that its tree
+        holds, make the subtree of this position the tree and return the nodes it uses; else 0
+        (a new tree). A subtree over half the tree is not kept, so that the search has room."""
+        last, self._last = self._last, None
+        if last is None:
+            return 0
+        old_params, old_tablebase, old_keys, old_cap, old_root, used = last
+        plies = len(history_keys) - len(old_keys)
+        if (
+            plies < 1
+            or not np.array_equal(history_keys[: len(old_keys)], old_keys)
+            or (plies_to_cap < 0) != (old_cap < 0)
+            or (plies_to_cap >= 0 and plies_to_cap != old_cap - plies)
+            or tablebase is not old_tablebase
+            or not np.array_equal(params, old_params)
+        ):
+            return 0
+        here = np.zeros(games.STATE_SIZE, dtype=np.int64)
+        child = np.zeros(games.STATE_SIZE, dtype=np.int64)
+        node = _follow(
+            self.game, self.tree, old_root, np.ascontiguousarray(history_keys[-plies:]), here, child
+        )
+        if (
+            node < 1
+            or self.tree[KIND][node] != INNER
+            or not np.array_equal(here[: len(root)], root)
+        ):
+            return 0
+        old = tuple(array[:used].copy() for array in self.tree[:NODE_ARRAYS])
+        kept = int(_reroot(self.tree, old, node))
+        return kept if kept <= self.max_nodes // 2 else 0
 
     def _check_tablebase(self, tablebase: tuple[np.ndarray, ...]) -> None:
         """Raise ValueError unless ``tablebase`` is the layers of this game's tablebase: one per
@@ -584,6 +768,7 @@ class PuctSearch:
         plies_to_cap: int | None = None,
         tablebase: tuple[np.ndarray, ...] | None = None,
         seconds: float | None = None,
+        reuse: bool = False,
     ) -> PuctResult:
         """Search ``root`` (the game's encoding; not over) with the Zero network ``params``.
         With ``seconds``, the search runs in steps of :data:`TIMED_STEP` simulations and stops
@@ -595,6 +780,11 @@ class PuctSearch:
         left before the game's ply cap (None: no cap); ``tablebase`` the layers of a tablebase
         for this game's rules (``Tablebase.layers``) or None. Raises ValueError for arrays that
         do not fit the game or a root that is over.
+
+        With ``reuse``, a search of a position that the game reached from the last search's
+        root, by moves in its tree, keeps that position's subtree and adds its simulations to
+        it (``PuctResult.reused`` counts the simulations kept). Not with root noise: the
+        kept root's priors have none.
         """
         from samuel.games.networks import check_zero_network
 
@@ -610,6 +800,7 @@ class PuctSearch:
         history_keys = np.asarray(history_keys)
         if history_keys.ndim != 1 or len(history_keys) == 0:
             raise ValueError("history_keys must list the game's keys, the root's last")
+        history_keys_given = np.array(history_keys, dtype=np.int64)  # all of them, for reuse
         dropped = max(0, len(history_keys) - HISTORY_CAPACITY)
         history_keys = np.ascontiguousarray(history_keys[dropped:], dtype=np.int64)
         window_start = min(max(0, int(window_start) - dropped), len(history_keys) - 1)
@@ -645,10 +836,25 @@ class PuctSearch:
         )
         seed = int(seed) & 0x7FFFFFFFFFFFFFFF
         started = time.perf_counter()
+        raw_keys = history_keys_given
+        kept = 0
+        if reuse and settings.noise_fraction == 0.0:
+            kept = self._kept(params, arguments[4], raw_keys, cap, tablebase)
+        self._last = None
+        reused = int(self.tree[VISITS][0]) - 1 if kept else 0  # the simulations below it
         deadline = 0.0 if seconds is None else started + seconds
         step = settings.simulations if seconds is None else min(TIMED_STEP, settings.simulations)
         choice, done, used = puct_kernel(
-            *arguments, step, *tuning, seed, self.tree, self.work, tablebase, 0, deadline
+            *arguments,
+            step,
+            *tuning,
+            seed,
+            self.tree,
+            self.work,
+            tablebase,
+            kept,
+            deadline,
+            settings.solver,
         )
         # A step stops short when the tree is full or at the deadline (checked every
         # CLOCK_EVERY simulations): short before the deadline means full.
@@ -662,11 +868,21 @@ class PuctSearch:
             step = min(TIMED_STEP, settings.simulations - done)
             seed = (seed + 1) & 0x7FFFFFFFFFFFFFFF  # each step's draws of its own
             choice, more, used = puct_kernel(
-                *arguments, step, *tuning, seed, self.tree, self.work, tablebase, used, deadline
+                *arguments,
+                step,
+                *tuning,
+                seed,
+                self.tree,
+                self.work,
+                tablebase,
+                used,
+                deadline,
+                settings.solver,
             )
             full = more < step and time.perf_counter() < deadline
             done += more
         elapsed = time.perf_counter() - started
+        self._last = (params.copy(), tablebase, raw_keys, cap, arguments[4].copy(), int(used))
         first = int(self.tree[FIRST_CHILD][0])
         count = int(self.tree[CHILD_COUNT][0])
         children = slice(first, first + count)
@@ -685,4 +901,5 @@ class PuctSearch:
             nodes=int(used),
             full=bool(full),
             seconds=elapsed,
+            reused=reused,
         )

@@ -311,6 +311,8 @@ def choose_engine_move(
             )
         if hasattr(player, "last"):
             player.last = None
+        if hasattr(player, "forget"):
+            player.forget()  # a lent player plays as a new one: no tree kept from another game
         move = player.choose_move(game)
         last = getattr(player, "last", None)
     search = (
