@@ -577,6 +577,28 @@ def test_the_zero_player_reuses_its_tree_and_still_plays_the_same_games(zero_fil
     assert zero.search(start).reused == 0
 
 
+@pytest.mark.parametrize("name", ["tigers", "draughts"])
+def test_the_principal_variation_is_the_chosen_move_then_the_most_visited_line(name):
+    rules = get_game(name)
+    game = random_game(rules, 7, 6)
+    params = random_zero_network(rules.kernel_id, seed=15)
+    search = PuctSearch(rules.kernel_id, max_nodes=1 << 16)
+    result = search.search(
+        params, rules.encode(game.position), game.history_keys(), 0, PuctSettings(800)
+    )
+    line = result.principal_variation
+    assert line[0] == result.best_move and len(line) > 2
+    node = int(search.tree[FIRST_CHILD][0]) + result.chosen
+    for move in line[1:]:
+        first = int(search.tree[FIRST_CHILD][node])
+        children = range(first, first + int(search.tree[CHILD_COUNT][node]))
+        node = max(children, key=lambda c: search.tree[VISITS][c])  # the first of the most
+        assert int(search.tree[MOVE][node]) == move
+    for move in line:  # and it is a line of legal moves
+        game.play(rules.move_from_code(move))
+    assert result.forced_plies is None  # nothing is proven here
+
+
 def test_inputs_are_checked_before_the_kernel_sees_them():
     game = Game(RULES)
     params = random_zero_network(TIGERS, seed=8)
@@ -760,3 +782,6 @@ def test_analyse_describes_a_puct_search(zero_files):
     assert any(line.split()[-1] in ("a1xc1", "e1xc1") for line in lines if "best move" in line)
     for label in ("value", "visits", "prior", "sims", "nodes", "sims/s"):
         assert label in run.stdout
+    assert "forced     the side to move wins in 1 ply" in lines
+    pv = next(line for line in lines if line.startswith("pv "))
+    assert pv.split()[1] in ("a1xc1", "e1xc1")

@@ -125,6 +125,10 @@ def test_players_offers_samuel_zero_with_its_shipped_network(client):
     assert answer.status_code == 200, answer.text
     last = answer.json()["moves"][-1]
     assert last["side"] == "tigers" and last["move"] in game["legal_moves"]
+    search = last["search"]  # the PUCT search, described as an alpha-beta one is
+    assert search["player"] == "zero:sims=800" and search["move"] == last["move"]
+    assert search["simulations"] == 800 and -1 <= search["expected_result"] <= 1
+    assert search["principal_variation"][0] == last["move"] and search["depth"] >= 1
 
 
 def test_a_missing_weights_dir_is_refused(tmp_path):
@@ -278,6 +282,27 @@ def test_analyse_a_position(client):
     assert forced["score_text"] == "tigers win in 1 ply" and forced["move"] == "a1xc1"
     timed = client.post("/api/analyse", json={"time": 0.05, "player": "classic"}).json()
     assert timed["depth"] >= 1 and timed["seconds"] < 5
+
+
+def test_analyse_with_samuel_zero(client):
+    answer = client.post("/api/analyse", json={"position": "start", "player": "zero:sims=300"})
+    assert answer.status_code == 200, answer.text
+    analysis = answer.json()
+    assert analysis["move"] == analysis["principal_variation"][0]
+    assert analysis["simulations"] == 300 and analysis["nodes"] > 300
+    assert analysis["score"] == analysis["expected_result"]
+    assert "(expected result, tigers' view)" in analysis["score_text"]
+    assert analysis["depth"] == len(analysis["principal_variation"]) > 1
+    forced = client.post(
+        "/api/analyse", json={"position": FORCED_WIN, "player": "zero:sims=50"}
+    ).json()
+    assert forced["score_text"] == "tigers win in 1 ply" and forced["move"] in ("a1xc1", "e1xc1")
+    assert forced["forced_winner"] == "tigers" and forced["forced_plies"] == 1
+    again = client.post("/api/analyse", json={"position": "start", "player": "zero:sims=300"})
+    assert again.json() | {"seconds": 0, "nodes_per_second": 0} == analysis | {
+        "seconds": 0,
+        "nodes_per_second": 0,
+    }  # the same search again: no tree kept from the first
 
 
 def test_analyse_defaults_to_depth_6_from_the_start(client):

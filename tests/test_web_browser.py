@@ -181,6 +181,21 @@ def test_a_whole_game_by_clicking_against_the_engine(page: Page, tmp_path: Path)
     assert (tmp_path / "web-game-over.png").stat().st_size > 10_000
 
 
+def test_samuel_zeros_search_is_shown_as_an_expected_result(page: Page, tmp_path: Path):
+    start_game(page, "sheep", "zero:sims=800")
+    play_one_move(page)
+    state = game_state(page)
+    search = state["moves"][-1]["search"]
+    assert search["player"] == "zero:sims=800" and search["simulations"] == 800
+    score = page.inner_text("#engine-score")
+    assert score == search["score_text"] and "(expected result, tigers' view)" in score
+    assert page.inner_text("#engine-pv").split()[0] == search["move"]
+    # the bar shows the expected result itself: -1 empties it, +1 fills it
+    width = page.evaluate("() => document.getElementById('bar-first').style.width")
+    assert float(width.rstrip("%")) == pytest.approx(50 + 50 * search["expected_result"], abs=0.1)
+    screenshot(page, tmp_path / "web-zero.png")
+
+
 def test_bad_input_is_explained_and_changes_nothing(page: Page, tmp_path: Path):
     start_game(page, "sheep", "random")
     play_one_move(page)

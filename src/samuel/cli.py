@@ -127,6 +127,11 @@ def _analyse_zero(rules, player, game) -> None:
     print(f"player     {player.spec}")
     print(f"best move  {rules.format_move(rules.move_from_code(result.best_move))}")
     print(f"value      {result.value:+.3f} (the side to move's, -1 to 1)")
+    if result.forced_plies is not None:
+        plies = result.forced_plies
+        print(f"forced     the side to move wins in {plies} {'ply' if plies == 1 else 'plies'}")
+    pv = " ".join(rules.format_move(rules.move_from_code(m)) for m in result.principal_variation)
+    print(f"pv         {pv} (the most visited line)")
     order = sorted(range(len(result.moves)), key=lambda i: -result.visits[i])
     for i in order[:ZERO_MOVES_SHOWN]:
         move = rules.format_move(rules.move_from_code(result.moves[i]))

@@ -662,6 +662,11 @@ class PuctResult:
     full: bool  # the tree filled up before every simulation ran
     seconds: float
     reused: int = 0  # simulations kept from the last search's tree (tree reuse), besides these
+    # The chosen move, then the most visited line below it, as far as children were visited.
+    principal_variation: tuple[int, ...] = ()
+    # Plies to a win that the search proved for the side to move (its chosen move is an exact
+    # win: a win in one, or with the solver one proven deeper), or None.
+    forced_plies: int | None = None
 
     @property
     def best_move(self) -> int:
@@ -888,6 +893,10 @@ class PuctSearch:
         children = slice(first, first + count)
         visits = self.tree[VISITS][children].copy()
         side = int(self.tree[SIDE][0])
+        chosen = first + int(choice)
+        forced = None
+        if self.tree[KIND][chosen] == TERMINAL and self.tree[FIXED_VALUE][chosen] * side > 0.5:
+            forced = int(self.tree[FIXED_PLIES][chosen]) + 1
         with np.errstate(invalid="ignore", divide="ignore"):
             values = np.where(visits > 0, self.tree[VALUE_SUM][children] / visits * side, 0.0)
         return PuctResult(
@@ -902,4 +911,19 @@ class PuctSearch:
             full=bool(full),
             seconds=elapsed,
             reused=reused,
+            principal_variation=self._principal_variation(chosen),
+            forced_plies=forced,
         )
+
+    def _principal_variation(self, chosen: int) -> tuple[int, ...]:
+        """The chosen root child's move, then the most visited line below it (ties: the
+        first)."""
+        tree, node, line = self.tree, chosen, [int(self.tree[MOVE][chosen])]
+        while tree[KIND][node] == INNER and len(line) < MAX_DEPTH:
+            first = int(tree[FIRST_CHILD][node])
+            visits = tree[VISITS][first : first + int(tree[CHILD_COUNT][node])]
+            if visits.max() == 0:
+                break
+            node = first + int(np.argmax(visits))
+            line.append(int(tree[MOVE][node]))
+        return tuple(line)

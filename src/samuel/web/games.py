@@ -22,8 +22,17 @@ from samuel.games.base import GameRules, Outcome
 from samuel.games.game import Game
 from samuel.games.record import format_record, record_from_game
 from samuel.games.tigers.rules import RULES as TIGERS
-from samuel.players import HumanPlayer, Player, PlayerSpec, PlayerSpecError, SearchPlayer, quoted
+from samuel.players import (
+    HumanPlayer,
+    Player,
+    PlayerSpec,
+    PlayerSpecError,
+    SearchPlayer,
+    ZeroPlayer,
+    quoted,
+)
 from samuel.search.alphabeta import SearchResult
+from samuel.search.puct import PuctResult
 from samuel.web import schemas
 from samuel.web.boards import WEB_GAMES, WebGame
 from samuel.web.specs import player_for
@@ -75,10 +84,12 @@ def check_sides(players: dict[str, str], web: WebGame) -> dict[str, str]:
 
 
 def describe_search(
-    result: SearchResult, position, spec: str, rules: GameRules = TIGERS
+    result: SearchResult | PuctResult, position, spec: str, rules: GameRules = TIGERS
 ) -> schemas.Search:
     """A search's result for people and pages: the first player's view (the tigers', Black's),
     in the game's words, as ``samuel analyse`` says it."""
+    if isinstance(result, PuctResult):
+        return describe_puct(result, position, spec, rules)
     side = rules.side_to_move(position)  # 0: the first player, whose view scores take
     first_view = result.score if side == 0 else -result.score
     plies = result.forced_plies
@@ -102,6 +113,39 @@ def describe_search(
         seconds=round(result.seconds, 6),
         nodes_per_second=round(result.nodes_per_second, 1),
         principal_variation=[notation(rules.move_from_code(m)) for m in result.principal_variation],
+    )
+
+
+def describe_puct(
+    result: PuctResult, position, spec: str, rules: GameRules = TIGERS
+) -> schemas.Search:
+    """A zero player's search for people and pages: its value is the expected result, -1..1,
+    in the first player's view; its depth, the length of its most visited line."""
+    side = rules.side_to_move(position)
+    first_view = result.value if side == 0 else -result.value
+    plies = result.forced_plies
+    winner = None
+    if plies is not None:
+        winner = rules.sides[side]
+        text = f"{rules.win_phrases[side]} in {plies} {'ply' if plies == 1 else 'plies'}"
+    else:
+        text = f"{first_view:+.3f} (expected result, {rules.view_phrase})"
+    notation = rules.format_move
+    line = [notation(rules.move_from_code(m)) for m in result.principal_variation]
+    return schemas.Search(
+        player=spec,
+        move=notation(rules.move_from_code(result.best_move)),
+        score=round(first_view, 6),
+        score_text=text,
+        forced_winner=winner,
+        forced_plies=plies,
+        depth=len(line),
+        nodes=result.nodes,
+        seconds=round(result.seconds, 6),
+        nodes_per_second=round(result.nodes / result.seconds, 1) if result.seconds > 0 else 0.0,
+        principal_variation=line,
+        expected_result=round(first_view, 6),
+        simulations=result.simulations + result.reused,
     )
 
 
@@ -317,7 +361,7 @@ def choose_engine_move(
         last = getattr(player, "last", None)
     search = (
         describe_search(last, game.position, spec, game.rules)
-        if isinstance(last, SearchResult)
+        if isinstance(last, SearchResult | PuctResult)
         else None
     )
     return move, search
@@ -339,10 +383,12 @@ def analyse(
             f"the game is already over in this position: {game.outcome.termination.value}"
         )
     with pool.lend(spec, seed, depth=depth, seconds=seconds, rules=game.rules) as player:
-        if not isinstance(player, SearchPlayer):
+        if not isinstance(player, SearchPlayer | ZeroPlayer):
             raise PlayerSpecError(
                 f"{quoted(spec)} does not search; analysing needs a searching player"
             )
+        if isinstance(player, ZeroPlayer):
+            player.forget()  # no tree of another game
         result = player.search(game)
     search = describe_search(result, game.position, spec, game.rules)
     position = game.rules.format_position(game.position)

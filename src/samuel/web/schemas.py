@@ -133,7 +133,8 @@ class Search(BaseModel):
     move: str = Field(description="the move it chose (the first of the principal variation)")
     score: float = Field(
         description="the first player's view (the tigers', Black's) in the game's units "
-        "(captured sheep, men); a forced result is ±(1000 − plies)"
+        "(captured sheep, men); a forced result is ±(1000 − plies). A zero player's is its "
+        "expected result, -1 to 1"
     )
     score_text: str = Field(
         description="the score in words: '+0.350 (tigers' view)', 'tigers win in 3 plies', "
@@ -141,11 +142,19 @@ class Search(BaseModel):
     )
     forced_winner: Side | None = Field(None, description="who wins by force, if anyone")
     forced_plies: int | None = Field(None, description="plies to the forced end, if any")
-    depth: int
+    depth: int = Field(description="plies searched; a zero player's: its principal variation's")
     nodes: int
     seconds: float
     nodes_per_second: float
     principal_variation: list[str]
+    expected_result: float | None = Field(
+        None,
+        description="a zero player's (PUCT) value of the position, -1 to 1, in the first "
+        "player's view; null for an alpha-beta player",
+    )
+    simulations: int | None = Field(
+        None, description="a zero player's simulations below the root; null for alpha-beta"
+    )
 
 
 class Analysis(Search):

@@ -682,6 +682,8 @@ function drawEngine() {
   // The first player's share of the bar: a forced result fills it or empties it.
   let share;
   if (search.forced_winner) share = search.forced_winner === app.info.sides[0] ? 1 : 0;
+  // A zero player's value is already an expected result, -1..1.
+  else if (search.expected_result != null) share = 0.5 + 0.5 * search.expected_result;
   else share = 0.5 + 0.5 * Math.tanh(search.score / app.info.evaluation_scale);
   bar.style.width = `${(100 * share).toFixed(1)}%`;
   el("score-text").textContent = search.score_text;
