@@ -87,51 +87,27 @@ def describe_search(
     result: SearchResult | PuctResult, position, spec: str, rules: GameRules = TIGERS
 ) -> schemas.Search:
     """A search's result for people and pages: the first player's view (the tigers', Black's),
-    in the game's words, as ``samuel analyse`` says it."""
-    if isinstance(result, PuctResult):
-        return describe_puct(result, position, spec, rules)
+    in the game's words, as ``samuel analyse`` says it. A zero player's (PUCT) score is its
+    expected result, -1..1, and its depth the length of its most visited line."""
     side = rules.side_to_move(position)  # 0: the first player, whose view scores take
-    first_view = result.score if side == 0 else -result.score
+    zero = isinstance(result, PuctResult)
+    first_view = (result.value if zero else result.score) * (1 if side == 0 else -1)
     plies = result.forced_plies
     winner = None
     if plies is not None:
-        won = 0 if first_view > 0 else 1
+        won = side if zero else (0 if first_view > 0 else 1)  # a proven PUCT win: the mover's
         winner = rules.sides[won]
         text = f"{rules.win_phrases[won]} in {plies} {'ply' if plies == 1 else 'plies'}"
     else:
-        text = f"{first_view:+.3f} ({rules.view_phrase})"
-    notation = rules.format_move
-    return schemas.Search(
-        player=spec,
-        move=notation(rules.move_from_code(result.best_move)),
-        score=round(first_view, 6),
-        score_text=text,
-        forced_winner=winner,
-        forced_plies=plies,
-        depth=result.depth,
-        nodes=result.nodes,
-        seconds=round(result.seconds, 6),
-        nodes_per_second=round(result.nodes_per_second, 1),
-        principal_variation=[notation(rules.move_from_code(m)) for m in result.principal_variation],
-    )
-
-
-def describe_puct(
-    result: PuctResult, position, spec: str, rules: GameRules = TIGERS
-) -> schemas.Search:
-    """A zero player's search for people and pages: its value is the expected result, -1..1,
-    in the first player's view; its depth, the length of its most visited line."""
-    side = rules.side_to_move(position)
-    first_view = result.value if side == 0 else -result.value
-    plies = result.forced_plies
-    winner = None
-    if plies is not None:
-        winner = rules.sides[side]
-        text = f"{rules.win_phrases[side]} in {plies} {'ply' if plies == 1 else 'plies'}"
-    else:
-        text = f"{first_view:+.3f} (expected result, {rules.view_phrase})"
+        text = f"{first_view:+.3f} ({'expected result, ' if zero else ''}{rules.view_phrase})"
     notation = rules.format_move
     line = [notation(rules.move_from_code(m)) for m in result.principal_variation]
+    only_zero = {}
+    if zero:
+        only_zero = {
+            "expected_result": round(first_view, 6),
+            "simulations": result.simulations + result.reused,
+        }
     return schemas.Search(
         player=spec,
         move=notation(rules.move_from_code(result.best_move)),
@@ -139,13 +115,12 @@ def describe_puct(
         score_text=text,
         forced_winner=winner,
         forced_plies=plies,
-        depth=len(line),
+        depth=len(line) if zero else result.depth,
         nodes=result.nodes,
         seconds=round(result.seconds, 6),
         nodes_per_second=round(result.nodes / result.seconds, 1) if result.seconds > 0 else 0.0,
         principal_variation=line,
-        expected_result=round(first_view, 6),
-        simulations=result.simulations + result.reused,
+        **only_zero,
     )
 
 
