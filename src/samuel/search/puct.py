@@ -805,7 +805,7 @@ class PuctSearch:
         history_keys = np.asarray(history_keys)
         if history_keys.ndim != 1 or len(history_keys) == 0:
             raise ValueError("history_keys must list the game's keys, the root's last")
-        history_keys_given = np.array(history_keys, dtype=np.int64)  # all of them, for reuse
+        all_keys = np.array(history_keys, dtype=np.int64)  # before trimming: for tree reuse
         dropped = max(0, len(history_keys) - HISTORY_CAPACITY)
         history_keys = np.ascontiguousarray(history_keys[dropped:], dtype=np.int64)
         window_start = min(max(0, int(window_start) - dropped), len(history_keys) - 1)
@@ -841,10 +841,9 @@ class PuctSearch:
         )
         seed = int(seed) & 0x7FFFFFFFFFFFFFFF
         started = time.perf_counter()
-        raw_keys = history_keys_given
         kept = 0
         if reuse and settings.noise_fraction == 0.0:
-            kept = self._kept(params, arguments[4], raw_keys, cap, tablebase)
+            kept = self._kept(params, arguments[4], all_keys, cap, tablebase)
         self._last = None
         reused = int(self.tree[VISITS][0]) - 1 if kept else 0  # the simulations below it
         deadline = 0.0 if seconds is None else started + seconds
@@ -887,7 +886,7 @@ class PuctSearch:
             full = more < step and time.perf_counter() < deadline
             done += more
         elapsed = time.perf_counter() - started
-        self._last = (params.copy(), tablebase, raw_keys, cap, arguments[4].copy(), int(used))
+        self._last = (params.copy(), tablebase, all_keys, cap, arguments[4].copy(), int(used))
         first = int(self.tree[FIRST_CHILD][0])
         count = int(self.tree[CHILD_COUNT][0])
         children = slice(first, first + count)
