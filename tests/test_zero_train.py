@@ -14,7 +14,12 @@ from samuel.errors import CommandError, SamuelError
 from samuel.games import actions as game_actions
 from samuel.games import get_game
 from samuel.games import kernels as games
-from samuel.games.networks import load_zero_network, random_network, save_network
+from samuel.games.networks import (
+    load_zero_network,
+    random_network,
+    random_zero_network,
+    save_network,
+)
 from samuel.train.trainer import Adam
 from samuel.train.zero_config import ZeroConfig
 from samuel.train.zero_loop import (
@@ -337,3 +342,134 @@ def test_self_play_on_a_cluster_backend_gives_the_same_games(tmp_path):
     remote = zero_samples(parts)
     for field in ("states", "legal", "legal_counts", "policy", "results", "plies"):
         assert np.array_equal(getattr(local, field), getattr(remote, field)), field
+
+
+# --- self-play with a tablebase (--tablebase): exact positions and rescored games ------------
+
+
+@pytest.fixture(scope="module")
+def two_capture_table(tmp_path_factory):
+    """The tablebase of the game won by two captures (built in seconds)."""
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+    from samuel.tablebase.build import build
+
+    directory = tmp_path_factory.mktemp("tablebase") / "k2"
+    build(directory, 2, progress=False, log=lambda line: None)
+    return load_tablebase(directory)
+
+
+# Three sheep in hand, the tigers hemmed in: the hand empties in a few plies, and the table holds
+# both wins and losses of the tigers from there.
+NEAR_THE_TABLE = "T3T/SSSSS/SSSSS/SSSSS/TSS1T S 3"
+
+
+def games_near_the_table(table, ply_cap: int, with_table: bool = True, count: int = 32):
+    """``count`` self-play games of the two-capture game (its rules and its table agree) from
+    ``NEAR_THE_TABLE``, 24 simulations a move, the temperature on throughout."""
+    from samuel.games.tigers.rules import TigersAndSheep
+    from samuel.train.zero_loop import tree_nodes
+    from samuel.train.zero_selfplay import play_zero_games
+
+    game = games.tigers_and_sheep(2)
+    root = TigersAndSheep(2).parse_position(NEAR_THE_TABLE).encode()
+    width = games.compiled_game(game).max_moves
+    out = [
+        np.zeros((count, ply_cap, len(root)), dtype=np.int64),
+        np.zeros((count, ply_cap, width), dtype=np.int64),
+        np.zeros((count, ply_cap), dtype=np.int64),
+        np.zeros((count, ply_cap, width), dtype=np.float32),
+        np.zeros((count, ply_cap), dtype=np.float32),
+        np.zeros(count, dtype=np.int64),
+        np.zeros(count, dtype=np.int64),
+    ]
+    play_zero_games(
+        game,
+        random_zero_network(game, 5),
+        games.compiled_game(game).zero_inputs,
+        game_actions.action_count(game),
+        root,
+        24,
+        1.25,
+        0.44,
+        0.3,
+        0.25,
+        ply_cap,
+        ply_cap,
+        tree_nodes(24),
+        np.arange(count, dtype=np.int64) + 7,
+        *out,
+        table.layers if with_table else None,
+    )
+    return out
+
+
+def table_entries(table, positions, plies) -> list[tuple[int, int]]:
+    """For each game that reached a position the table holds: the ply of the first one and its
+    perfect-play value for the first player."""
+    game = games.tigers_and_sheep(2)
+    entries = []
+    for g in range(len(plies)):
+        for ply in range(int(plies[g])):
+            found, outcome, _ = games.tablebase_result(game, positions[g, ply], table.layers)
+            if found:
+                entries.append((g, ply, int(outcome * games.sign(game, positions[g, ply]))))
+                break
+    return entries
+
+
+@pytest.mark.parametrize("ply_cap", [8, 100])
+def test_a_game_that_enters_the_tablebase_is_scored_by_the_table(two_capture_table, ply_cap):
+    positions, *_, plies, results = games_near_the_table(two_capture_table, ply_cap)
+    entries = table_entries(two_capture_table, positions, plies)
+    assert len(entries) == len(plies)  # the hand empties in every game
+    assert {value for _, _, value in entries} == {-1, 1}  # won and lost positions both
+    for g, _, value in entries:
+        # With a cap of 8 plies, the games would be drawn at the cap: the table scores them.
+        assert results[g] == value
+
+
+def test_self_play_searches_see_the_tablebase_and_are_the_same_on_1_and_2_threads(
+    two_capture_table,
+):
+    one = with_threads(1, lambda: games_near_the_table(two_capture_table, 60))
+    two = with_threads(2, lambda: games_near_the_table(two_capture_table, 60))
+    for mine, theirs in zip(one, two, strict=True):
+        assert np.array_equal(mine, theirs)
+    plain = games_near_the_table(two_capture_table, 60, with_table=False)
+    assert not np.array_equal(one[3], plain[3])  # the table changed the searches' visits
+
+
+def test_the_trainer_hands_its_tablebase_to_self_play(monkeypatch, tmp_path, two_capture_table):
+    from samuel.train import zero_loop
+
+    asked, handed = [], []
+    real = zero_loop.play_zero_games
+
+    def table(c):
+        asked.append(c.tablebase)
+        return two_capture_table.layers
+
+    def play(*arguments):
+        handed.append(arguments[-1])
+        return real(*arguments[:-1], None)
+
+    monkeypatch.setattr(zero_loop, "selfplay_tablebase", table)
+    monkeypatch.setattr(zero_loop, "play_zero_games", play)
+    zero_self_play(random_zero("tigers"), tiny(tmp_path, tablebase="tb"), 1)
+    assert set(asked) == {"tb"} and handed and all(h is two_capture_table.layers for h in handed)
+
+
+def test_a_bad_tablebase_is_refused_before_the_run_writes_anything(tmp_path, two_capture_table):
+    with pytest.raises(CommandError, match="--tablebase works for Tigers & Sheep only"):
+        tiny(tmp_path, game="draughts", tablebase="tb")
+    missing = tiny(tmp_path / "a", tablebase=str(tmp_path / "none"))
+    with pytest.raises(CommandError, match="no tablebase directory"):
+        train_zero(missing, **QUIET)
+    other_rule = tiny(tmp_path / "b", tablebase=str(two_capture_table.directory))
+    with pytest.raises(CommandError, match="won by 2 captures"):
+        train_zero(other_rule, **QUIET)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+    run = run_cli(
+        "1", "2", str(tmp_path / "c"), "--tablebase", str(tmp_path / "no"), "--no-progress"
+    )
+    assert run.returncode != 0 and "Traceback" not in run.stderr and "no tablebase" in run.stderr

@@ -2,8 +2,9 @@
 
 A command of its own rather than ``samuel train --method zero``: the two trainers share the
 loop's guarantees (resume, atomic files, the table's shape, matches, determinism) but hardly an
-option (depth, lambda, epsilon, balance and the tablebase are TD(lambda)'s; simulations, noise,
-temperature and the loss weights are Zero's), and one parser for both would accept options that
+option (depth, lambda, epsilon and balance are TD(lambda)'s; simulations, noise, temperature and
+the loss weights are Zero's; the tablebase means other things to each), and one parser for both
+would accept options that
 the chosen method then ignores.
 """
 
@@ -141,6 +142,12 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         "--ply-cap", type=positive_int, default=d.ply_cap, help=f"a draw ({d.ply_cap})"
     )
     parser.add_argument(
+        "--tablebase",
+        metavar="DIR",
+        help="Tigers: self-play's searches see this tablebase's positions as exact, and each "
+        "game is scored by the table where it entered it",
+    )
+    parser.add_argument(
         "--buffer-generations",
         type=positive_int,
         default=d.buffer_generations,
@@ -237,6 +244,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         noise_fraction=args.noise_fraction,
         temperature_plies=args.temperature_plies,
         ply_cap=args.ply_cap,
+        tablebase=args.tablebase,
         buffer_generations=args.buffer_generations,
         epochs=args.epochs,
         batch_size=args.batch_size,

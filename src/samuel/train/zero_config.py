@@ -30,6 +30,9 @@ class ZeroConfig:
     noise_fraction: float = 0.25  # its weight in the root's priors (AlphaZero's)
     temperature_plies: int = 20  # plies played in proportion to the visits; then the most visited
     ply_cap: int = 200  # a game this long is a draw (the TD(lambda) trainer's)
+    # Tigers & Sheep: self-play's searches see the positions this tablebase holds as exact, and
+    # each game's result is the table's value where the game entered it (lc0's rescoring).
+    tablebase: str | None = None
     buffer_generations: int = 5  # generations of positions to train on (the replay window)
     epochs: int = 2  # passes over the window per generation
     batch_size: int = 256  # positions per optimiser step
@@ -60,6 +63,12 @@ class ZeroConfig:
             (1 <= self.simulations <= 100_000, "simulations must be between 1 and 100000"),
             (self.temperature_plies >= 0, "temperature plies must not be negative"),
             (self.ply_cap >= 1, "ply cap must be at least 1"),
+            (
+                self.tablebase is None or self.game == "tigers",
+                "--tablebase works for Tigers & Sheep only, not "
+                f"{games[self.game].title if self.game in games else self.game}: the tablebase "
+                "holds its positions with the hand empty",
+            ),
             (self.buffer_generations >= 1, "buffer generations must be at least 1"),
             (self.epochs >= 0, "epochs must not be negative"),
             (self.batch_size >= 1, "batch size must be at least 1"),

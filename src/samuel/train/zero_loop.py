@@ -30,6 +30,7 @@ import numba
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
+from samuel.errors import CommandError
 from samuel.files import check_output_folder, file_error, save_or_keep
 from samuel.games import actions as game_actions
 from samuel.games import get_game
@@ -107,10 +108,33 @@ def tree_nodes(simulations: int) -> int:
     return max(games.MAX_MOVES + 1, NODES_PER_SIMULATION * (simulations + 1))
 
 
+def selfplay_tablebase(config: ZeroConfig) -> tuple[np.ndarray, ...] | None:
+    """The layers of ``config.tablebase`` (None without one), checked against the game's rule:
+    loaded once per process (each worker of a cluster maps its own copy of the folder)."""
+    if config.tablebase is None:
+        return None
+    from samuel.games.tigers.tablebase.files import TablebaseError
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+
+    try:
+        table = load_tablebase(config.tablebase)
+    except TablebaseError as error:
+        raise CommandError(f"--tablebase: {error}") from None
+    rules = get_game(config.game)
+    if getattr(rules, "captures_to_win", None) != table.captures_to_win:
+        raise CommandError(
+            f"--tablebase {config.tablebase} is the table of the game won by "
+            f"{table.captures_to_win} captures, not of {rules!r}"
+        )
+    return table.layers
+
+
 def play_zero_selfplay(
     game: int, params: np.ndarray, config: ZeroConfig, seeds: np.ndarray
 ) -> ZeroGames:
-    """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``)."""
+    """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``);
+    with ``config.tablebase``, the searches probe it and the games are rescored
+    (:func:`~samuel.train.zero_selfplay.play_zero_game`)."""
     sizes = games.compiled_game(game)
     rules = get_game(config.game)
     root = rules.encode(rules.initial_position())
@@ -148,6 +172,7 @@ def play_zero_selfplay(
         out.root_values,
         out.plies,
         out.results,
+        selfplay_tablebase(config),
     )
     return out
 
@@ -393,6 +418,7 @@ def train_zero(
     game = get_game(config.game).kernel_id
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
+    selfplay_tablebase(config)  # a bad table stops the run before anything is written
     out_dir = check_output_folder(config.folder, "run folder")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)

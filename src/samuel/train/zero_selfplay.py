@@ -99,9 +99,15 @@ def play_zero_game(
     legal_counts,
     policy,
     root_values,
+    tablebase=None,
 ):
     """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``, the
     result in the first player's view (1, 0, -1).
+
+    With a ``tablebase`` (the game's layers) the searches see the positions it holds as exact,
+    and the game is *rescored*, as lc0 rescores its training games: its result is the table's
+    value of the first position it reached that the table holds, whatever the moves after it
+    made of that (a won position dawdled into a repetition is still won).
 
     ``positions[ply]`` is the position where the ply's move was played, ``legal[ply,
     :legal_counts[ply]]`` its distinct actions, ``policy[ply]`` their shares of the root's
@@ -114,14 +120,20 @@ def play_zero_game(
     move_actions = np.empty(games.MAX_MOVES, dtype=np.int64)
     slot = np.empty(games.MAX_MOVES, dtype=np.int64)
     window = 0
+    rescored = False
+    table_result = 0
     for ply in range(ply_cap):
         keys[ply] = games.key(game, state)
         if games.occurrences(keys, window, ply) >= 3:
-            return ply, 0
+            return ply, table_result if rescored else 0
         n = games.generate(game, state, moves)
         result = games.result(game, state, n)
         if result != games.NOT_OVER:
-            return ply, result
+            return ply, table_result if rescored else result
+        if tablebase is not None and not rescored:
+            found, outcome, _ = games.tablebase_result(game, state, tablebase)
+            if found:  # the side to move's perfect-play outcome, turned to the first player's
+                rescored, table_result = True, outcome * games.sign(game, state)
         # The keys that can recur, at most the search's history capacity, the root's last.
         start = max(window, ply + 1 - HISTORY_CAPACITY)
         temperature = 1.0 if ply < temperature_plies else 0.0
@@ -146,6 +158,7 @@ def play_zero_game(
             _mix(seed + ply),
             tree,
             work,
+            tablebase,
         )
         first = tree[puct.FIRST_CHILD][0]
         count = tree[puct.CHILD_COUNT][0]
@@ -170,7 +183,7 @@ def play_zero_game(
             window = ply + 1
         games.play(game, state, move, child)
         state[:] = child
-    return ply_cap, 0
+    return ply_cap, table_result if rescored else 0
 
 
 @parallel_kernel
@@ -196,9 +209,10 @@ def play_zero_games(
     root_values,
     plies,
     results,
+    tablebase=None,
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``, each with its own
-    tree of ``max_nodes`` nodes."""
+    tree of ``max_nodes`` nodes (and the ``tablebase``, if given: :func:`play_zero_game`)."""
     for g in numba.prange(seeds.shape[0]):
         tree = _new_tree(max_nodes, games.STATE_SIZE)
         work = _new_work()
@@ -223,6 +237,7 @@ def play_zero_games(
             legal_counts[g],
             policy[g],
             root_values[g],
+            tablebase,
         )
         plies[g] = n
         results[g] = result
