@@ -272,12 +272,29 @@ def diverged(out_dir: Path, generation: int, learning_rate: float) -> TrainingDi
     )
 
 
+def checked_tablebase(directory: str, game: str):
+    """The tablebase in ``directory`` (a ``Tablebase``, mapped once per process), checked against
+    the rule of the registry's ``game``; a CommandError in one line otherwise."""
+    from samuel.games.tigers.tablebase.files import TablebaseError
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+
+    try:
+        table = load_tablebase(directory)
+    except TablebaseError as error:
+        raise CommandError(f"--tablebase: {error}") from None
+    rules = get_game(game)
+    if getattr(rules, "captures_to_win", None) != table.captures_to_win:
+        raise CommandError(
+            f"--tablebase {directory} is the table of the game won by "
+            f"{table.captures_to_win} captures, not of {rules!r}"
+        )
+    return table
+
+
 def training_tablebase(config: TrainConfig, moves_left: bool):
     """``config.tablebase`` loaded (a ``Tablebase``) and checked against the game's rules, for
     exact plies-left targets (and ``config.table_positions`` positions a generation): only a run
     whose network has the moves-left head uses it."""
-    from samuel.games.tigers.tablebase.files import TablebaseError
-    from samuel.games.tigers.tablebase.probe import load_tablebase
     from samuel.games.tigers.tablebase.sample import table_size
 
     if not moves_left:
@@ -285,16 +302,7 @@ def training_tablebase(config: TrainConfig, moves_left: bool):
             f"--tablebase {config.tablebase}: the table gives the moves-left head exact "
             "plies-left targets, and this run's network has no head (add --moves-left)"
         )
-    try:
-        table = load_tablebase(config.tablebase)
-    except TablebaseError as error:
-        raise CommandError(f"--tablebase: {error}") from None
-    rules = get_game(config.game)
-    if getattr(rules, "captures_to_win", None) != table.captures_to_win:
-        raise CommandError(
-            f"--tablebase {config.tablebase} is the table of the game won by "
-            f"{table.captures_to_win} captures, not of {rules!r}"
-        )
+    table = checked_tablebase(config.tablebase, config.game)
     if config.table_positions > table_size(table) // 2:
         raise CommandError(
             f"--table-positions {config.table_positions} is too many for a table of "

@@ -30,7 +30,6 @@ import numba
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
-from samuel.errors import CommandError
 from samuel.files import check_output_folder, file_error, save_or_keep
 from samuel.games import actions as game_actions
 from samuel.games import get_game
@@ -41,6 +40,7 @@ from samuel.seeds import derive_seed
 
 from .loop import (
     START_FILE,
+    checked_tablebase,
     diverged,
     generation_path,
     newest_generation,
@@ -113,19 +113,7 @@ def selfplay_tablebase(config: ZeroConfig) -> tuple[np.ndarray, ...] | None:
     loaded once per process (each worker of a cluster maps its own copy of the folder)."""
     if config.tablebase is None:
         return None
-    from samuel.games.tigers.tablebase.files import TablebaseError
-    from samuel.games.tigers.tablebase.probe import load_tablebase
-
-    try:
-        table = load_tablebase(config.tablebase)
-    except TablebaseError as error:
-        raise CommandError(f"--tablebase: {error}") from None
-    rules = get_game(config.game)
-    if getattr(rules, "captures_to_win", None) != table.captures_to_win:
-        raise CommandError(
-            f"--tablebase {config.tablebase} is the table of the game won by "
-            f"{table.captures_to_win} captures, not of {rules!r}"
-        )
+    table = checked_tablebase(config.tablebase, config.game)
     return table.layers
 
 
