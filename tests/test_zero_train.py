@@ -3,6 +3,7 @@ targets, training, the loop's files and resume, determinism on 1 and 2 threads, 
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 
@@ -23,6 +24,7 @@ from samuel.games.networks import (
 from samuel.train.trainer import Adam
 from samuel.train.zero_config import ZeroConfig
 from samuel.train.zero_loop import (
+    ZeroGames,
     encode_zero,
     train_zero,
     train_zero_epoch,
@@ -372,16 +374,8 @@ def games_near_the_table(table, ply_cap: int, with_table: bool = True, count: in
 
     game = games.tigers_and_sheep(2)
     root = TigersAndSheep(2).parse_position(NEAR_THE_TABLE).encode()
-    width = games.compiled_game(game).max_moves
-    out = [
-        np.zeros((count, ply_cap, len(root)), dtype=np.int64),
-        np.zeros((count, ply_cap, width), dtype=np.int64),
-        np.zeros((count, ply_cap), dtype=np.int64),
-        np.zeros((count, ply_cap, width), dtype=np.float32),
-        np.zeros((count, ply_cap), dtype=np.float32),
-        np.zeros(count, dtype=np.int64),
-        np.zeros(count, dtype=np.int64),
-    ]
+    out = ZeroGames.empty(count, ply_cap, len(root), games.compiled_game(game).max_moves)
+    arrays = [getattr(out, field.name) for field in dataclasses.fields(out)]
     play_zero_games(
         game,
         random_zero_network(game, 5),
@@ -397,10 +391,10 @@ def games_near_the_table(table, ply_cap: int, with_table: bool = True, count: in
         ply_cap,
         tree_nodes(24),
         np.arange(count, dtype=np.int64) + 7,
-        *out,
+        *arrays,
         table.layers if with_table else None,
     )
-    return out
+    return arrays
 
 
 def table_entries(table, positions, plies) -> list[tuple[int, int]]:

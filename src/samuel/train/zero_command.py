@@ -4,8 +4,7 @@ A command of its own rather than ``samuel train --method zero``: the two trainer
 loop's guarantees (resume, atomic files, the table's shape, matches, determinism) but hardly an
 option (depth, lambda, epsilon and balance are TD(lambda)'s; simulations, noise, temperature and
 the loss weights are Zero's; the tablebase means other things to each), and one parser for both
-would accept options that
-the chosen method then ignores.
+would accept options that the chosen method then ignores.
 """
 
 from __future__ import annotations

@@ -70,6 +70,19 @@ class ZeroGames:
     plies: np.ndarray  # (games,) moves played in each game
     results: np.ndarray  # (games,) the first player's result: 1, 0, -1
 
+    @staticmethod
+    def empty(count: int, ply_cap: int, state_words: int, max_moves: int) -> ZeroGames:
+        """Zeroed arrays for ``count`` games, for the self-play kernel to fill."""
+        return ZeroGames(
+            np.zeros((count, ply_cap, state_words), dtype=np.int64),
+            np.zeros((count, ply_cap, max_moves), dtype=np.int64),
+            np.zeros((count, ply_cap), dtype=np.int64),
+            np.zeros((count, ply_cap, max_moves), dtype=np.float32),
+            np.zeros((count, ply_cap), dtype=np.float32),
+            np.zeros(count, dtype=np.int64),
+            np.zeros(count, dtype=np.int64),
+        )
+
 
 @dataclass(frozen=True)
 class ZeroSamples:
@@ -127,16 +140,7 @@ def play_zero_selfplay(
     rules = get_game(config.game)
     root = rules.encode(rules.initial_position())
     seeds = np.asarray(seeds, dtype=np.int64)
-    count, cap, width = len(seeds), config.ply_cap, sizes.max_moves
-    out = ZeroGames(
-        np.zeros((count, cap, len(root)), dtype=np.int64),
-        np.zeros((count, cap, width), dtype=np.int64),
-        np.zeros((count, cap), dtype=np.int64),
-        np.zeros((count, cap, width), dtype=np.float32),
-        np.zeros((count, cap), dtype=np.float32),
-        np.zeros(count, dtype=np.int64),
-        np.zeros(count, dtype=np.int64),
-    )
+    out = ZeroGames.empty(len(seeds), config.ply_cap, len(root), sizes.max_moves)
     settings = config.settings()
     play_zero_games(
         game,
@@ -150,7 +154,7 @@ def play_zero_selfplay(
         float(settings.noise_alpha),
         float(settings.noise_fraction),
         config.temperature_plies,
-        cap,
+        config.ply_cap,
         tree_nodes(settings.simulations),
         seeds,
         out.positions,

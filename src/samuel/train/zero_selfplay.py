@@ -125,7 +125,7 @@ def play_zero_game(
     for ply in range(ply_cap):
         keys[ply] = games.key(game, state)
         if games.occurrences(keys, window, ply) >= 3:
-            return ply, table_result if rescored else 0
+            return ply, table_result  # a draw, unless the table scored the game
         n = games.generate(game, state, moves)
         result = games.result(game, state, n)
         if result != games.NOT_OVER:
@@ -183,7 +183,7 @@ def play_zero_game(
             window = ply + 1
         games.play(game, state, move, child)
         state[:] = child
-    return ply_cap, table_result if rescored else 0
+    return ply_cap, table_result
 
 
 @parallel_kernel
