@@ -365,15 +365,27 @@ def two_capture_table(tmp_path_factory):
 NEAR_THE_TABLE = "T3T/SSSSS/SSSSS/SSSSS/TSS1T S 3"
 
 
-def games_near_the_table(table, ply_cap: int, with_table: bool = True, count: int = 32):
+# The hand empty: the game starts inside the table (a sheep captured; the tigers can still move).
+IN_THE_TABLE = "TSS1T/SSSSS/SSSSS/SSSSS/TSS1T T 0"
+
+
+def games_near_the_table(
+    table,
+    ply_cap: int,
+    with_table: bool = True,
+    count: int = 32,
+    start: str = NEAR_THE_TABLE,
+    search_in_table: bool = True,
+):
     """``count`` self-play games of the two-capture game (its rules and its table agree) from
-    ``NEAR_THE_TABLE``, 24 simulations a move, the temperature on throughout."""
+    ``start``, 24 simulations a move, the temperature on throughout: the per-game arrays of
+    :class:`ZeroGames`, in order."""
     from samuel.games.tigers.rules import TigersAndSheep
     from samuel.train.zero_loop import tree_nodes
     from samuel.train.zero_selfplay import play_zero_games
 
     game = games.tigers_and_sheep(2)
-    root = TigersAndSheep(2).parse_position(NEAR_THE_TABLE).encode()
+    root = TigersAndSheep(2).parse_position(start).encode()
     out = ZeroGames.empty(count, ply_cap, len(root), games.compiled_game(game).max_moves)
     arrays = [getattr(out, field.name) for field in dataclasses.fields(out)]
     play_zero_games(
@@ -393,6 +405,7 @@ def games_near_the_table(table, ply_cap: int, with_table: bool = True, count: in
         np.arange(count, dtype=np.int64) + 7,
         *arrays,
         table.layers if with_table else None,
+        search_in_table,
     )
     return arrays
 
@@ -428,7 +441,7 @@ def test_self_play_searches_see_the_tablebase_and_are_the_same_on_1_and_2_thread
     one = with_threads(1, lambda: games_near_the_table(two_capture_table, 60))
     two = with_threads(2, lambda: games_near_the_table(two_capture_table, 60))
     for mine, theirs in zip(one, two, strict=True):
-        assert np.array_equal(mine, theirs)
+        assert np.array_equal(mine, theirs, equal_nan=True)
     plain = games_near_the_table(two_capture_table, 60, with_table=False)
     assert not np.array_equal(one[3], plain[3])  # the table changed the searches' visits
 
@@ -444,13 +457,91 @@ def test_the_trainer_hands_its_tablebase_to_self_play(monkeypatch, tmp_path, two
         return two_capture_table.layers
 
     def play(*arguments):
-        handed.append(arguments[-1])
-        return real(*arguments[:-1], None)
+        handed.append(arguments[-2:])
+        return real(*arguments[:-2], None, arguments[-1])
 
     monkeypatch.setattr(zero_loop, "selfplay_tablebase", table)
     monkeypatch.setattr(zero_loop, "play_zero_games", play)
     zero_self_play(random_zero("tigers"), tiny(tmp_path, tablebase="tb"), 1)
-    assert set(asked) == {"tb"} and handed and all(h is two_capture_table.layers for h in handed)
+    assert set(asked) == {"tb"} and handed
+    assert all(table is two_capture_table.layers and inside for table, inside in handed)
+    handed.clear()
+    zero_self_play(
+        random_zero("tigers"), tiny(tmp_path, tablebase="tb", table_search="before-entry"), 1
+    )
+    assert handed and all(
+        table is two_capture_table.layers and not inside for table, inside in handed
+    )
+
+
+def test_every_position_the_table_holds_gets_its_table_value(two_capture_table):
+    game = games.tigers_and_sheep(2)
+    positions, *_, table_values, plies, _ = games_near_the_table(two_capture_table, 60)
+    inside = 0
+    for g in range(len(plies)):
+        for ply in range(int(plies[g])):
+            found, outcome, _ = games.tablebase_result(
+                game, positions[g, ply], two_capture_table.layers
+            )
+            if found:
+                inside += 1
+                assert table_values[g, ply] == outcome * games.sign(game, positions[g, ply])
+            else:
+                assert np.isnan(table_values[g, ply])
+    assert inside > 100
+    # Without a table nothing is filled in.
+    plain = games_near_the_table(two_capture_table, 60, with_table=False)
+    assert np.isnan(plain[5]).all()
+
+
+def test_inside_the_table_before_entry_searches_alone_and_still_scores_by_the_table(
+    two_capture_table,
+):
+    table = two_capture_table
+    alone = games_near_the_table(table, 40, start=IN_THE_TABLE, search_in_table=False)
+    plain = games_near_the_table(table, 40, with_table=False, start=IN_THE_TABLE)
+    seeing = games_near_the_table(table, 40, start=IN_THE_TABLE)
+    # The game starts in the table: no search probes it, so the games are those of no table...
+    for field in (0, 1, 2, 3, 4, 6):  # positions, legal, counts, policy, root values, plies
+        assert np.array_equal(alone[field], plain[field]), field
+    assert not np.array_equal(alone[3], seeing[3])  # (the searches that see it differ)
+    # ... but the table still scores them and gives every position its value.
+    entries = table_entries(table, alone[0], alone[6])
+    assert len(entries) == len(alone[6]) and all(ply == 0 for _, ply, _ in entries)
+    assert [alone[7][g] for g, _, _ in entries] == [value for _, _, value in entries]
+    assert not np.isnan(alone[5][:, 0]).any()
+    # From before the table, the searches before the entry see it: the games differ from plain.
+    before = games_near_the_table(table, 60, search_in_table=False)
+    assert not np.array_equal(before[3], games_near_the_table(table, 60, with_table=False)[3])
+
+
+def test_table_targets_replace_the_value_target_of_the_positions_the_table_holds(
+    two_capture_table,
+):
+    arrays = games_near_the_table(two_capture_table, 60, search_in_table=False)
+    part = ZeroGames(*arrays)
+    plain = zero_samples([part], 1.0, 0.5)
+    exact = zero_samples([part], 1.0, 0.5, table_targets=True)
+    values = np.concatenate([part.table_values[g, : part.plies[g]] for g in range(len(part.plies))])
+    inside = ~np.isnan(values)
+    assert inside.any() and not inside.all()
+    assert np.array_equal(exact.results[inside], values[inside])
+    assert np.array_equal(exact.results[~inside], plain.results[~inside])
+    assert not np.array_equal(exact.results, plain.results)
+    for field in ("states", "legal", "legal_counts", "policy", "plies"):
+        assert np.array_equal(getattr(exact, field), getattr(plain, field)), field
+
+
+def test_the_table_options_need_a_table_and_a_known_search(tmp_path):
+    with pytest.raises(CommandError, match="need --tablebase"):
+        tiny(tmp_path, table_targets=True)
+    with pytest.raises(CommandError, match="need --tablebase"):
+        tiny(tmp_path, table_search="before-entry")
+    with pytest.raises(CommandError, match="table search is one of always, before-entry"):
+        tiny(tmp_path, tablebase="tb", table_search="never")
+    run = run_cli("1", "2", str(tmp_path / "c"), "--table-targets", "--no-progress")
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert "need --tablebase" in run.stderr and not (tmp_path / "c").exists()
 
 
 def test_a_bad_tablebase_is_refused_before_the_run_writes_anything(tmp_path, two_capture_table):

@@ -29,7 +29,7 @@ from samuel.options import (
 from samuel.progress import StageProgress
 
 from .command import STOPPED, _loss, _score
-from .zero_config import ZeroConfig
+from .zero_config import TABLE_SEARCHES, ZeroConfig
 from .zero_loop import ZeroReport, train_zero
 
 non_negative_float = number(float, 0.0)  # a loss weight
@@ -147,6 +147,20 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         "game is scored by the table where it entered it",
     )
     parser.add_argument(
+        "--table-search",
+        choices=TABLE_SEARCHES,
+        default=d.table_search,
+        help="with --tablebase: which self-play searches probe it: always, or before-entry, only "
+        "those before the game enters the table (inside it the network searches alone, as the "
+        f"zero player does without a table) ({d.table_search})",
+    )
+    parser.add_argument(
+        "--table-targets",
+        action="store_true",
+        help="with --tablebase: the value target of each position the table holds is its "
+        "table value, not the game's result",
+    )
+    parser.add_argument(
         "--buffer-generations",
         type=positive_int,
         default=d.buffer_generations,
@@ -244,6 +258,8 @@ def command_zero_train(args: argparse.Namespace) -> None:
         temperature_plies=args.temperature_plies,
         ply_cap=args.ply_cap,
         tablebase=args.tablebase,
+        table_search=args.table_search,
+        table_targets=args.table_targets,
         buffer_generations=args.buffer_generations,
         epochs=args.epochs,
         batch_size=args.batch_size,

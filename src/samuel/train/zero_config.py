@@ -13,6 +13,7 @@ from samuel.search.puct import PuctSettings
 ZERO_WEIGHTS_SEED = 0x2E80  # the random network a run starts from when there is nothing to resume
 ZERO_SELFPLAY_SEED = 0x2E81  # a game's seed: derived from (this, run seed, generation, game)
 ZERO_TRAINING_SEED = 0x2E82  # shuffles and symmetries: from (this, run seed, generation)
+TABLE_SEARCHES = ("always", "before-entry")  # where self-play's searches probe the tablebase
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,12 @@ class ZeroConfig:
     # Tigers & Sheep: self-play's searches see the positions this tablebase holds as exact, and
     # each game's result is the table's value where the game entered it (lc0's rescoring).
     tablebase: str | None = None
+    # Where self-play's searches probe it: "always", or "before-entry", only from the positions
+    # before the game enters the table (inside it the network searches alone, as the zero player
+    # does without a table, so self-play makes the mistakes the player would make there).
+    table_search: str = "always"
+    # The value target of a position the table holds is its table value (exact), not the game's.
+    table_targets: bool = False
     buffer_generations: int = 5  # generations of positions to train on (the replay window)
     epochs: int = 2  # passes over the window per generation
     batch_size: int = 256  # positions per optimiser step
@@ -68,6 +75,15 @@ class ZeroConfig:
                 "--tablebase works for Tigers & Sheep only, not "
                 f"{games[self.game].title if self.game in games else self.game}: the tablebase "
                 "holds its positions with the hand empty",
+            ),
+            (
+                self.table_search in TABLE_SEARCHES,
+                f"table search is one of {', '.join(TABLE_SEARCHES)}, not {self.table_search!r}",
+            ),
+            (
+                self.tablebase is not None
+                or (self.table_search == "always" and not self.table_targets),
+                "--table-search and --table-targets need --tablebase",
             ),
             (self.buffer_generations >= 1, "buffer generations must be at least 1"),
             (self.epochs >= 0, "epochs must not be negative"),

@@ -67,6 +67,9 @@ class ZeroGames:
     legal_counts: np.ndarray  # (games, ply_cap) int64
     policy: np.ndarray  # (games, ply_cap, max moves) float32: their shares of the visits
     root_values: np.ndarray  # (games, ply_cap) float32: the search's values, first player's view
+    # (games, ply_cap) float32: the tablebase's values, first player's view; NaN where it does
+    # not hold the position (everywhere without a table)
+    table_values: np.ndarray
     plies: np.ndarray  # (games,) moves played in each game
     results: np.ndarray  # (games,) the first player's result: 1, 0, -1
 
@@ -79,6 +82,7 @@ class ZeroGames:
             np.zeros((count, ply_cap), dtype=np.int64),
             np.zeros((count, ply_cap, max_moves), dtype=np.float32),
             np.zeros((count, ply_cap), dtype=np.float32),
+            np.full((count, ply_cap), np.nan, dtype=np.float32),
             np.zeros(count, dtype=np.int64),
             np.zeros(count, dtype=np.int64),
         )
@@ -134,7 +138,8 @@ def play_zero_selfplay(
     game: int, params: np.ndarray, config: ZeroConfig, seeds: np.ndarray
 ) -> ZeroGames:
     """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``);
-    with ``config.tablebase``, the searches probe it and the games are rescored
+    with ``config.tablebase``, the searches probe it (inside it too, or only before the game
+    enters it: ``config.table_search``) and the games are rescored
     (:func:`~samuel.train.zero_selfplay.play_zero_game`)."""
     sizes = games.compiled_game(game)
     rules = get_game(config.game)
@@ -162,9 +167,11 @@ def play_zero_selfplay(
         out.legal_counts,
         out.policy,
         out.root_values,
+        out.table_values,
         out.plies,
         out.results,
         selfplay_tablebase(config),
+        config.table_search == "always",
     )
     return out
 
@@ -207,12 +214,17 @@ def zero_self_play(
 
 
 def zero_samples(
-    parts: list[ZeroGames], discount: float = 1.0, q_weight: float = 0.0
+    parts: list[ZeroGames],
+    discount: float = 1.0,
+    q_weight: float = 0.0,
+    table_targets: bool = False,
 ) -> ZeroSamples:
     """Every position of the games, with its targets, game by game in order. The value target
     is ``(1 - q_weight)`` times the game's result times ``discount ** (plies left - 1)``
     (``ZeroConfig.value_discount``; 1: the result itself) plus ``q_weight`` times the search's
-    value of the position (``ZeroConfig.q_weight``), all in the first player's view."""
+    value of the position (``ZeroConfig.q_weight``), all in the first player's view. With
+    ``table_targets`` (``ZeroConfig.table_targets``) a position the tablebase holds has its
+    table value instead: exact, whatever the game made of it."""
     chosen = {f: [] for f in SAMPLE_FIELDS}
     for part in parts:
         for g in range(len(part.plies)):
@@ -225,6 +237,9 @@ def zero_samples(
             results = part.results[g] * discount ** (plies_left - 1.0)
             if q_weight > 0.0:
                 results = (1.0 - q_weight) * results + q_weight * part.root_values[g, :n]
+            if table_targets:
+                exact = part.table_values[g, :n]
+                results = np.where(np.isnan(exact), results, exact)
             chosen["results"].append(results.astype(np.float32))
             chosen["plies"].append(plies_left.astype(np.float32))
     return ZeroSamples(*(np.concatenate(chosen[f]) for f in SAMPLE_FIELDS))
@@ -433,9 +448,8 @@ def train_zero(
             None if progress is None else lambda done: progress("self-play", done, config.games),
             backend,
         )
-        window = [*window, zero_samples(parts, config.value_discount, config.q_weight)][
-            -config.buffer_generations :
-        ]
+        latest = zero_samples(parts, config.value_discount, config.q_weight, config.table_targets)
+        window = [*window, latest][-config.buffer_generations :]
         samples = ZeroSamples.concatenate(window)
         before = zero_losses(game, params, samples)
         rng = np.random.default_rng([ZERO_TRAINING_SEED, config.seed, generation])

@@ -15,7 +15,9 @@ self-play (:mod:`samuel.train.selfplay`). Each position where a move was played 
   training (as the TD(lambda) targets are);
 - the plies from the position to the game's end (the plies-left target);
 - the search's value of the position, its root's mean value (first player's view), which the
-  value target can mix with the result (``ZeroConfig.q_weight``).
+  value target can mix with the result (``ZeroConfig.q_weight``);
+- with a tablebase, the table's value of the position (first player's view; NaN where the table
+  does not hold it), which can be its value target (``ZeroConfig.table_targets``).
 
 A game's randomness (the noise, the temperature's draws) comes only from its seed, which the
 caller derives from (run seed, generation, game number): the same games on any number of threads.
@@ -78,6 +80,51 @@ def _new_work():
 
 
 @kernel
+def _search(
+    game,
+    params,
+    inputs,
+    actions,
+    state,
+    history,
+    plies_to_cap,
+    settings,
+    temperature,
+    seed,
+    tree,
+    work,
+    tablebase,
+):
+    """Self-play's search of one move (no moves-left utility): the chosen child's index.
+    ``settings`` is (simulations, c_puct, fpu reduction, noise alpha, noise fraction)."""
+    simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction = settings
+    choice, _, _ = puct.puct_kernel(
+        game,
+        params,
+        inputs,
+        actions,
+        state,
+        history,
+        0,
+        plies_to_cap,
+        simulations,
+        c_puct,
+        fpu_reduction,
+        noise_alpha,
+        noise_fraction,
+        temperature,
+        0.0,
+        10.0,
+        0.95,
+        _mix(seed),
+        tree,
+        work,
+        tablebase,
+    )
+    return choice
+
+
+@kernel
 def play_zero_game(
     game,
     params,
@@ -99,7 +146,9 @@ def play_zero_game(
     legal_counts,
     policy,
     root_values,
+    table_values,
     tablebase=None,
+    search_in_table=True,
 ):
     """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``, the
     result in the first player's view (1, 0, -1).
@@ -107,12 +156,16 @@ def play_zero_game(
     With a ``tablebase`` (the game's layers) the searches see the positions it holds as exact,
     and the game is *rescored*, as lc0 rescores its training games: its result is the table's
     value of the first position it reached that the table holds, whatever the moves after it
-    made of that (a won position dawdled into a repetition is still won).
+    made of that (a won position dawdled into a repetition is still won). Without
+    ``search_in_table`` only the searches from positions before that one probe the table: inside
+    it the network searches alone, as the zero player does without a table, so self-play makes
+    (and is scored on) the mistakes the player would make there.
 
     ``positions[ply]`` is the position where the ply's move was played, ``legal[ply,
     :legal_counts[ply]]`` its distinct actions, ``policy[ply]`` their shares of the root's
-    visits and ``root_values[ply]`` the search's value of the position (its root's mean value,
-    first player's view)."""
+    visits, ``root_values[ply]`` the search's value of the position (its root's mean value,
+    first player's view) and ``table_values[ply]`` the table's (first player's view; left as it
+    is where the table does not hold the position)."""
     state = root.copy()
     child = np.empty_like(state)
     keys = np.empty(ply_cap + 1, dtype=np.int64)
@@ -130,36 +183,27 @@ def play_zero_game(
         result = games.result(game, state, n)
         if result != games.NOT_OVER:
             return ply, table_result if rescored else result
-        if tablebase is not None and not rescored:
+        found = False
+        if tablebase is not None:
             found, outcome, _ = games.tablebase_result(game, state, tablebase)
             if found:  # the side to move's perfect-play outcome, turned to the first player's
-                rescored, table_result = True, outcome * games.sign(game, state)
+                table_values[ply] = outcome * games.sign(game, state)
+                if not rescored:
+                    rescored, table_result = True, outcome * games.sign(game, state)
         # The keys that can recur, at most the search's history capacity, the root's last.
-        start = max(window, ply + 1 - HISTORY_CAPACITY)
+        history = keys[max(window, ply + 1 - HISTORY_CAPACITY) : ply + 1]
+        settings = (simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction)
         temperature = 1.0 if ply < temperature_plies else 0.0
-        choice, _, _ = puct.puct_kernel(
-            game,
-            params,
-            inputs,
-            actions,
-            state,
-            keys[start : ply + 1],
-            0,
-            ply_cap - ply,
-            simulations,
-            c_puct,
-            fpu_reduction,
-            noise_alpha,
-            noise_fraction,
-            temperature,
-            0.0,
-            10.0,
-            0.95,
-            _mix(seed + ply),
-            tree,
-            work,
-            tablebase,
-        )
+        if tablebase is not None and (search_in_table or not found):
+            choice = _search(
+                game, params, inputs, actions, state, history, ply_cap - ply, settings,
+                temperature, seed + ply, tree, work, tablebase,
+            )  # fmt: skip
+        else:
+            choice = _search(
+                game, params, inputs, actions, state, history, ply_cap - ply, settings,
+                temperature, seed + ply, tree, work, None,
+            )  # fmt: skip
         first = tree[puct.FIRST_CHILD][0]
         count = tree[puct.CHILD_COUNT][0]
         for i in range(count):
@@ -207,12 +251,15 @@ def play_zero_games(
     legal_counts,
     policy,
     root_values,
+    table_values,
     plies,
     results,
     tablebase=None,
+    search_in_table=True,
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``, each with its own
-    tree of ``max_nodes`` nodes (and the ``tablebase``, if given: :func:`play_zero_game`)."""
+    tree of ``max_nodes`` nodes (and the ``tablebase``, if given, searched inside the table or
+    not as ``search_in_table`` says: :func:`play_zero_game`)."""
     for g in numba.prange(seeds.shape[0]):
         tree = _new_tree(max_nodes, games.STATE_SIZE)
         work = _new_work()
@@ -237,7 +284,9 @@ def play_zero_games(
             legal_counts[g],
             policy[g],
             root_values[g],
+            table_values[g],
             tablebase,
+            search_in_table,
         )
         plies[g] = n
         results[g] = result
