@@ -21,6 +21,7 @@ from samuel.games.networks import (
     random_zero_network,
     save_network,
 )
+from samuel.nn.network import NO_PLIES
 from samuel.train.trainer import Adam
 from samuel.train.zero_config import ZeroConfig
 from samuel.train.zero_loop import (
@@ -530,6 +531,51 @@ def test_table_targets_replace_the_value_target_of_the_positions_the_table_holds
     assert not np.array_equal(exact.results, plain.results)
     for field in ("states", "legal", "legal_counts", "policy", "plies"):
         assert np.array_equal(getattr(exact, field), getattr(plain, field)), field
+
+
+@pytest.mark.parametrize("mistakes_only", [True, False])
+def test_table_children_are_every_move_or_those_that_give_the_value_away(
+    two_capture_table, mistakes_only
+):
+    from samuel.games.tigers.rules import Position
+    from samuel.train.zero_selfplay import table_children
+
+    table, game = two_capture_table, games.tigers_and_sheep(2)
+    arrays = games_near_the_table(table, 60, count=6)
+    part = ZeroGames(*arrays)
+    checked = 0
+    for g in range(len(part.plies)):
+        n = int(part.plies[g])
+        children = np.zeros((n * games.MAX_MOVES, part.positions.shape[2]), dtype=np.int64)
+        values = np.zeros(n * games.MAX_MOVES, dtype=np.float32)
+        k = table_children(
+            game, part.positions[g], n, table.layers, mistakes_only, children, values
+        )
+        # The plain reference: the table's value of every move, for the side that plays it.
+        expected = []
+        for ply in range(n):
+            position = Position.decode(part.positions[g, ply], 2)
+            if position.sheep_in_hand or position.captured >= 2 or not position.legal_moves():
+                continue
+            own, _ = table.value(position)
+            side = 1 if position.tiger_to_move else -1
+            for move, value, _ in table.move_values(position):
+                if value < own or not mistakes_only:
+                    child = position.play_unchecked(move)
+                    expected.append((tuple(child.encode()), value * side))
+        found = [(tuple(children[i]), int(values[i])) for i in range(k)]
+        assert sorted(found) == sorted(expected)
+        checked += k
+    assert checked > 20
+    samples = zero_samples(
+        [part], children_table=table.layers, game=game, mistakes_only=mistakes_only
+    )
+    plain = zero_samples([part])
+    assert len(samples) == len(plain) + checked
+    extra = samples.legal_counts == 0
+    assert extra.sum() == checked and (samples.plies[extra] == NO_PLIES).all()
+    with pytest.raises(ValueError, match="count \\* MAX_MOVES"):
+        table_children(game, part.positions[0], 5, table.layers, True, children[:10], values)
 
 
 def test_the_table_options_need_a_table_and_a_known_search(tmp_path):

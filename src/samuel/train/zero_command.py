@@ -29,7 +29,7 @@ from samuel.options import (
 from samuel.progress import StageProgress
 
 from .command import STOPPED, _loss, _score
-from .zero_config import TABLE_SEARCHES, ZeroConfig
+from .zero_config import TABLE_CHILDREN, TABLE_SEARCHES, ZeroConfig
 from .zero_loop import ZeroReport, train_zero
 
 non_negative_float = number(float, 0.0)  # a loss weight
@@ -161,6 +161,14 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         "table value, not the game's result",
     )
     parser.add_argument(
+        "--table-children",
+        choices=TABLE_CHILDREN,
+        default=d.table_children,
+        help="with --tablebase: each position the table holds also trains the value on the "
+        "positions its moves lead to (all), or its mistakes lead to (mistakes: the moves that "
+        f"give its value away), with their table values ({d.table_children})",
+    )
+    parser.add_argument(
         "--buffer-generations",
         type=positive_int,
         default=d.buffer_generations,
@@ -260,6 +268,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         tablebase=args.tablebase,
         table_search=args.table_search,
         table_targets=args.table_targets,
+        table_children=args.table_children,
         buffer_generations=args.buffer_generations,
         epochs=args.epochs,
         batch_size=args.batch_size,

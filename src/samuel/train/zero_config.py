@@ -14,6 +14,7 @@ ZERO_WEIGHTS_SEED = 0x2E80  # the random network a run starts from when there is
 ZERO_SELFPLAY_SEED = 0x2E81  # a game's seed: derived from (this, run seed, generation, game)
 ZERO_TRAINING_SEED = 0x2E82  # shuffles and symmetries: from (this, run seed, generation)
 TABLE_SEARCHES = ("always", "before-entry")  # where self-play's searches probe the tablebase
+TABLE_CHILDREN = ("none", "mistakes", "all")  # the value-only samples one move from the table's
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,11 @@ class ZeroConfig:
     table_search: str = "always"
     # The value target of a position the table holds is its table value (exact), not the game's.
     table_targets: bool = False
+    # Each position the table holds adds value-only samples, with their table values: the
+    # positions its moves lead to ("all"), or only its mistakes (the moves that give its value
+    # away: "mistakes"), or none. Self-play's own games never show the network what a move its
+    # table-seeing search avoided would have cost.
+    table_children: str = "none"
     buffer_generations: int = 5  # generations of positions to train on (the replay window)
     epochs: int = 2  # passes over the window per generation
     batch_size: int = 256  # positions per optimiser step
@@ -81,9 +87,18 @@ class ZeroConfig:
                 f"table search is one of {', '.join(TABLE_SEARCHES)}, not {self.table_search!r}",
             ),
             (
+                self.table_children in TABLE_CHILDREN,
+                f"table children is one of {', '.join(TABLE_CHILDREN)}, not "
+                f"{self.table_children!r}",
+            ),
+            (
                 self.tablebase is not None
-                or (self.table_search == "always" and not self.table_targets),
-                "--table-search and --table-targets need --tablebase",
+                or (
+                    self.table_search == "always"
+                    and not self.table_targets
+                    and self.table_children == "none"
+                ),
+                "--table-search, --table-targets and --table-children need --tablebase",
             ),
             (self.buffer_generations >= 1, "buffer generations must be at least 1"),
             (self.epochs >= 0, "epochs must not be negative"),

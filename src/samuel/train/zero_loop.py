@@ -36,6 +36,7 @@ from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.networks import load_zero_network, random_zero_network, save_zero_network
 from samuel.nn.batches import adam_step, zero_batch_gradient
+from samuel.nn.network import NO_PLIES
 from samuel.seeds import derive_seed
 
 from .loop import (
@@ -52,6 +53,7 @@ from .zero_selfplay import (
     NODES_PER_SIMULATION,
     encode_zero_samples,
     play_zero_games,
+    table_children,
     zero_batch_loss,
 )
 
@@ -218,13 +220,21 @@ def zero_samples(
     discount: float = 1.0,
     q_weight: float = 0.0,
     table_targets: bool = False,
+    children_table: tuple[np.ndarray, ...] | None = None,
+    game: int = games.TIGERS_AND_SHEEP,
+    mistakes_only: bool = False,
 ) -> ZeroSamples:
     """Every position of the games, with its targets, game by game in order. The value target
     is ``(1 - q_weight)`` times the game's result times ``discount ** (plies left - 1)``
     (``ZeroConfig.value_discount``; 1: the result itself) plus ``q_weight`` times the search's
     value of the position (``ZeroConfig.q_weight``), all in the first player's view. With
     ``table_targets`` (``ZeroConfig.table_targets``) a position the tablebase holds has its
-    table value instead: exact, whatever the game made of it."""
+    table value instead: exact, whatever the game made of it. With ``children_table`` (the
+    ``game``'s tablebase layers: ``ZeroConfig.table_children``) each game's positions are
+    followed by value-only samples (no policy, no plies target) of the positions one move from
+    those the table holds, with the table's values
+    (:func:`~samuel.train.zero_selfplay.table_children`): every move's, or with
+    ``mistakes_only`` only those of the moves that give the position's value away."""
     chosen = {f: [] for f in SAMPLE_FIELDS}
     for part in parts:
         for g in range(len(part.plies)):
@@ -242,7 +252,26 @@ def zero_samples(
                 results = np.where(np.isnan(exact), results, exact)
             chosen["results"].append(results.astype(np.float32))
             chosen["plies"].append(plies_left.astype(np.float32))
+            if children_table is not None:
+                _add_children(chosen, game, part, g, children_table, mistakes_only)
     return ZeroSamples(*(np.concatenate(chosen[f]) for f in SAMPLE_FIELDS))
+
+
+def _add_children(
+    chosen: dict, game: int, part: ZeroGames, g: int, table, mistakes_only: bool
+) -> None:
+    """Append to ``chosen`` the value-only samples of the positions one move from game ``g``'s
+    in the table (:func:`zero_samples`)."""
+    n = int(part.plies[g])
+    children = np.zeros((n * games.MAX_MOVES, part.positions.shape[2]), dtype=np.int64)
+    values = np.zeros(n * games.MAX_MOVES, dtype=np.float32)
+    k = table_children(game, part.positions[g], n, table, mistakes_only, children, values)
+    chosen["states"].append(children[:k])
+    chosen["legal"].append(np.zeros((k, part.legal.shape[2]), dtype=np.int64))
+    chosen["legal_counts"].append(np.zeros(k, dtype=np.int64))
+    chosen["policy"].append(np.zeros((k, part.policy.shape[2]), dtype=np.float32))
+    chosen["results"].append(values[:k])
+    chosen["plies"].append(np.full(k, NO_PLIES, dtype=np.float32))
 
 
 @dataclass(frozen=True)
@@ -448,7 +477,15 @@ def train_zero(
             None if progress is None else lambda done: progress("self-play", done, config.games),
             backend,
         )
-        latest = zero_samples(parts, config.value_discount, config.q_weight, config.table_targets)
+        latest = zero_samples(
+            parts,
+            config.value_discount,
+            config.q_weight,
+            config.table_targets,
+            selfplay_tablebase(config) if config.table_children != "none" else None,
+            game,
+            config.table_children == "mistakes",
+        )
         window = [*window, latest][-config.buffer_generations :]
         samples = ZeroSamples.concatenate(window)
         before = zero_losses(game, params, samples)

@@ -293,6 +293,46 @@ def play_zero_games(
 
 
 @kernel
+def table_children(game, states, count, tablebase, mistakes_only, children, values):
+    """For each of the first ``count`` positions of ``states`` that the ``tablebase`` holds,
+    the positions its legal moves lead to (with ``mistakes_only``, only the moves that give its
+    value away: a draw into a loss, a win into a draw or a loss, for the side that plays it):
+    write each into ``children`` and its value (first player's view: the table's, or the result
+    if it ends the game) into ``values``. Returns how many were written: at most ``count *
+    MAX_MOVES``."""
+    if count > states.shape[0] or states.shape[1] > children.shape[1]:
+        raise ValueError("more positions than the states hold, or children too narrow")
+    if children.shape[0] < count * games.MAX_MOVES or values.shape[0] < children.shape[0]:
+        raise ValueError("children and values must hold count * MAX_MOVES positions")
+    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    replies = np.empty(games.MAX_MOVES, dtype=np.int64)
+    child = np.empty(states.shape[1], dtype=np.int64)
+    written = 0
+    for i in range(count):
+        state = states[i]
+        n = games.generate(game, state, moves)
+        if games.result(game, state, n) != games.NOT_OVER:
+            continue
+        found, outcome, _ = games.tablebase_result(game, state, tablebase)
+        if not found:
+            continue
+        mover = games.sign(game, state)
+        for m in range(n):
+            games.play(game, state, moves[m], child)
+            value = games.result(game, child, games.generate(game, child, replies))
+            if value == games.NOT_OVER:
+                inside, reply_outcome, _ = games.tablebase_result(game, child, tablebase)
+                if not inside:
+                    continue
+                value = reply_outcome * games.sign(game, child)
+            if not mistakes_only or value * mover < outcome:  # worse for the mover
+                children[written, : child.shape[0]] = child
+                values[written] = value
+                written += 1
+    return written
+
+
+@kernel
 def encode_zero_samples(
     game,
     states,
