@@ -34,7 +34,7 @@ from samuel.train.zero_loop import (
     zero_samples,
     zero_self_play,
 )
-from samuel.train.zero_selfplay import zero_batch_loss
+from samuel.train.zero_selfplay import IN_TABLE_ALL, IN_TABLE_NONE, zero_batch_loss
 
 QUIET = {"report": lambda row: None, "log": lambda line: None}
 
@@ -376,7 +376,8 @@ def games_near_the_table(
     with_table: bool = True,
     count: int = 32,
     start: str = NEAR_THE_TABLE,
-    search_in_table: bool = True,
+    in_table: int = IN_TABLE_ALL,
+    table_teaches: bool = False,
 ):
     """``count`` self-play games of the two-capture game (its rules and its table agree) from
     ``start``, 24 simulations a move, the temperature on throughout: the per-game arrays of
@@ -406,7 +407,8 @@ def games_near_the_table(
         np.arange(count, dtype=np.int64) + 7,
         *arrays,
         table.layers if with_table else None,
-        search_in_table,
+        in_table,
+        table_teaches,
     )
     return arrays
 
@@ -425,15 +427,112 @@ def table_entries(table, positions, plies) -> list[tuple[int, int]]:
     return entries
 
 
+def table_result(table, positions, plies, g) -> tuple[int, list[int]]:
+    """What rescoring makes of game ``g``: the table's value of the last position it held
+    (first player's view; 0 if none), for a game stopped by a repetition or the cap, and the
+    results the rules give after any move from its last recorded position (one of them, if the
+    rules ended it)."""
+    game = games.tigers_and_sheep(2)
+    moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
+    last = positions[g, int(plies[g]) - 1]
+    played = np.empty_like(last)
+    over = []  # the rules' result after the last recorded move, if they end the game there
+    for m in range(games.generate(game, last, moves)):
+        games.play(game, last, moves[m], played)
+        result = games.result(game, played, games.generate(game, played, np.empty_like(moves)))
+        if result != games.NOT_OVER:
+            over.append(result)
+    value = 0
+    for ply in range(int(plies[g])):
+        found, outcome, _ = games.tablebase_result(game, positions[g, ply], table.layers)
+        if found:
+            value = int(outcome * games.sign(game, positions[g, ply]))
+    return value, over
+
+
 @pytest.mark.parametrize("ply_cap", [8, 100])
 def test_a_game_that_enters_the_tablebase_is_scored_by_the_table(two_capture_table, ply_cap):
     positions, *_, plies, results = games_near_the_table(two_capture_table, ply_cap)
     entries = table_entries(two_capture_table, positions, plies)
     assert len(entries) == len(plies)  # the hand empties in every game
     assert {value for _, _, value in entries} == {-1, 1}  # won and lost positions both
-    for g, _, value in entries:
+    for g, _, _ in entries:
         # With a cap of 8 plies, the games would be drawn at the cap: the table scores them.
-        assert results[g] == value
+        last, over = table_result(two_capture_table, positions, plies, g)
+        assert results[g] == last or results[g] in over
+    assert np.count_nonzero(results) > len(results) // 2
+
+
+def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
+    """The visit shares of the search that :func:`games_near_the_table` ran at ``ply`` of game
+    ``g``, run again with ``table`` (or None): the same position, history, cap and seed."""
+    from samuel.search import puct
+    from samuel.search.alphabeta import HISTORY_CAPACITY
+    from samuel.train.zero_loop import tree_nodes
+    from samuel.train.zero_selfplay import _new_tree, _new_work, _search
+
+    game = games.tigers_and_sheep(2)
+    positions = arrays[0][g]
+    moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
+    after = np.empty_like(positions[0])
+    window = 0
+    for q in range(ply):  # the last irreversible move before the ply starts the history
+        for m in range(games.generate(game, positions[q], moves)):
+            games.play(game, positions[q], moves[m], after)
+            if np.array_equal(after, positions[q + 1]):
+                window = q + 1 if games.is_irreversible(game, positions[q], moves[m]) else window
+    keys = np.array([games.key(game, p) for p in positions[: ply + 1]], dtype=np.int64)
+    history = keys[max(window, ply + 1 - HISTORY_CAPACITY) :]
+    tree = _new_tree(tree_nodes(24), games.STATE_SIZE)
+    _search(
+        game, random_zero_network(game, 5), games.compiled_game(game).zero_inputs,
+        game_actions.action_count(game), positions[ply].copy(), history, ply_cap - ply,
+        (24, 1.25, 0.44, 0.3, 0.25), 1.0, g + 7 + ply, tree, _new_work(),
+        None if table is None else table.layers,
+    )  # fmt: skip
+    first, count = tree[puct.FIRST_CHILD][0], tree[puct.CHILD_COUNT][0]
+    visits = tree[puct.VISITS][first : first + count]
+    return visits / visits.sum()
+
+
+def test_naming_one_side_lets_only_its_searches_see_the_table_inside_it(two_capture_table):
+    table = two_capture_table
+    sheep = -1  # kernels.sign of the second player, the sheep
+    arrays = games_near_the_table(table, 40, count=4, start=IN_THE_TABLE, in_table=sheep)
+    policy, counts, plies = arrays[3], arrays[2], arrays[6]
+    differs = {1: 0, -1: 0}  # plies where the other choice would have searched otherwise
+    checked = 0
+    for g in range(len(plies)):
+        for ply in range(int(plies[g])):
+            side = games.sign(games.tigers_and_sheep(2), arrays[0][g, ply])
+            seeing = search_again(arrays, g, ply, 40, table)
+            alone = search_again(arrays, g, ply, 40, None)
+            shares = policy[g, ply, : counts[g, ply]]
+            expected = seeing if side == sheep else alone
+            assert np.allclose(shares, expected, atol=1e-6), (g, ply)
+            differs[side] += not np.allclose(seeing, alone)
+            checked += 1
+    assert checked > 20 and differs[1] and differs[-1]
+
+
+def test_the_table_teaches_the_side_that_plays_without_it(two_capture_table):
+    table = two_capture_table
+    plays = games_near_the_table(table, 40, count=4, start=IN_THE_TABLE, in_table=-1)
+    taught = games_near_the_table(
+        table, 40, count=4, start=IN_THE_TABLE, in_table=-1, table_teaches=True
+    )
+    # The same games, move for move and result for result: the tigers' own searches chose...
+    for field in (0, 2, 6, 7):  # positions, counts, plies, results
+        assert np.array_equal(plays[field], taught[field]), field
+    # ... but every tiger's targets are those of a search that sees the table.
+    tigers = 0
+    for g in range(len(taught[6])):
+        for ply in range(int(taught[6][g])):
+            if games.sign(games.tigers_and_sheep(2), taught[0][g, ply]) == 1:
+                shares = taught[3][g, ply, : taught[2][g, ply]]
+                assert np.allclose(shares, search_again(taught, g, ply, 40, table), atol=1e-6)
+                tigers += 1
+    assert tigers > 10 and not np.array_equal(plays[3], taught[3])
 
 
 def test_self_play_searches_see_the_tablebase_and_are_the_same_on_1_and_2_threads(
@@ -457,22 +556,28 @@ def test_the_trainer_hands_its_tablebase_to_self_play(monkeypatch, tmp_path, two
         asked.append(c.tablebase)
         return two_capture_table.layers
 
-    def play(*arguments):
-        handed.append(arguments[-2:])
-        return real(*arguments[:-2], None, arguments[-1])
+    def play(*arguments):  # the last three: the table, which searches see it, whether it teaches
+        handed.append(arguments[-3:-1])
+        return real(*arguments[:-3], None, *arguments[-2:])
 
     monkeypatch.setattr(zero_loop, "selfplay_tablebase", table)
     monkeypatch.setattr(zero_loop, "play_zero_games", play)
     zero_self_play(random_zero("tigers"), tiny(tmp_path, tablebase="tb"), 1)
     assert set(asked) == {"tb"} and handed
-    assert all(table is two_capture_table.layers and inside for table, inside in handed)
+    assert all(
+        table is two_capture_table.layers and inside == IN_TABLE_ALL for table, inside in handed
+    )
     handed.clear()
     zero_self_play(
         random_zero("tigers"), tiny(tmp_path, tablebase="tb", table_search="before-entry"), 1
     )
     assert handed and all(
-        table is two_capture_table.layers and not inside for table, inside in handed
+        table is two_capture_table.layers and inside == IN_TABLE_NONE for table, inside in handed
     )
+    for side, sign in (("tigers", 1), ("sheep", -1)):  # kernels.sign of that side to move
+        handed.clear()
+        zero_self_play(random_zero("tigers"), tiny(tmp_path, tablebase="tb", table_search=side), 1)
+        assert handed and all(inside == sign for _, inside in handed)
 
 
 def test_every_position_the_table_holds_gets_its_table_value(two_capture_table):
@@ -499,27 +604,33 @@ def test_inside_the_table_before_entry_searches_alone_and_still_scores_by_the_ta
     two_capture_table,
 ):
     table = two_capture_table
-    alone = games_near_the_table(table, 40, start=IN_THE_TABLE, search_in_table=False)
+    alone = games_near_the_table(table, 40, start=IN_THE_TABLE, in_table=IN_TABLE_NONE)
     plain = games_near_the_table(table, 40, with_table=False, start=IN_THE_TABLE)
     seeing = games_near_the_table(table, 40, start=IN_THE_TABLE)
     # The game starts in the table: no search probes it, so the games are those of no table...
     for field in (0, 1, 2, 3, 4, 6):  # positions, legal, counts, policy, root values, plies
         assert np.array_equal(alone[field], plain[field]), field
     assert not np.array_equal(alone[3], seeing[3])  # (the searches that see it differ)
-    # ... but the table still scores them and gives every position its value.
+    # ... but the table still scores them (the rules' result, or the table's value where a
+    # repetition or the cap stopped the game) and gives every position its value.
     entries = table_entries(table, alone[0], alone[6])
     assert len(entries) == len(alone[6]) and all(ply == 0 for _, ply, _ in entries)
-    assert [alone[7][g] for g, _, _ in entries] == [value for _, _, value in entries]
+    changed = 0
+    for g, _, entry in entries:
+        last, over = table_result(table, alone[0], alone[6], g)
+        assert alone[7][g] == last or alone[7][g] in over
+        changed += alone[7][g] != entry
+    assert changed  # moves inside the table gave the entry's value away
     assert not np.isnan(alone[5][:, 0]).any()
     # From before the table, the searches before the entry see it: the games differ from plain.
-    before = games_near_the_table(table, 60, search_in_table=False)
+    before = games_near_the_table(table, 60, in_table=IN_TABLE_NONE)
     assert not np.array_equal(before[3], games_near_the_table(table, 60, with_table=False)[3])
 
 
 def test_table_targets_replace_the_value_target_of_the_positions_the_table_holds(
     two_capture_table,
 ):
-    arrays = games_near_the_table(two_capture_table, 60, search_in_table=False)
+    arrays = games_near_the_table(two_capture_table, 60, in_table=IN_TABLE_NONE)
     part = ZeroGames(*arrays)
     plain = zero_samples([part], 1.0, 0.5)
     exact = zero_samples([part], 1.0, 0.5, table_targets=True)
@@ -585,6 +696,8 @@ def test_the_table_options_need_a_table_and_a_known_search(tmp_path):
         tiny(tmp_path, table_search="before-entry")
     with pytest.raises(CommandError, match="table search is one of always, before-entry"):
         tiny(tmp_path, tablebase="tb", table_search="never")
+    with pytest.raises(CommandError, match="--table-teaches needs a --table-search that leaves"):
+        tiny(tmp_path, tablebase="tb", table_teaches=True)
     run = run_cli("1", "2", str(tmp_path / "c"), "--table-targets", "--no-progress")
     assert run.returncode != 0 and "Traceback" not in run.stderr
     assert "need --tablebase" in run.stderr and not (tmp_path / "c").exists()

@@ -143,8 +143,8 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tablebase",
         metavar="DIR",
-        help="Tigers: self-play's searches see this tablebase's positions as exact, and each "
-        "game is scored by the table where it entered it",
+        help="Tigers: self-play's searches see this tablebase's positions as exact, and a game "
+        "that a repetition or the ply cap stopped inside the table is scored by the table",
     )
     parser.add_argument(
         "--table-search",
@@ -152,7 +152,15 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         default=d.table_search,
         help="with --tablebase: which self-play searches probe it: always, or before-entry, only "
         "those before the game enters the table (inside it the network searches alone, as the "
-        f"zero player does without a table) ({d.table_search})",
+        "zero player does without a table), or tigers or sheep: that side's always, the other "
+        f"side's before the entry only, so its mistakes inside are punished ({d.table_search})",
+    )
+    parser.add_argument(
+        "--table-teaches",
+        action="store_true",
+        help="with a --table-search other than always: inside the table a search without it "
+        "chooses the move, and a second search with it gives the position's policy and value "
+        "targets",
     )
     parser.add_argument(
         "--table-targets",
@@ -267,6 +275,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         ply_cap=args.ply_cap,
         tablebase=args.tablebase,
         table_search=args.table_search,
+        table_teaches=args.table_teaches,
         table_targets=args.table_targets,
         table_children=args.table_children,
         buffer_generations=args.buffer_generations,

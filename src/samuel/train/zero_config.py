@@ -13,7 +13,8 @@ from samuel.search.puct import PuctSettings
 ZERO_WEIGHTS_SEED = 0x2E80  # the random network a run starts from when there is nothing to resume
 ZERO_SELFPLAY_SEED = 0x2E81  # a game's seed: derived from (this, run seed, generation, game)
 ZERO_TRAINING_SEED = 0x2E82  # shuffles and symmetries: from (this, run seed, generation)
-TABLE_SEARCHES = ("always", "before-entry")  # where self-play's searches probe the tablebase
+# Where self-play's searches probe the tablebase: the side named probes it inside the table too.
+TABLE_SEARCHES = ("always", "before-entry", "tigers", "sheep")
 TABLE_CHILDREN = ("none", "mistakes", "all")  # the value-only samples one move from the table's
 
 
@@ -33,12 +34,18 @@ class ZeroConfig:
     temperature_plies: int = 20  # plies played in proportion to the visits; then the most visited
     ply_cap: int = 200  # a game this long is a draw (the TD(lambda) trainer's)
     # Tigers & Sheep: self-play's searches see the positions this tablebase holds as exact, and
-    # each game's result is the table's value where the game entered it (lc0's rescoring).
+    # a game that a repetition or the ply cap stopped inside the table has the table's value of
+    # its last position there (lc0's rescoring).
     tablebase: str | None = None
     # Where self-play's searches probe it: "always", or "before-entry", only from the positions
     # before the game enters the table (inside it the network searches alone, as the zero player
-    # does without a table, so self-play makes the mistakes the player would make there).
+    # does without a table, so self-play makes the mistakes the player would make there), or
+    # "tigers" / "sheep": that side's searches always, the other's before the entry only (its
+    # mistakes inside are played, and punished by a side that sees the table).
     table_search: str = "always"
+    # Inside the table, a side whose searches do not probe it (table_search) plays the move its
+    # own search chose, but its targets (visits, value) come from a second search that does.
+    table_teaches: bool = False
     # The value target of a position the table holds is its table value (exact), not the game's.
     table_targets: bool = False
     # Each position the table holds adds value-only samples, with their table values: the
@@ -99,6 +106,11 @@ class ZeroConfig:
                     and self.table_children == "none"
                 ),
                 "--table-search, --table-targets and --table-children need --tablebase",
+            ),
+            (
+                not self.table_teaches or self.table_search != "always",
+                "--table-teaches needs a --table-search that leaves some searches without the "
+                "table: before-entry, tigers or sheep",
             ),
             (self.buffer_generations >= 1, "buffer generations must be at least 1"),
             (self.epochs >= 0, "epochs must not be negative"),

@@ -50,6 +50,8 @@ from .loop import (
 from .trainer import ADAM_EPSILON, BETA1, BETA2, Adam
 from .zero_config import ZERO_SELFPLAY_SEED, ZERO_TRAINING_SEED, ZERO_WEIGHTS_SEED, ZeroConfig
 from .zero_selfplay import (
+    IN_TABLE_ALL,
+    IN_TABLE_NONE,
     NODES_PER_SIMULATION,
     encode_zero_samples,
     play_zero_games,
@@ -136,12 +138,21 @@ def selfplay_tablebase(config: ZeroConfig) -> tuple[np.ndarray, ...] | None:
     return table.layers
 
 
+def in_table_searches(config: ZeroConfig) -> int:
+    """``config.table_search`` as :func:`~samuel.train.zero_selfplay.play_zero_game`'s
+    ``in_table``: which searches probe the table inside it."""
+    if config.table_search in ("always", "before-entry"):
+        return IN_TABLE_ALL if config.table_search == "always" else IN_TABLE_NONE
+    rules = get_game(config.game)
+    return 1 if config.table_search == rules.sides[0] else -1
+
+
 def play_zero_selfplay(
     game: int, params: np.ndarray, config: ZeroConfig, seeds: np.ndarray
 ) -> ZeroGames:
     """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``);
-    with ``config.tablebase``, the searches probe it (inside it too, or only before the game
-    enters it: ``config.table_search``) and the games are rescored
+    with ``config.tablebase``, the searches probe it (inside it too, only before the game
+    enters it, or one side's inside it: ``config.table_search``) and the games are rescored
     (:func:`~samuel.train.zero_selfplay.play_zero_game`)."""
     sizes = games.compiled_game(game)
     rules = get_game(config.game)
@@ -173,7 +184,8 @@ def play_zero_selfplay(
         out.plies,
         out.results,
         selfplay_tablebase(config),
-        config.table_search == "always",
+        in_table_searches(config),
+        config.table_teaches,
     )
     return out
 
@@ -468,6 +480,7 @@ def train_zero(
     save_zero_network(params, start_file, game)
     adam = Adam(len(params))
     window: list[ZeroSamples] = []
+    children_table = selfplay_tablebase(config) if config.table_children != "none" else None
     for generation in range(last + 1, last + config.generations + 1):
         started = time.perf_counter()
         parts = zero_self_play(
@@ -482,7 +495,7 @@ def train_zero(
             config.value_discount,
             config.q_weight,
             config.table_targets,
-            selfplay_tablebase(config) if config.table_children != "none" else None,
+            children_table,
             game,
             config.table_children == "mistakes",
         )

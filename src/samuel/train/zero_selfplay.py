@@ -37,6 +37,10 @@ from samuel.search import puct
 from samuel.search.alphabeta import HISTORY_CAPACITY, _mix
 
 NODES_PER_SIMULATION = 40  # the zero player's tree size per simulation (docs/zero.md)
+# Which searches probe the tablebase inside it (``play_zero_game``'s ``in_table``): every search,
+# none (only those before the game enters the table), or only one side's, named by its sign
+# (:func:`~samuel.games.kernels.sign`: +1 the first player's, -1 the second's).
+IN_TABLE_ALL, IN_TABLE_NONE = 2, 0
 
 
 @kernel
@@ -148,18 +152,24 @@ def play_zero_game(
     root_values,
     table_values,
     tablebase=None,
-    search_in_table=True,
+    in_table=IN_TABLE_ALL,
+    table_teaches=False,
 ):
     """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``, the
     result in the first player's view (1, 0, -1).
 
     With a ``tablebase`` (the game's layers) the searches see the positions it holds as exact,
-    and the game is *rescored*, as lc0 rescores its training games: its result is the table's
-    value of the first position it reached that the table holds, whatever the moves after it
-    made of that (a won position dawdled into a repetition is still won). Without
-    ``search_in_table`` only the searches from positions before that one probe the table: inside
-    it the network searches alone, as the zero player does without a table, so self-play makes
-    (and is scored on) the mistakes the player would make there.
+    and the game is *rescored*, as lc0 rescores its training games: a game that the rules did
+    not end (a repetition, the ply cap) after it reached the table has the table's value of the
+    last position it reached that the table holds (a won position dawdled into a repetition is
+    still won). ``in_table`` says which searches probe the table from the positions it holds:
+    ``IN_TABLE_ALL``; ``IN_TABLE_NONE``, so that inside it the network searches alone, as the
+    zero player does without a table, and self-play makes (and is scored on) the mistakes the
+    player would make there; or the sign of the one side whose searches do, so that the other
+    side's mistakes there are played and punished. With ``table_teaches``, a search inside the
+    table that does not probe it chooses the move, and a second one that does gives the
+    position's targets (its visits and value): the side plays its own mistakes and learns what
+    the table would have played.
 
     ``positions[ply]`` is the position where the ply's move was played, ``legal[ply,
     :legal_counts[ply]]`` its distinct actions, ``policy[ply]`` their shares of the root's
@@ -173,8 +183,7 @@ def play_zero_game(
     move_actions = np.empty(games.MAX_MOVES, dtype=np.int64)
     slot = np.empty(games.MAX_MOVES, dtype=np.int64)
     window = 0
-    rescored = False
-    table_result = 0
+    table_result = 0  # the table's value of the last position it held (0 if none)
     for ply in range(ply_cap):
         keys[ply] = games.key(game, state)
         if games.occurrences(keys, window, ply) >= 3:
@@ -182,19 +191,19 @@ def play_zero_game(
         n = games.generate(game, state, moves)
         result = games.result(game, state, n)
         if result != games.NOT_OVER:
-            return ply, table_result if rescored else result
+            return ply, result
         found = False
         if tablebase is not None:
             found, outcome, _ = games.tablebase_result(game, state, tablebase)
             if found:  # the side to move's perfect-play outcome, turned to the first player's
-                table_values[ply] = outcome * games.sign(game, state)
-                if not rescored:
-                    rescored, table_result = True, outcome * games.sign(game, state)
+                table_result = outcome * games.sign(game, state)
+                table_values[ply] = table_result
         # The keys that can recur, at most the search's history capacity, the root's last.
         history = keys[max(window, ply + 1 - HISTORY_CAPACITY) : ply + 1]
         settings = (simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction)
         temperature = 1.0 if ply < temperature_plies else 0.0
-        if tablebase is not None and (search_in_table or not found):
+        probes = in_table == IN_TABLE_ALL or in_table == games.sign(game, state)
+        if tablebase is not None and (probes or not found):
             choice = _search(
                 game, params, inputs, actions, state, history, ply_cap - ply, settings,
                 temperature, seed + ply, tree, work, tablebase,
@@ -204,6 +213,11 @@ def play_zero_game(
                 game, params, inputs, actions, state, history, ply_cap - ply, settings,
                 temperature, seed + ply, tree, work, None,
             )  # fmt: skip
+            if found and table_teaches:  # the targets: a search of the same moves that sees it
+                _search(
+                    game, params, inputs, actions, state, history, ply_cap - ply, settings,
+                    temperature, seed + ply, tree, work, tablebase,
+                )  # fmt: skip
         first = tree[puct.FIRST_CHILD][0]
         count = tree[puct.CHILD_COUNT][0]
         for i in range(count):
@@ -255,11 +269,12 @@ def play_zero_games(
     plies,
     results,
     tablebase=None,
-    search_in_table=True,
+    in_table=IN_TABLE_ALL,
+    table_teaches=False,
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``, each with its own
-    tree of ``max_nodes`` nodes (and the ``tablebase``, if given, searched inside the table or
-    not as ``search_in_table`` says: :func:`play_zero_game`)."""
+    tree of ``max_nodes`` nodes (and the ``tablebase``, if given, probed inside the table by
+    the searches ``in_table`` names: :func:`play_zero_game`)."""
     for g in numba.prange(seeds.shape[0]):
         tree = _new_tree(max_nodes, games.STATE_SIZE)
         work = _new_work()
@@ -286,7 +301,8 @@ def play_zero_games(
             root_values[g],
             table_values[g],
             tablebase,
-            search_in_table,
+            in_table,
+            table_teaches,
         )
         plies[g] = n
         results[g] = result
