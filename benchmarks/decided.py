@@ -77,6 +77,14 @@ def network_value(params: np.ndarray, position) -> float:
     return float(value) * games.network_sign(game, state)
 
 
+def game_at(rules, record, ply: int) -> Game:
+    """The record's game as it stood before its move at ``ply`` (its history included)."""
+    game = Game(rules, record.start, ply_cap=record.ply_cap)
+    for move in record.moves[:ply]:
+        game.play(move)
+    return game
+
+
 def judge(args: argparse.Namespace) -> None:
     table = load_tablebase(args.tablebase)
     rules = get_game("tigers")
@@ -143,29 +151,26 @@ def judge(args: argparse.Namespace) -> None:
     for spec in args.ask:
         keeps = 0
         for record, ply in asked:
-            game = Game(rules, record.start, ply_cap=record.ply_cap)
-            for move in record.moves[:ply]:
-                game.play(move)
+            game = game_at(rules, record, ply)
             move = make_player(spec, rules=rules, seed=1).choose_move(game)
             keeps += tigers_value(table, game.position.play(move)) >= 0
         print(f"{spec}: keeps the draw in {keeps} of {len(asked)}")
 
-    games_by_side = Counter("tigers" if r.players[0].startswith(args.player) else "sheep"
-                            for r in read_records(args.records))  # fmt: skip
+    games_by_side = Counter(side for side, _, _ in counts.elements())
     by_tigers = Counter(who for _, _, who in exposed)
     print(f"\ndrawn positions where the tigers to move had a move that loses: {len(exposed)}")
     for who, side in ((args.player, "tigers"), ("opponent", "sheep")):
         print(f"  {who}'s tigers: {by_tigers[who]} in {games_by_side[side]} games")
     for spec in args.exposed:
-        gives = 0
-        for record, ply, _ in exposed:
-            game = Game(rules, record.start, ply_cap=record.ply_cap)
-            for move in record.moves[:ply]:
-                game.play(move)
+        gives: Counter = Counter()  # by whose tigers stood there
+        for record, ply, who in exposed:
+            game = game_at(rules, record, ply)
             move = make_player(spec, rules=rules, seed=ply).choose_move(game)
-            gives += tigers_value(table, game.position.play(move)) < 0
-        share = 100 * gives / max(1, len(exposed))
-        print(f"{spec}: plays a losing move in {gives} of them ({share:.1f}%)")
+            gives[who] += tigers_value(table, game.position.play(move)) < 0
+        total = sum(gives.values())
+        print(f"{spec}: plays a losing move in {total} of them "
+              f"({100 * total / max(1, len(exposed)):.1f}%); in {args.player}'s "
+              f"{gives[args.player]}, in the opponent's {gives['opponent']}")  # fmt: skip
 
 
 def main() -> None:
