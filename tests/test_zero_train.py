@@ -27,6 +27,7 @@ from samuel.train.zero_config import ZeroConfig
 from samuel.train.zero_loop import (
     ZeroGames,
     encode_zero,
+    game_table_searches,
     train_zero,
     train_zero_epoch,
     zero_game_seed,
@@ -376,11 +377,12 @@ def games_near_the_table(
     with_table: bool = True,
     count: int = 32,
     start: str = NEAR_THE_TABLE,
-    in_table: int = IN_TABLE_ALL,
+    in_table: int | np.ndarray = IN_TABLE_ALL,
     table_teaches: bool = False,
 ):
     """``count`` self-play games of the two-capture game (its rules and its table agree) from
-    ``start``, 24 simulations a move, the temperature on throughout: the per-game arrays of
+    ``start``, 24 simulations a move, the temperature on throughout, ``in_table`` the searches
+    that see the table inside it (in every game, or game by game): the per-game arrays of
     :class:`ZeroGames`, in order."""
     from samuel.games.tigers.rules import TigersAndSheep
     from samuel.train.zero_loop import tree_nodes
@@ -407,7 +409,7 @@ def games_near_the_table(
         np.arange(count, dtype=np.int64) + 7,
         *arrays,
         table.layers if with_table else None,
-        in_table,
+        np.broadcast_to(np.asarray(in_table, dtype=np.int64), count).copy(),
         table_teaches,
     )
     return arrays
@@ -565,19 +567,59 @@ def test_the_trainer_hands_its_tablebase_to_self_play(monkeypatch, tmp_path, two
     zero_self_play(random_zero("tigers"), tiny(tmp_path, tablebase="tb"), 1)
     assert set(asked) == {"tb"} and handed
     assert all(
-        table is two_capture_table.layers and inside == IN_TABLE_ALL for table, inside in handed
+        table is two_capture_table.layers and (inside == IN_TABLE_ALL).all()
+        for table, inside in handed
     )
     handed.clear()
     zero_self_play(
         random_zero("tigers"), tiny(tmp_path, tablebase="tb", table_search="before-entry"), 1
     )
     assert handed and all(
-        table is two_capture_table.layers and inside == IN_TABLE_NONE for table, inside in handed
+        table is two_capture_table.layers and (inside == IN_TABLE_NONE).all()
+        for table, inside in handed
     )
     for side, sign in (("tigers", 1), ("sheep", -1)):  # kernels.sign of that side to move
         handed.clear()
         zero_self_play(random_zero("tigers"), tiny(tmp_path, tablebase="tb", table_search=side), 1)
-        assert handed and all(inside == sign for _, inside in handed)
+        assert handed and all((inside == sign).all() for _, inside in handed)
+    # With --always-share, every game of the generation gets its own, in order.
+    handed.clear()
+    config = tiny(tmp_path, tablebase="tb", table_search="sheep", always_share=0.5)
+    zero_self_play(random_zero("tigers"), config, 1)
+    every = np.concatenate([inside for _, inside in handed])
+    assert every.tolist() == [-1, IN_TABLE_ALL] * 3
+
+
+@pytest.mark.parametrize(
+    "search, share, expected",
+    [
+        ("sheep", 0.0, [-1] * 8),
+        ("sheep", 1.0, [IN_TABLE_ALL] * 8),
+        ("sheep", 0.25, [-1, -1, -1, 2, -1, -1, -1, 2]),
+        ("tigers", 0.5, [1, 2] * 4),
+        ("alternate", 0.0, [1, -1] * 4),
+        ("alternate", 0.5, [1, 2, -1, 2] * 2),
+        ("before-entry", 0.25, [0, 0, 0, 2] * 2),
+    ],
+)
+def test_each_game_of_a_generation_has_the_table_searches_its_settings_say(
+    tmp_path, search, share, expected
+):
+    config = tiny(tmp_path, games=8, tablebase="tb", table_search=search, always_share=share)
+    assert game_table_searches(config).tolist() == expected
+
+
+def test_each_game_searches_the_table_as_its_own_in_table_says(two_capture_table):
+    table, count = two_capture_table, 8
+    mixed = np.array([-1, IN_TABLE_ALL] * (count // 2), dtype=np.int64)
+    both = games_near_the_table(table, 40, count=count, start=IN_THE_TABLE, in_table=mixed)
+    alone = games_near_the_table(table, 40, count=count, start=IN_THE_TABLE, in_table=-1)
+    every = games_near_the_table(table, 40, count=count, start=IN_THE_TABLE)
+    for field in range(len(both)):  # each game is the game of its own setting, field by field
+        for g in range(count):
+            reference = every if mixed[g] == IN_TABLE_ALL else alone
+            assert np.array_equal(both[field][g], reference[field][g], equal_nan=True)
+    assert not np.array_equal(alone[3][1::2], every[3][1::2])  # the settings' games differ
 
 
 def test_every_position_the_table_holds_gets_its_table_value(two_capture_table):
@@ -644,6 +686,38 @@ def test_table_targets_replace_the_value_target_of_the_positions_the_table_holds
         assert np.array_equal(getattr(exact, field), getattr(plain, field)), field
 
 
+def test_entry_targets_give_the_positions_before_the_table_its_value_at_the_entry(
+    two_capture_table,
+):
+    # The sheep see the table and the tigers do not: the tigers' mistakes inside it make some
+    # games end otherwise than the table's value where they entered it.
+    table = two_capture_table
+    arrays = games_near_the_table(table, 60, in_table=-1, table_teaches=True)
+    part = ZeroGames(*arrays)
+    plain = zero_samples([part])
+    entry = zero_samples([part], entry_targets=True)
+    entries = {
+        g: (ply, value) for g, ply, value in table_entries(table, part.positions, part.plies)
+    }
+    assert len(entries) == len(part.plies)
+    start, differ = 0, 0
+    for g in range(len(part.plies)):
+        n, (ply, value) = int(part.plies[g]), entries[g]
+        assert ply > 0  # the games start before the table
+        assert (entry.results[start : start + ply] == value).all()
+        assert (entry.results[start + ply : start + n] == part.results[g]).all()
+        assert (plain.results[start : start + n] == part.results[g]).all()
+        differ += value != part.results[g]
+        start += n
+    assert differ  # so the two targets differ, and the test can fail
+    # With the search's value mixed in, the result part is the entry's value.
+    mixed = zero_samples([part], 1.0, 0.5, entry_targets=True)
+    roots = np.concatenate([part.root_values[g, : part.plies[g]] for g in range(len(part.plies))])
+    assert np.allclose(mixed.results, 0.5 * entry.results + 0.5 * roots, atol=1e-6)
+    for field in ("states", "legal", "legal_counts", "policy", "plies"):
+        assert np.array_equal(getattr(entry, field), getattr(plain, field)), field
+
+
 @pytest.mark.parametrize("mistakes_only", [True, False])
 def test_table_children_are_every_move_or_those_that_give_the_value_away(
     two_capture_table, mistakes_only
@@ -694,10 +768,14 @@ def test_the_table_options_need_a_table_and_a_known_search(tmp_path):
         tiny(tmp_path, table_targets=True)
     with pytest.raises(CommandError, match="need --tablebase"):
         tiny(tmp_path, table_search="before-entry")
+    with pytest.raises(CommandError, match="need --tablebase"):
+        tiny(tmp_path, entry_targets=True)
     with pytest.raises(CommandError, match="table search is one of always, before-entry"):
         tiny(tmp_path, tablebase="tb", table_search="never")
     with pytest.raises(CommandError, match="--table-teaches needs a --table-search that leaves"):
         tiny(tmp_path, tablebase="tb", table_teaches=True)
+    with pytest.raises(CommandError, match="--always-share needs a --table-search that leaves"):
+        tiny(tmp_path, tablebase="tb", always_share=0.5)
     run = run_cli("1", "2", str(tmp_path / "c"), "--table-targets", "--no-progress")
     assert run.returncode != 0 and "Traceback" not in run.stderr
     assert "need --tablebase" in run.stderr and not (tmp_path / "c").exists()

@@ -153,7 +153,8 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         help="with --tablebase: which self-play searches probe it: always, or before-entry, only "
         "those before the game enters the table (inside it the network searches alone, as the "
         "zero player does without a table), or tigers or sheep: that side's always, the other "
-        f"side's before the entry only, so its mistakes inside are punished ({d.table_search})",
+        "side's before the entry only, so its mistakes inside are punished, or alternate: the "
+        f"tigers' in one game, the sheep's in the next ({d.table_search})",
     )
     parser.add_argument(
         "--table-teaches",
@@ -163,10 +164,23 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         "targets",
     )
     parser.add_argument(
+        "--always-share",
+        type=fraction,
+        default=d.always_share,
+        help="with a --table-search other than always: this share of each generation's games, "
+        f"spread evenly, has every search see the table ({d.always_share})",
+    )
+    parser.add_argument(
         "--table-targets",
         action="store_true",
         help="with --tablebase: the value target of each position the table holds is its "
         "table value, not the game's result",
+    )
+    parser.add_argument(
+        "--entry-targets",
+        action="store_true",
+        help="with --tablebase: the positions before a game entered the table take the table's "
+        "value of its entry as their result, not the game's",
     )
     parser.add_argument(
         "--table-children",
@@ -276,7 +290,9 @@ def command_zero_train(args: argparse.Namespace) -> None:
         tablebase=args.tablebase,
         table_search=args.table_search,
         table_teaches=args.table_teaches,
+        always_share=args.always_share,
         table_targets=args.table_targets,
+        entry_targets=args.entry_targets,
         table_children=args.table_children,
         buffer_generations=args.buffer_generations,
         epochs=args.epochs,

@@ -14,7 +14,7 @@ ZERO_WEIGHTS_SEED = 0x2E80  # the random network a run starts from when there is
 ZERO_SELFPLAY_SEED = 0x2E81  # a game's seed: derived from (this, run seed, generation, game)
 ZERO_TRAINING_SEED = 0x2E82  # shuffles and symmetries: from (this, run seed, generation)
 # Where self-play's searches probe the tablebase: the side named probes it inside the table too.
-TABLE_SEARCHES = ("always", "before-entry", "tigers", "sheep")
+TABLE_SEARCHES = ("always", "before-entry", "tigers", "sheep", "alternate")
 TABLE_CHILDREN = ("none", "mistakes", "all")  # the value-only samples one move from the table's
 
 
@@ -41,13 +41,23 @@ class ZeroConfig:
     # before the game enters the table (inside it the network searches alone, as the zero player
     # does without a table, so self-play makes the mistakes the player would make there), or
     # "tigers" / "sheep": that side's searches always, the other's before the entry only (its
-    # mistakes inside are played, and punished by a side that sees the table).
+    # mistakes inside are played, and punished by a side that sees the table), or "alternate":
+    # the tigers' in one game, the sheep's in the next.
     table_search: str = "always"
     # Inside the table, a side whose searches do not probe it (table_search) plays the move its
     # own search chose, but its targets (visits, value) come from a second search that does.
     table_teaches: bool = False
+    # This share of each generation's games, spread evenly through it, is played with every
+    # search seeing the table (as "always"); the rest as table_search says. The games with the
+    # table on both sides keep showing the placement's worth under perfect play, while the others
+    # show one side the cost of its own mistakes inside the table.
+    always_share: float = 0.0
     # The value target of a position the table holds is its table value (exact), not the game's.
     table_targets: bool = False
+    # The positions before the game entered the table take the table's value of its entry as
+    # their result, not the game's: the placement is judged by perfect play from where it ended,
+    # whatever mistakes a side that does not see the table made after (table_search).
+    entry_targets: bool = False
     # Each position the table holds adds value-only samples, with their table values: the
     # positions its moves lead to ("all"), or only its mistakes (the moves that give its value
     # away: "mistakes"), or none. Self-play's own games never show the network what a move its
@@ -103,13 +113,21 @@ class ZeroConfig:
                 or (
                     self.table_search == "always"
                     and not self.table_targets
+                    and not self.entry_targets
                     and self.table_children == "none"
                 ),
-                "--table-search, --table-targets and --table-children need --tablebase",
+                "--table-search, --table-targets, --entry-targets and --table-children need "
+                "--tablebase",
             ),
             (
                 not self.table_teaches or self.table_search != "always",
                 "--table-teaches needs a --table-search that leaves some searches without the "
+                "table: before-entry, tigers or sheep",
+            ),
+            (0.0 <= self.always_share <= 1.0, "always share must be between 0 and 1"),
+            (
+                self.always_share == 0.0 or self.table_search != "always",
+                "--always-share needs a --table-search that leaves some searches without the "
                 "table: before-entry, tigers or sheep",
             ),
             (self.buffer_generations >= 1, "buffer generations must be at least 1"),

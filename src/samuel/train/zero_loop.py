@@ -138,26 +138,46 @@ def selfplay_tablebase(config: ZeroConfig) -> tuple[np.ndarray, ...] | None:
     return table.layers
 
 
-def in_table_searches(config: ZeroConfig) -> int:
-    """``config.table_search`` as :func:`~samuel.train.zero_selfplay.play_zero_game`'s
-    ``in_table``: which searches probe the table inside it."""
+def game_table_searches(config: ZeroConfig) -> np.ndarray:
+    """Each of a generation's games' ``in_table``
+    (:func:`~samuel.train.zero_selfplay.play_zero_game`): which searches probe the table inside
+    it, as ``config.table_search`` says ("alternate": the first side's in one game, the
+    second's in the next), except for a ``config.always_share`` of the games, spread evenly
+    through the generation, in which every search does."""
+    g = np.arange(config.games)
+    always = np.floor((g + 1) * config.always_share) > np.floor(g * config.always_share)
     if config.table_search in ("always", "before-entry"):
-        return IN_TABLE_ALL if config.table_search == "always" else IN_TABLE_NONE
-    rules = get_game(config.game)
-    return 1 if config.table_search == rules.sides[0] else -1
+        others = np.full(
+            config.games, IN_TABLE_ALL if config.table_search == "always" else IN_TABLE_NONE
+        )
+    elif config.table_search == "alternate":
+        others = np.where(np.cumsum(~always) % 2 == 1, 1, -1)  # counted among the others
+    else:
+        first = get_game(config.game).sides[0]
+        others = np.full(config.games, 1 if config.table_search == first else -1)
+    return np.where(always, IN_TABLE_ALL, others).astype(np.int64)
 
 
 def play_zero_selfplay(
-    game: int, params: np.ndarray, config: ZeroConfig, seeds: np.ndarray
+    game: int,
+    params: np.ndarray,
+    config: ZeroConfig,
+    seeds: np.ndarray,
+    in_tables: np.ndarray,
 ) -> ZeroGames:
     """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``);
     with ``config.tablebase``, the searches probe it (inside it too, only before the game
-    enters it, or one side's inside it: ``config.table_search``) and the games are rescored
+    enters it, or one side's inside it: each game's entry of ``in_tables``, from
+    :func:`game_table_searches`) and the games are rescored
     (:func:`~samuel.train.zero_selfplay.play_zero_game`)."""
     sizes = games.compiled_game(game)
     rules = get_game(config.game)
     root = rules.encode(rules.initial_position())
     seeds = np.asarray(seeds, dtype=np.int64)
+    in_tables = np.ascontiguousarray(in_tables, dtype=np.int64)
+    valid = (IN_TABLE_ALL, IN_TABLE_NONE, 1, -1)
+    if in_tables.shape != seeds.shape or not np.isin(in_tables, valid).all():
+        raise ValueError("in_tables must hold one of IN_TABLE_ALL, IN_TABLE_NONE, 1, -1 a seed")
     out = ZeroGames.empty(len(seeds), config.ply_cap, len(root), sizes.max_moves)
     settings = config.settings()
     play_zero_games(
@@ -184,15 +204,16 @@ def play_zero_selfplay(
         out.plies,
         out.results,
         selfplay_tablebase(config),
-        in_table_searches(config),
+        in_tables,
         config.table_teaches,
     )
     return out
 
 
-def _selfplay_unit(shared: tuple, seeds: np.ndarray) -> ZeroGames:
-    """A backend's unit: the games of ``seeds``, with the run's game, network and config."""
-    return play_zero_selfplay(*shared, seeds)
+def _selfplay_unit(shared: tuple, unit: tuple[np.ndarray, np.ndarray]) -> ZeroGames:
+    """A backend's unit: the games of its seeds (and their ``in_tables``), with the run's game,
+    network and config."""
+    return play_zero_selfplay(*shared, *unit)
 
 
 def zero_self_play(
@@ -208,8 +229,12 @@ def zero_self_play(
     seeds = np.array(
         [zero_game_seed(config.seed, generation, g) for g in range(config.games)], dtype=np.int64
     )
+    in_tables = game_table_searches(config)
     if backend is not None and not isinstance(backend, LocalBackend):
-        units = [seeds[part.start : part.stop] for part in backend.parts(len(seeds))]
+        units = [
+            (seeds[part.start : part.stop], in_tables[part.start : part.stop])
+            for part in backend.parts(len(seeds))
+        ]
 
         def after(done: list[ZeroGames]) -> bool:
             progress(sum(len(part.plies) for part in done))
@@ -219,9 +244,8 @@ def zero_self_play(
         return backend.run(_selfplay_unit, units, shared, None if progress is None else after)
     parts = []
     for start in range(0, config.games, SELFPLAY_CHUNK):
-        parts.append(
-            play_zero_selfplay(game, params, config, seeds[start : start + SELFPLAY_CHUNK])
-        )
+        chunk = slice(start, start + SELFPLAY_CHUNK)
+        parts.append(play_zero_selfplay(game, params, config, seeds[chunk], in_tables[chunk]))
         if progress is not None:
             progress(min(config.games, start + SELFPLAY_CHUNK))
     return parts
@@ -235,13 +259,16 @@ def zero_samples(
     children_table: tuple[np.ndarray, ...] | None = None,
     game: int = games.TIGERS_AND_SHEEP,
     mistakes_only: bool = False,
+    entry_targets: bool = False,
 ) -> ZeroSamples:
     """Every position of the games, with its targets, game by game in order. The value target
     is ``(1 - q_weight)`` times the game's result times ``discount ** (plies left - 1)``
     (``ZeroConfig.value_discount``; 1: the result itself) plus ``q_weight`` times the search's
     value of the position (``ZeroConfig.q_weight``), all in the first player's view. With
     ``table_targets`` (``ZeroConfig.table_targets``) a position the tablebase holds has its
-    table value instead: exact, whatever the game made of it. With ``children_table`` (the
+    table value instead: exact, whatever the game made of it. With ``entry_targets``
+    (``ZeroConfig.entry_targets``) the positions before a game entered the table take the
+    table's value of its entry as their result, in place of the game's. With ``children_table`` (the
     ``game``'s tablebase layers: ``ZeroConfig.table_children``) each game's positions are
     followed by value-only samples (no policy, no plies target) of the positions one move from
     those the table holds, with the table's values
@@ -256,7 +283,10 @@ def zero_samples(
             chosen["legal_counts"].append(part.legal_counts[g, :n])
             chosen["policy"].append(part.policy[g, :n])
             plies_left = np.arange(n, 0, -1, dtype=np.float64)
-            results = part.results[g] * discount ** (plies_left - 1.0)
+            outcomes = np.full(n, float(part.results[g]))
+            if entry_targets:
+                _entry_outcomes(outcomes, part.table_values[g, :n])
+            results = outcomes * discount ** (plies_left - 1.0)
             if q_weight > 0.0:
                 results = (1.0 - q_weight) * results + q_weight * part.root_values[g, :n]
             if table_targets:
@@ -267,6 +297,14 @@ def zero_samples(
             if children_table is not None:
                 _add_children(chosen, game, part, g, children_table, mistakes_only)
     return ZeroSamples(*(np.concatenate(chosen[f]) for f in SAMPLE_FIELDS))
+
+
+def _entry_outcomes(outcomes: np.ndarray, table_values: np.ndarray) -> None:
+    """Give the positions before the first one the table holds (``table_values`` not NaN) that
+    position's table value as their outcome; a game that never entered the table keeps its own."""
+    held = np.flatnonzero(~np.isnan(table_values))
+    if len(held):
+        outcomes[: held[0]] = table_values[held[0]]
 
 
 def _add_children(
@@ -498,6 +536,7 @@ def train_zero(
             children_table,
             game,
             config.table_children == "mistakes",
+            config.entry_targets,
         )
         window = [*window, latest][-config.buffer_generations :]
         samples = ZeroSamples.concatenate(window)

@@ -269,15 +269,17 @@ def play_zero_games(
     plies,
     results,
     tablebase=None,
-    in_table=IN_TABLE_ALL,
+    in_tables=None,
     table_teaches=False,
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``, each with its own
     tree of ``max_nodes`` nodes (and the ``tablebase``, if given, probed inside the table by
-    the searches ``in_table`` names: :func:`play_zero_game`)."""
+    the searches ``in_tables[g]`` names, every search's where it is None: :func:`play_zero_game`;
+    the caller checks that it has one entry a game)."""
     for g in numba.prange(seeds.shape[0]):
         tree = _new_tree(max_nodes, games.STATE_SIZE)
         work = _new_work()
+        in_table = IN_TABLE_ALL if in_tables is None else in_tables[g]
         n, result = play_zero_game(
             game,
             params,
