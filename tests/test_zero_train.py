@@ -28,6 +28,7 @@ from samuel.train.zero_loop import (
     ZeroGames,
     encode_zero,
     game_table_searches,
+    play_zero_selfplay,
     train_zero,
     train_zero_epoch,
     zero_game_seed,
@@ -316,6 +317,7 @@ def test_bad_options_are_refused_in_one_line(args, message):
         ({"value_discount": 0.0}, "value discount must be more than 0"),
         ({"value_discount": 1.5}, "value discount must be more than 0"),
         ({"game": "chess"}, "unknown game 'chess'"),
+        ({"seeing_targets": True}, "need --tablebase"),
     ],
 )
 def test_bad_settings_raise_one_clear_error(tmp_path, changes, message):
@@ -391,7 +393,7 @@ def games_near_the_table(
     game = games.tigers_and_sheep(2)
     root = TigersAndSheep(2).parse_position(start).encode()
     out = ZeroGames.empty(count, ply_cap, len(root), games.compiled_game(game).max_moves)
-    arrays = [getattr(out, field.name) for field in dataclasses.fields(out)]
+    arrays = [getattr(out, f.name) for f in dataclasses.fields(out) if f.name != "in_tables"]
     play_zero_games(
         game,
         random_zero_network(game, 5),
@@ -716,6 +718,48 @@ def test_entry_targets_give_the_positions_before_the_table_its_value_at_the_entr
     assert np.allclose(mixed.results, 0.5 * entry.results + 0.5 * roots, atol=1e-6)
     for field in ("states", "legal", "legal_counts", "policy", "plies"):
         assert np.array_equal(getattr(entry, field), getattr(plain, field)), field
+
+
+def test_seeing_targets_give_the_seeing_side_the_table_value_inside_it(two_capture_table):
+    # Game by game, one side's searches see the table (sheep, tigers, then both); the tigers'
+    # own mistakes inside it make the results differ from the table's values.
+    count = 24
+    in_tables = np.resize(np.array([-1, 1, IN_TABLE_ALL], dtype=np.int64), count)
+    arrays = games_near_the_table(two_capture_table, 60, count=count, in_table=in_tables)
+    part = ZeroGames(*arrays, in_tables=in_tables)
+    plain = zero_samples([part], 1.0, 0.5)
+    seeing = zero_samples([part], 1.0, 0.5, seeing_targets=True)
+    start, replaced = 0, 0
+    for g in range(count):
+        n = int(part.plies[g])
+        exact = part.table_values[g, :n]
+        movers = np.where(part.positions[g, :n, 3] != 0, 1, -1)  # +1: the first player to move
+        for ply in range(n):
+            i = start + ply
+            if (
+                in_tables[g] != IN_TABLE_ALL
+                and movers[ply] == in_tables[g]
+                and exact[ply] == exact[ply]
+            ):
+                assert seeing.results[i] == exact[ply]
+                replaced += seeing.results[i] != plain.results[i]
+            else:
+                assert seeing.results[i] == plain.results[i]
+        start += n
+    assert replaced  # so the two targets differ, and the test can fail
+    for field in ("states", "legal", "legal_counts", "policy", "plies"):
+        assert np.array_equal(getattr(seeing, field), getattr(plain, field)), field
+
+
+def test_self_play_keeps_each_games_in_table(tmp_path):
+    config = tiny(tmp_path, games=4)
+    in_tables = np.array([1, -1, IN_TABLE_ALL, IN_TABLE_NONE], dtype=np.int64)
+    seeds = np.arange(4, dtype=np.int64)
+    game = get_game("tigers").kernel_id
+    part = play_zero_selfplay(game, random_zero("tigers"), config, seeds, in_tables)
+    assert np.array_equal(part.in_tables, in_tables)
+    with pytest.raises(ValueError, match="in_tables"):
+        play_zero_selfplay(game, random_zero("tigers"), config, seeds, np.full(4, 5))
 
 
 @pytest.mark.parametrize("mistakes_only", [True, False])

@@ -183,6 +183,13 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         "value of its entry as their result, not the game's",
     )
     parser.add_argument(
+        "--seeing-targets",
+        action="store_true",
+        help="with --tablebase and a one-sided --table-search: in the games where one side's "
+        "searches see the table and the other's do not, the seeing side's positions inside it "
+        "take their table value as target, not the game's result",
+    )
+    parser.add_argument(
         "--table-children",
         choices=TABLE_CHILDREN,
         default=d.table_children,
@@ -293,6 +300,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         always_share=args.always_share,
         table_targets=args.table_targets,
         entry_targets=args.entry_targets,
+        seeing_targets=args.seeing_targets,
         table_children=args.table_children,
         buffer_generations=args.buffer_generations,
         epochs=args.epochs,

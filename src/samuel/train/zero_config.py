@@ -58,6 +58,11 @@ class ZeroConfig:
     # their result, not the game's: the placement is judged by perfect play from where it ended,
     # whatever mistakes a side that does not see the table made after (table_search).
     entry_targets: bool = False
+    # In the games where one side's searches see the table and the other's do not (table_search
+    # "tigers", "sheep" or "alternate"), the seeing side's positions inside the table take their
+    # table value as target, not the game's result: each side's value then learns inside the
+    # table only from games against a perfect opponent, never from the other side's mistakes.
+    seeing_targets: bool = False
     # Each position the table holds adds value-only samples, with their table values: the
     # positions its moves lead to ("all"), or only its mistakes (the moves that give its value
     # away: "mistakes"), or none. Self-play's own games never show the network what a move its
@@ -114,10 +119,11 @@ class ZeroConfig:
                     self.table_search == "always"
                     and not self.table_targets
                     and not self.entry_targets
+                    and not self.seeing_targets
                     and self.table_children == "none"
                 ),
-                "--table-search, --table-targets, --entry-targets and --table-children need "
-                "--tablebase",
+                "--table-search, --table-targets, --entry-targets, --seeing-targets and "
+                "--table-children need --tablebase",
             ),
             (
                 not self.table_teaches or self.table_search != "always",
@@ -129,6 +135,10 @@ class ZeroConfig:
                 self.always_share == 0.0 or self.table_search != "always",
                 "--always-share needs a --table-search that leaves some searches without the "
                 "table: before-entry, tigers or sheep",
+            ),
+            (
+                not self.seeing_targets or self.table_search in ("tigers", "sheep", "alternate"),
+                "--seeing-targets needs a one-sided --table-search: tigers, sheep or alternate",
             ),
             (self.buffer_generations >= 1, "buffer generations must be at least 1"),
             (self.epochs >= 0, "epochs must not be negative"),

@@ -59,6 +59,8 @@ from .zero_selfplay import (
     zero_batch_loss,
 )
 
+# The state word that says the first player is to move (kernels.sign), in both games.
+MOVER_WORD = 3
 SELFPLAY_CHUNK = 10  # games per compiled call, so the progress bar moves
 
 
@@ -76,6 +78,9 @@ class ZeroGames:
     table_values: np.ndarray
     plies: np.ndarray  # (games,) moves played in each game
     results: np.ndarray  # (games,) the first player's result: 1, 0, -1
+    # (games,) whose searches saw the table inside it in each game (play_zero_game's in_table);
+    # None: every search's
+    in_tables: np.ndarray | None = None
 
     @staticmethod
     def empty(count: int, ply_cap: int, state_words: int, max_moves: int) -> ZeroGames:
@@ -207,7 +212,7 @@ def play_zero_selfplay(
         in_tables,
         config.table_teaches,
     )
-    return out
+    return dataclasses.replace(out, in_tables=in_tables.copy())
 
 
 def _selfplay_unit(shared: tuple, unit: tuple[np.ndarray, np.ndarray]) -> ZeroGames:
@@ -260,6 +265,7 @@ def zero_samples(
     game: int = games.TIGERS_AND_SHEEP,
     mistakes_only: bool = False,
     entry_targets: bool = False,
+    seeing_targets: bool = False,
 ) -> ZeroSamples:
     """Every position of the games, with its targets, game by game in order. The value target
     is ``(1 - q_weight)`` times the game's result times ``discount ** (plies left - 1)``
@@ -268,7 +274,10 @@ def zero_samples(
     ``table_targets`` (``ZeroConfig.table_targets``) a position the tablebase holds has its
     table value instead: exact, whatever the game made of it. With ``entry_targets``
     (``ZeroConfig.entry_targets``) the positions before a game entered the table take the
-    table's value of its entry as their result, in place of the game's. With ``children_table`` (the
+    table's value of its entry as their result, in place of the game's. With ``seeing_targets``
+    (``ZeroConfig.seeing_targets``) in a game where only one side's searches saw the table
+    inside it (``ZeroGames.in_tables`` 1 or -1), that side's positions there take their table
+    value. With ``children_table`` (the
     ``game``'s tablebase layers: ``ZeroConfig.table_children``) each game's positions are
     followed by value-only samples (no policy, no plies target) of the positions one move from
     those the table holds, with the table's values
@@ -292,6 +301,11 @@ def zero_samples(
             if table_targets:
                 exact = part.table_values[g, :n]
                 results = np.where(np.isnan(exact), results, exact)
+            elif seeing_targets and part.in_tables is not None and part.in_tables[g] in (1, -1):
+                exact = part.table_values[g, :n]
+                movers = np.where(part.positions[g, :n, MOVER_WORD] != 0, 1, -1)
+                seen = ~np.isnan(exact) & (movers == part.in_tables[g])
+                results = np.where(seen, exact, results)
             chosen["results"].append(results.astype(np.float32))
             chosen["plies"].append(plies_left.astype(np.float32))
             if children_table is not None:
@@ -537,6 +551,7 @@ def train_zero(
             game,
             config.table_children == "mistakes",
             config.entry_targets,
+            config.seeing_targets,
         )
         window = [*window, latest][-config.buffer_generations :]
         samples = ZeroSamples.concatenate(window)
