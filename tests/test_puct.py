@@ -362,6 +362,39 @@ def test_tablebase_positions_are_exact_and_searched_as_the_reference(one_capture
         )
 
 
+def test_the_zero_player_keeps_the_tables_value_from_a_position_it_holds(tmp_path):
+    # From positions the table holds, met in random games: won, the quickest win; lost, the
+    # slowest loss; drawn, a move that keeps the draw. The search alone sees every win as 1.
+    from samuel.games.tigers.rules import TigersAndSheep
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+    from samuel.tablebase.build import build
+
+    build(tmp_path / "k2", 2, progress=False, log=lambda line: None)
+    table, rules = load_tablebase(tmp_path / "k2"), TigersAndSheep(2)
+    player = ZeroPlayer(
+        rules, random_zero_network(rules.kernel_id, seed=3), PuctSettings(30), tablebase=table
+    )
+    rng = np.random.default_rng(4)
+    start = rules.parse_position("TSSST/SSSSS/SS1SS/SSSSS/TSSST S 0")  # the hand empty
+    seen, overruled = set(), 0
+    for _ in range(12):
+        game = Game(rules, start)
+        while game.outcome is None and game.ply < 60:
+            values = table.move_values(game.position)
+            best = max(outcome for _, outcome, _ in values)
+            plies = [p for _, outcome, p in values if outcome == best]
+            move = player.choose_move(game)
+            played = next((o, p) for m, o, p in values if m == move)
+            target = min(plies) if best > 0 else max(plies)
+            assert played[0] == best and (best == 0 or played[1] == target)
+            searched = rules.move_from_code(player.last.best_move)
+            overruled += searched != move
+            seen.add(best if best == 0 or len(set(plies)) == 1 else 2 * best)
+            game.play(game.legal_moves()[int(rng.integers(len(game.legal_moves())))])
+    assert {0, 2} <= seen  # drawn positions, and won ones with wins of different lengths
+    assert overruled  # the table changed some of the search's moves
+
+
 def test_the_same_seed_gives_the_same_search_with_noise_and_temperature():
     game = Game(RULES)
     params = random_zero_network(TIGERS, seed=5)

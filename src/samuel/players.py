@@ -221,7 +221,30 @@ class ZeroPlayer:
             self._search.forget()
 
     def choose_move(self, game: Game):
-        return self.rules.move_from_code(self.search(game).best_move)
+        result = self.search(game)
+        move = self.rules.move_from_code(result.best_move)
+        if self.tablebase is None or not self.tablebase.covers(game.position):
+            return move
+        return table_move(self.tablebase, game.position, move, result, self.rules)
+
+
+def table_move(table, position, chosen, result: PuctResult, rules: GameRules):
+    """The move to play from a ``position`` the ``table`` holds, the search having ``chosen``:
+    one that keeps the position's value. Won, the quickest win (the search's exact nodes all
+    look alike to it, and a won position dawdled into a repetition is a draw); lost, the
+    slowest loss; drawn, the search's move if it keeps the draw, else the most visited move
+    that does."""
+    values = table.move_values(position)
+    best = max(outcome for _, outcome, _ in values)
+    keeping = [(move, plies) for move, outcome, plies in values if outcome == best]
+    if best > 0:
+        return min(keeping, key=lambda kept: kept[1])[0]
+    if best < 0:
+        return max(keeping, key=lambda kept: kept[1])[0]
+    if any(move == chosen for move, _ in keeping):
+        return chosen
+    visits = dict(zip(result.moves, result.visits.tolist(), strict=True))
+    return max(keeping, key=lambda kept: visits.get(rules.move_code(kept[0]), 0))[0]
 
 
 @dataclass
