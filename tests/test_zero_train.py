@@ -318,6 +318,8 @@ def test_bad_options_are_refused_in_one_line(args, message):
         ({"value_discount": 1.5}, "value discount must be more than 0"),
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"seeing_targets": True}, "need --tablebase"),
+        ({"tablebase": "tb", "table_search": "alternate", "swap_share": 0.5}, "--swap-share"),
+        ({"tablebase": "tb", "seeing_targets": True}, "--seeing-targets needs a one-sided"),
     ],
 )
 def test_bad_settings_raise_one_clear_error(tmp_path, changes, message):
@@ -602,12 +604,23 @@ def test_the_trainer_hands_its_tablebase_to_self_play(monkeypatch, tmp_path, two
         ("alternate", 0.0, [1, -1] * 4),
         ("alternate", 0.5, [1, 2, -1, 2] * 2),
         ("before-entry", 0.25, [0, 0, 0, 2] * 2),
+        ("sheep", (0.0, 0.25), [-1, -1, -1, 1, -1, -1, -1, 1]),
+        ("tigers", (0.0, 0.5), [1, -1] * 4),
+        ("sheep", (0.5, 0.5), [-1, 2, 1, 2] * 2),
     ],
 )
 def test_each_game_of_a_generation_has_the_table_searches_its_settings_say(
     tmp_path, search, share, expected
 ):
-    config = tiny(tmp_path, games=8, tablebase="tb", table_search=search, always_share=share)
+    always, swap = share if isinstance(share, tuple) else (share, 0.0)
+    config = tiny(
+        tmp_path,
+        games=8,
+        tablebase="tb",
+        table_search=search,
+        always_share=always,
+        swap_share=swap,
+    )
     assert game_table_searches(config).tolist() == expected
 
 

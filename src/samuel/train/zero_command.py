@@ -183,6 +183,13 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         "value of its entry as their result, not the game's",
     )
     parser.add_argument(
+        "--swap-share",
+        type=fraction,
+        default=d.swap_share,
+        help="with --table-search tigers or sheep: this share of the one-sided games, spread "
+        f"evenly, has the other side see the table instead ({d.swap_share})",
+    )
+    parser.add_argument(
         "--seeing-targets",
         action="store_true",
         help="with --tablebase and a one-sided --table-search: in the games where one side's "
@@ -298,6 +305,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         table_search=args.table_search,
         table_teaches=args.table_teaches,
         always_share=args.always_share,
+        swap_share=args.swap_share,
         table_targets=args.table_targets,
         entry_targets=args.entry_targets,
         seeing_targets=args.seeing_targets,

@@ -52,6 +52,10 @@ class ZeroConfig:
     # table on both sides keep showing the placement's worth under perfect play, while the others
     # show one side the cost of its own mistakes inside the table.
     always_share: float = 0.0
+    # With table_search "tigers" or "sheep": this share of the one-sided games, spread evenly,
+    # has the other side see the table instead, so that it too plays its own mistakes inside
+    # the table now and then.
+    swap_share: float = 0.0
     # The value target of a position the table holds is its table value (exact), not the game's.
     table_targets: bool = False
     # The positions before the game entered the table take the table's value of its entry as
@@ -139,6 +143,11 @@ class ZeroConfig:
             (
                 not self.seeing_targets or self.table_search in ("tigers", "sheep", "alternate"),
                 "--seeing-targets needs a one-sided --table-search: tigers, sheep or alternate",
+            ),
+            (0.0 <= self.swap_share <= 1.0, "swap share must be between 0 and 1"),
+            (
+                self.swap_share == 0.0 or self.table_search in ("tigers", "sheep"),
+                "--swap-share needs --table-search tigers or sheep",
             ),
             (self.buffer_generations >= 1, "buffer generations must be at least 1"),
             (self.epochs >= 0, "epochs must not be negative"),

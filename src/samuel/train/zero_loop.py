@@ -147,10 +147,10 @@ def game_table_searches(config: ZeroConfig) -> np.ndarray:
     """Each of a generation's games' ``in_table``
     (:func:`~samuel.train.zero_selfplay.play_zero_game`): which searches probe the table inside
     it, as ``config.table_search`` says ("alternate": the first side's in one game, the
-    second's in the next), except for a ``config.always_share`` of the games, spread evenly
+    second's in the next; with "tigers" or "sheep", a ``config.swap_share`` of them the other
+    side's), except for a ``config.always_share`` of the games, spread evenly
     through the generation, in which every search does."""
-    g = np.arange(config.games)
-    always = np.floor((g + 1) * config.always_share) > np.floor(g * config.always_share)
+    always = _spread(np.arange(config.games), config.always_share)
     if config.table_search in ("always", "before-entry"):
         others = np.full(
             config.games, IN_TABLE_ALL if config.table_search == "always" else IN_TABLE_NONE
@@ -159,8 +159,16 @@ def game_table_searches(config: ZeroConfig) -> np.ndarray:
         others = np.where(np.cumsum(~always) % 2 == 1, 1, -1)  # counted among the others
     else:
         first = get_game(config.game).sides[0]
-        others = np.full(config.games, 1 if config.table_search == first else -1)
+        side = 1 if config.table_search == first else -1
+        swapped = _spread(np.cumsum(~always) - 1, config.swap_share)  # counted among the others
+        others = np.where(swapped, -side, side)
     return np.where(always, IN_TABLE_ALL, others).astype(np.int64)
+
+
+def _spread(index: np.ndarray, share: float) -> np.ndarray:
+    """Which of the games numbered ``index`` (0, 1, ...) make up ``share`` of them, spread
+    evenly: with 0.25, every fourth."""
+    return np.floor((index + 1) * share) > np.floor(index * share)
 
 
 def play_zero_selfplay(
