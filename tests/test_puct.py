@@ -674,6 +674,41 @@ def zero_files(tmp_path_factory):
 
 
 @pytest.mark.parametrize("name", ["tigers", "draughts"])
+def test_a_side_net_plays_that_side_and_the_net_the_other(zero_files, tmp_path, name):
+    from samuel.games import registry
+    from samuel.players import SIDE_NET_OPTIONS
+
+    _, files = zero_files
+    rules = get_game(name)
+    number = rules.kernel_id
+    other = tmp_path / "other.bin"
+    save_zero_network(random_zero_network(number, seed=21), other, number)
+    options = "sims=30,seed=3,reuse=off"
+    first, second = rules.sides
+    mixed = make_player(f"zero:net={files[name]},{second}_net={other},{options}", rules)
+    plain = make_player(f"zero:net={files[name]},{options}", rules)
+    alone = make_player(f"zero:net={other},{options}", rules)
+    assert mixed.side_params.keys() == {1}
+    game, differ = Game(rules), 0
+    while game.outcome is None and game.ply < 30:
+        move = mixed.choose_move(game)
+        reference = alone if rules.side_to_move(game.position) == 1 else plain
+        assert move == reference.choose_move(game)
+        differ += plain.choose_move(game) != alone.choose_move(game)
+        game.play(move)
+    assert differ  # the two networks choose differently: the test can fail
+    with pytest.raises(PlayerSpecError, match="unknown option"):
+        make_player(f"zero:net={files[name]},nobody_net={other}", rules)
+    wrong = files["draughts" if name == "tigers" else "tigers"]  # the other game's
+    with pytest.raises(PlayerSpecError, match=f"not {rules.title}"):
+        make_player(f"zero:net={files[name]},{first}_net={wrong}", rules)
+    # Every side of every game has its option, which a server confines as a network file.
+    assert {
+        f"{side}_net" for game_rules in registry().values() for side in game_rules.sides
+    } == set(SIDE_NET_OPTIONS)
+
+
+@pytest.mark.parametrize("name", ["tigers", "draughts"])
 def test_the_zero_player_plays_whole_games_against_random(zero_files, name):
     _, files = zero_files
     rules = get_game(name)

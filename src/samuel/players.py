@@ -46,7 +46,7 @@ MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
 ZERO_OPTIONS = (
     "sims=N,time=SECONDS,cpuct=C,fpu=F,seed=S,noise=FRACTION,alpha=A,temp=T,temp_plies=N,"
     "moves_left=on|off,ml_factor=F,ml_scale=PLIES,ml_threshold=T,reuse=on|off,solver=on|off,"
-    "tablebase=DIR"
+    "tablebase=DIR,SIDE_net=FILE.bin"
 )
 MAX_ZERO_SIMULATIONS = 1_000_000  # a move of a million simulations takes minutes; enough
 MAX_TREE_NODES = 1 << 22  # the zero player's largest tree (about 400 MB); a full one stops
@@ -71,12 +71,17 @@ SPEC_HELP = (
     "both need pip install 'samuel[openspiel]') | "
     f"zero[:net=FILE.bin,{ZERO_OPTIONS}] (Samuel Zero: PUCT search with a policy network, "
     "the shipped Tigers & Sheep one by default; noise and temp for self-play, moves_left=on: "
-    "lc0's moves-left utility); "
+    "lc0's moves-left utility; SIDE_net: the network it plays one side with, e.g. "
+    "sheep_net=FILE.bin); "
     'quote a path holding "," or ":": weights="my:file.json"'
 )
 # The options whose value names a file or folder, and what it is (a name ending in .bin is a
 # network file too). A server confines exactly these.
 FILE_OPTIONS = {"weights": "classic weights file", "net": "network file", "tablebase": "tablebase"}
+# The zero player's network for one side (``zero:SIDE_net=FILE``), one option per side of each
+# game (tested against the registry).
+SIDE_NET_OPTIONS = ("tigers_net", "sheep_net", "black_net", "white_net")
+FILE_OPTIONS.update({option: "network file" for option in SIDE_NET_OPTIONS})
 NETWORK_SUFFIX = ".bin"
 QUOTE_LIMIT = 80  # characters of a spec repeated in an error: enough to recognise it
 # The network shipped with the package for Tigers & Sheep: the best of the documented training
@@ -182,6 +187,9 @@ class ZeroPlayer:
     seconds: float | None = None  # a time per move; then ``settings.simulations`` caps it
     tablebase: object | None = None  # a tigers.tablebase.probe.Tablebase: exact nodes
     reuse: bool = True  # keep the subtree of the position reached since the last search
+    # A network for each side (by its index in ``rules.sides``) that plays with its own; the
+    # others play with ``params``
+    side_params: dict[int, np.ndarray] = field(default_factory=dict)
     last: PuctResult | None = field(default=None, repr=False)
     _search: PuctSearch | None = field(default=None, repr=False)
 
@@ -201,8 +209,9 @@ class ZeroPlayer:
         settings = self.settings
         if game.ply >= self.temperature_plies and settings.temperature > 0:
             settings = replace(settings, temperature=0.0)
+        params = self.side_params.get(self.rules.side_to_move(game.position), self.params)
         self.last = self._search.search(
-            self.params,
+            params,
             self.rules.encode(game.position),
             game.history_keys(),
             game.window_start,
@@ -615,6 +624,11 @@ def _zero_player(
         )
     try:
         params = load_zero_network(net, rules.kernel_id)
+        side_params = {
+            side: load_zero_network(options.pop(f"{name}_net"), rules.kernel_id)
+            for side, name in enumerate(rules.sides)
+            if f"{name}_net" in options
+        }
     except WeightsFileError as error:
         raise PlayerSpecError(str(error)) from None
     fields: dict[str, float | int] = {}
@@ -659,6 +673,7 @@ def _zero_player(
         tablebase=None if directory is None else _tablebase(directory, rules, spec),
         seconds=seconds,
         reuse=reuse,
+        side_params=side_params,
     )
 
 
