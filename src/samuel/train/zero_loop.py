@@ -59,8 +59,6 @@ from .zero_selfplay import (
     zero_batch_loss,
 )
 
-# The state word that says the first player is to move (kernels.sign), in both games.
-MOVER_WORD = 3
 SELFPLAY_CHUNK = 10  # games per compiled call, so the progress bar moves
 
 
@@ -311,7 +309,7 @@ def zero_samples(
                 results = np.where(np.isnan(exact), results, exact)
             elif seeing_targets and part.in_tables is not None and part.in_tables[g] in (1, -1):
                 exact = part.table_values[g, :n]
-                movers = np.where(part.positions[g, :n, MOVER_WORD] != 0, 1, -1)
+                movers = np.array([games.sign(game, state) for state in part.positions[g, :n]])
                 seen = ~np.isnan(exact) & (movers == part.in_tables[g])
                 results = np.where(seen, exact, results)
             chosen["results"].append(results.astype(np.float32))
