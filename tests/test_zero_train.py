@@ -28,6 +28,7 @@ from samuel.train.zero_loop import (
     ZeroGames,
     encode_zero,
     game_table_searches,
+    lambda_returns,
     play_zero_selfplay,
     train_zero,
     train_zero_epoch,
@@ -187,6 +188,73 @@ def test_root_values_are_the_searchs_and_q_weight_mixes_them_in(tmp_path):
     assert np.array_equal(zero_samples(parts, 0.9, 0.0).results, plain.results)
     with pytest.raises(CommandError, match="q weight must be between 0 and 1"):
         tiny(tmp_path, q_weight=1.5)
+
+
+def test_value_lambda_gives_the_lambda_return_of_the_later_search_values(tmp_path):
+    """With ``value_lambda`` below 1 each position's result part is TD(lambda)'s return,
+    checked against its sum written out: (1 - lam) * sum_k lam ** (k - 1) * v[t + k] plus
+    lam ** (n - 1 - t) * result, game by game; 1 leaves the results as they were."""
+    config = tiny(tmp_path, games=6, ply_cap=150)
+    parts = zero_self_play(random_zero("tigers"), config, 1)
+    lam = 0.7
+    plain = zero_samples(parts, 0.95)
+    returned = zero_samples(parts, 0.95, value_lambda=lam)
+    expected = []
+    start = 0
+    for g, n in enumerate(parts[0].plies):
+        n = int(n)
+        v = parts[0].root_values[g, :n].astype(np.float64)
+        results = plain.results[start : start + n].astype(np.float64)
+        for t in range(n):
+            later = sum((1 - lam) * lam ** (k - 1) * v[t + k] for k in range(1, n - t))
+            expected.append(later + lam ** (n - 1 - t) * results[t])
+        start += n
+    assert np.allclose(returned.results, expected, atol=1e-5)
+    assert not np.allclose(returned.results, plain.results, atol=1e-3)
+    assert np.array_equal(zero_samples(parts, 0.95, value_lambda=1.0).results, plain.results)
+    assert np.array_equal(returned.policy, plain.policy)
+    assert list(lambda_returns(np.array([1.0, -1.0]), np.array([0.5, 0.25]), 0.0)) == [0.25, -1.0]
+    with pytest.raises(CommandError, match="value lambda must be between 0 and 1"):
+        tiny(tmp_path, value_lambda=1.5)
+
+
+def test_epsilon_plays_random_moves_after_the_temperature_and_cuts_the_results(tmp_path):
+    """With ``epsilon`` self-play plays a random move at some plies after the temperature's,
+    marked in ``explored``; the games before the first one are those without it, move for
+    move; the same games on 1 and 2 threads; each position up to an exploring move takes the
+    search's value where it was played as its result, the others keep the game's."""
+    config = tiny(tmp_path, games=8, ply_cap=120, temperature_plies=6, epsilon=0.2)
+    params = random_zero("tigers")
+    plain = zero_self_play(params, dataclasses.replace(config, epsilon=0.0), 1)[0]
+    one = with_threads(1, lambda: zero_self_play(params, config, 1)[0])
+    two = with_threads(2, lambda: zero_self_play(params, config, 1)[0])
+    for field in dataclasses.fields(one):
+        a, b = getattr(one, field.name), getattr(two, field.name)
+        assert np.array_equal(a, b, equal_nan=a.dtype.kind == "f"), field.name
+    assert not plain.explored.any()
+    plies = [np.flatnonzero(one.explored[g]) for g in range(config.games)]
+    assert sum(len(p) for p in plies) > 5
+    assert all(len(p) == 0 or p[0] >= config.temperature_plies for p in plies)
+    for g, explored in enumerate(plies):
+        if len(explored):  # the same game up to the first exploring move's position
+            first = explored[0]
+            assert np.array_equal(one.positions[g, : first + 1], plain.positions[g, : first + 1])
+    samples = zero_samples([one], q_weight=0.0)
+    start = 0
+    for g in range(config.games):
+        n = int(one.plies[g])
+        results = samples.results[start : start + n]
+        following = None
+        for t in range(n - 1, -1, -1):
+            if one.explored[g, t]:
+                following = t
+            expected = one.results[g] if following is None else one.root_values[g, following]
+            assert results[t] == pytest.approx(expected, abs=1e-6), (g, t)
+        start += n
+    with pytest.raises(CommandError, match="epsilon must be"):
+        tiny(tmp_path, epsilon=1.0)
+    with pytest.raises(CommandError, match="do not go together"):
+        tiny(tmp_path, epsilon=0.1, value_lambda=0.5)
 
 
 def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
@@ -395,7 +463,11 @@ def games_near_the_table(
     game = games.tigers_and_sheep(2)
     root = TigersAndSheep(2).parse_position(start).encode()
     out = ZeroGames.empty(count, ply_cap, len(root), games.compiled_game(game).max_moves)
-    arrays = [getattr(out, f.name) for f in dataclasses.fields(out) if f.name != "in_tables"]
+    arrays = [
+        getattr(out, f.name)
+        for f in dataclasses.fields(out)
+        if f.name not in ("in_tables", "explored")
+    ]
     play_zero_games(
         game,
         random_zero_network(game, 5),
@@ -412,6 +484,7 @@ def games_near_the_table(
         tree_nodes(24),
         np.arange(count, dtype=np.int64) + 7,
         *arrays,
+        out.explored,
         table.layers if with_table else None,
         np.broadcast_to(np.asarray(in_table, dtype=np.int64), count).copy(),
         table_teaches,
@@ -562,9 +635,9 @@ def test_the_trainer_hands_its_tablebase_to_self_play(monkeypatch, tmp_path, two
         asked.append(c.tablebase)
         return two_capture_table.layers
 
-    def play(*arguments):  # the last three: the table, which searches see it, whether it teaches
-        handed.append(arguments[-3:-1])
-        return real(*arguments[:-3], None, *arguments[-2:])
+    def play(*arguments):  # the last four: the table, which searches see it, teaches, epsilon
+        handed.append(arguments[-4:-2])
+        return real(*arguments[:-4], None, *arguments[-3:])
 
     monkeypatch.setattr(zero_loop, "selfplay_tablebase", table)
     monkeypatch.setattr(zero_loop, "play_zero_games", play)

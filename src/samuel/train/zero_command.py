@@ -254,6 +254,20 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         f"position ({d.q_weight})",
     )
     parser.add_argument(
+        "--value-lambda",
+        type=non_negative_float,
+        default=d.value_lambda,
+        help="below 1, the result's part of the value target is TD(lambda)'s return of the "
+        f"later positions' search values ({d.value_lambda}: the result)",
+    )
+    parser.add_argument(
+        "--epsilon",
+        type=non_negative_float,
+        default=d.epsilon,
+        help="after the temperature's plies, the chance of a random move in self-play; the "
+        f"positions before it learn the search's value where it was played ({d.epsilon})",
+    )
+    parser.add_argument(
         "--match-games",
         type=even_games,
         default=d.match_games,
@@ -319,6 +333,8 @@ def command_zero_train(args: argparse.Namespace) -> None:
         plies_weight=args.plies_weight,
         value_discount=args.value_discount,
         q_weight=args.q_weight,
+        value_lambda=args.value_lambda,
+        epsilon=args.epsilon,
         match_games=args.match_games,
         match_every=args.match_every,
         classic_depth=args.classic_depth,

@@ -88,6 +88,16 @@ class ZeroConfig:
     # AlphaZero's result alone; the search's value says how good the position looked, not only
     # how the one game that followed it ended (its noisy moves included).
     q_weight: float = 0.0
+    # Below 1, the result's part of the value target is TD(lambda)'s return of the later
+    # positions' search values (``zero_loop.lambda_returns``): a position learns what the
+    # searches a few plies on saw, not only the one result of a mostly drawn game. 1: the
+    # result (AlphaZero's).
+    value_lambda: float = 1.0
+    # After the temperature's plies, a move is with this chance a uniformly random one (the
+    # TD(lambda) trainer's epsilon): self-play then reaches the positions its mistakes lead to,
+    # which the search's own moves never show the value. The positions before such a move take
+    # the search's value where it was played as their result (zero_loop.explored_outcomes).
+    epsilon: float = 0.0
     match_games: int = 20  # games per match (even: each opening is played twice)
     match_every: int = 5  # play matches every this many generations
     classic_depth: int = 3  # the depth of `classic` in the matches
@@ -164,6 +174,13 @@ class ZeroConfig:
             ),
             (0.0 < self.value_discount <= 1.0, "value discount must be more than 0 and at most 1"),
             (0.0 <= self.q_weight <= 1.0, "q weight must be between 0 and 1"),
+            (0.0 <= self.value_lambda <= 1.0, "value lambda must be between 0 and 1"),
+            (0.0 <= self.epsilon < 1.0, "epsilon must be at least 0 and below 1"),
+            (
+                self.epsilon == 0.0 or self.value_lambda == 1.0,
+                "epsilon and a value lambda below 1 do not go together (the returns would "
+                "reach past the exploring moves)",
+            ),
             (self.match_every >= 1, "match every must be at least 1"),
             (1 <= self.classic_depth <= 20, "classic depth must be between 1 and 20"),
             (self.workers is None or self.workers >= 1, "workers must be at least 1"),

@@ -76,6 +76,9 @@ class ZeroGames:
     table_values: np.ndarray
     plies: np.ndarray  # (games,) moves played in each game
     results: np.ndarray  # (games,) the first player's result: 1, 0, -1
+    # (games, ply_cap) bool: the plies whose move was an exploring one (ZeroConfig.epsilon);
+    # None: none was
+    explored: np.ndarray | None = None
     # (games,) whose searches saw the table inside it in each game (play_zero_game's in_table);
     # None: every search's
     in_tables: np.ndarray | None = None
@@ -92,6 +95,7 @@ class ZeroGames:
             np.full((count, ply_cap), np.nan, dtype=np.float32),
             np.zeros(count, dtype=np.int64),
             np.zeros(count, dtype=np.int64),
+            np.zeros((count, ply_cap), dtype=np.bool_),
         )
 
 
@@ -214,9 +218,11 @@ def play_zero_selfplay(
         out.table_values,
         out.plies,
         out.results,
+        out.explored,
         selfplay_tablebase(config),
         in_tables,
         config.table_teaches,
+        float(config.epsilon),
     )
     return dataclasses.replace(out, in_tables=in_tables.copy())
 
@@ -272,11 +278,15 @@ def zero_samples(
     mistakes_only: bool = False,
     entry_targets: bool = False,
     seeing_targets: bool = False,
+    value_lambda: float = 1.0,
 ) -> ZeroSamples:
     """Every position of the games, with its targets, game by game in order. The value target
     is ``(1 - q_weight)`` times the game's result times ``discount ** (plies left - 1)``
     (``ZeroConfig.value_discount``; 1: the result itself) plus ``q_weight`` times the search's
     value of the position (``ZeroConfig.q_weight``), all in the first player's view. With
+    ``value_lambda`` below 1 (``ZeroConfig.value_lambda``) the result's part is the λ-return
+    of the searches' values of the positions after it (:func:`lambda_returns`). A game's
+    exploring moves (``ZeroGames.explored``) cut its results (:func:`explored_outcomes`). With
     ``table_targets`` (``ZeroConfig.table_targets``) a position the tablebase holds has its
     table value instead: exact, whatever the game made of it. With ``entry_targets``
     (``ZeroConfig.entry_targets``) the positions before a game entered the table take the
@@ -299,9 +309,15 @@ def zero_samples(
             chosen["policy"].append(part.policy[g, :n])
             plies_left = np.arange(n, 0, -1, dtype=np.float64)
             outcomes = np.full(n, float(part.results[g]))
-            if entry_targets:
-                _entry_outcomes(outcomes, part.table_values[g, :n])
-            results = outcomes * discount ** (plies_left - 1.0)
+            entry = _entry_outcomes(outcomes, part.table_values[g, :n]) if entry_targets else None
+            cut = np.zeros(n, dtype=np.bool_)
+            if part.explored is not None:
+                cut = explored_outcomes(
+                    outcomes, part.root_values[g, :n], part.explored[g, :n], entry
+                )
+            results = np.where(cut, outcomes, outcomes * discount ** (plies_left - 1.0))
+            if value_lambda < 1.0:
+                results = lambda_returns(results, part.root_values[g, :n], value_lambda)
             if q_weight > 0.0:
                 results = (1.0 - q_weight) * results + q_weight * part.root_values[g, :n]
             if table_targets:
@@ -319,12 +335,64 @@ def zero_samples(
     return ZeroSamples(*(np.concatenate(chosen[f]) for f in SAMPLE_FIELDS))
 
 
-def _entry_outcomes(outcomes: np.ndarray, table_values: np.ndarray) -> None:
+def lambda_returns(results: np.ndarray, searched: np.ndarray, lam: float) -> np.ndarray:
+    """TD(λ)'s return of each position of one game: ``(1 - λ)`` times the sum over the later
+    positions' search values ``searched[t + k]`` weighted ``λ ** (k - 1)``, plus ``λ`` to the
+    number of later positions times the position's own result. λ = 1 gives the results; λ = 0
+    the next position's search value (the last position keeps its result). A position's value
+    then hears of what the searches saw a few plies later, not only of how the game ended.
+
+    >>> lambda_returns(np.array([1.0, 1.0, 1.0]), np.array([0.0, 0.5, -0.5]), 0.5)
+    array([0.375, 0.25 , 1.   ])
+    """
+    n = len(results)
+    returns = np.empty(n, dtype=np.float64)
+    later = 0.0  # (1 - λ) * sum of λ ** (k - 1) * searched[t + k]
+    weight = 1.0  # λ ** (n - 1 - t)
+    for t in range(n - 1, -1, -1):
+        returns[t] = later + weight * results[t]
+        later = (1.0 - lam) * searched[t] + lam * later
+        weight *= lam
+    return returns
+
+
+def _entry_outcomes(outcomes: np.ndarray, table_values: np.ndarray) -> int | None:
     """Give the positions before the first one the table holds (``table_values`` not NaN) that
-    position's table value as their outcome; a game that never entered the table keeps its own."""
+    position's table value as their outcome, and return its ply; a game that never entered the
+    table keeps its own (None)."""
     held = np.flatnonzero(~np.isnan(table_values))
-    if len(held):
-        outcomes[: held[0]] = table_values[held[0]]
+    if not len(held):
+        return None
+    outcomes[: held[0]] = table_values[held[0]]
+    return int(held[0])
+
+
+def explored_outcomes(
+    outcomes: np.ndarray, searched: np.ndarray, explored: np.ndarray, entry: int | None = None
+) -> np.ndarray:
+    """Cut one game's outcomes at its exploring moves, as TD(λ) self-play cuts its traces: each
+    position up to the next exploring move (that move's own position included) takes the
+    search's value of the position where it was played (``searched``), since what followed the
+    random move says nothing of the positions before it. With ``entry`` (``entry_targets``: the
+    positions before it have the entry's table value, which assumes perfect play from there
+    on) an exploring move at or after the entry leaves the positions before it as they are.
+    Returns which positions were cut.
+
+    >>> outcomes = np.array([1.0, 1.0, 1.0, 1.0])
+    >>> explored_outcomes(outcomes, np.array([0.1, 0.2, 0.3, 0.4]), np.array([0, 1, 0, 0]))
+    array([ True,  True, False, False])
+    >>> outcomes
+    array([0.2, 0.2, 1. , 1. ])
+    """
+    cut = np.zeros(len(outcomes), dtype=np.bool_)
+    following = -1  # the next exploring ply
+    for t in range(len(outcomes) - 1, -1, -1):
+        if explored[t]:
+            following = t
+        if following >= 0 and (entry is None or t >= entry or following < entry):
+            outcomes[t] = searched[following]
+            cut[t] = True
+    return cut
 
 
 def _add_children(
@@ -558,6 +626,7 @@ def train_zero(
             config.table_children == "mistakes",
             config.entry_targets,
             config.seeing_targets,
+            config.value_lambda,
         )
         window = [*window, latest][-config.buffer_generations :]
         samples = ZeroSamples.concatenate(window)

@@ -34,13 +34,17 @@ from samuel.jit import kernel, parallel_kernel
 from samuel.nn import zero
 from samuel.nn.batches import GRAD_CHUNK
 from samuel.search import puct
-from samuel.search.alphabeta import HISTORY_CAPACITY, _mix
+from samuel.search.alphabeta import HISTORY_CAPACITY, _mix, _random_below
 
 NODES_PER_SIMULATION = 40  # the zero player's tree size per simulation (docs/zero.md)
 # Which searches probe the tablebase inside it (``play_zero_game``'s ``in_table``): every search,
 # none (only those before the game enters the table), or only one side's, named by its sign
 # (:func:`~samuel.games.kernels.sign`: +1 the first player's, -1 the second's).
 IN_TABLE_ALL, IN_TABLE_NONE = 2, 0
+# The stream of a game's exploring draws is its search seed's, turned by this (so that the
+# searches' noise does not change when exploring is turned on).
+EXPLORE_SALT = 0x5A17E5B1
+EXPLORE_DRAWS = 1 << 30  # a draw below epsilon * this explores
 
 
 @kernel
@@ -154,6 +158,8 @@ def play_zero_game(
     tablebase=None,
     in_table=IN_TABLE_ALL,
     table_teaches=False,
+    epsilon=0.0,
+    explored=None,
 ):
     """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``, the
     result in the first player's view (1, 0, -1).
@@ -236,6 +242,12 @@ def play_zero_game(
         legal_counts[ply] = k
         positions[ply, :] = state
         root_values[ply] = tree[puct.VALUE_SUM][0] / tree[puct.VISITS][0]
+        if epsilon > 0.0 and ply >= temperature_plies:
+            draw, rng = _random_below(_mix(seed + ply) ^ EXPLORE_SALT, EXPLORE_DRAWS)
+            if draw < epsilon * EXPLORE_DRAWS:
+                choice, _ = _random_below(rng, count)
+                if explored is not None:
+                    explored[ply] = True
         move = moves[choice]
         if games.is_irreversible(game, state, move):
             window = ply + 1
@@ -268,14 +280,17 @@ def play_zero_games(
     table_values,
     plies,
     results,
+    explored,
     tablebase=None,
     in_tables=None,
     table_teaches=False,
+    epsilon=0.0,
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``, each with its own
     tree of ``max_nodes`` nodes (and the ``tablebase``, if given, probed inside the table by
     the searches ``in_tables[g]`` names, every search's where it is None: :func:`play_zero_game`;
-    the caller checks that it has one entry a game)."""
+    the caller checks that it has one entry a game). ``explored`` (games, ply cap) marks the
+    exploring moves of ``epsilon``."""
     for g in numba.prange(seeds.shape[0]):
         tree = _new_tree(max_nodes, games.STATE_SIZE)
         work = _new_work()
@@ -305,6 +320,8 @@ def play_zero_games(
             tablebase,
             in_table,
             table_teaches,
+            epsilon,
+            explored[g],
         )
         plies[g] = n
         results[g] = result
