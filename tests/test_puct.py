@@ -122,7 +122,26 @@ CASES = {
         {"solver": True},
         None,
     ),
+    "tigers movement, repetitions, minimax": (
+        TIGERS,
+        shuffled_game,
+        {"c_puct": 3.0, "minimax": 0.5},
+        None,
+    ),
+    "tigers movement, ply cap, solver, minimax": (
+        TIGERS,
+        tigers_movement_game,
+        {"solver": True, "minimax": 0.3},
+        3,
+    ),
+    "tigers start, minimax": (TIGERS, lambda: Game(RULES), {"minimax": 1.0}, None),
     "draughts middle game": (DRAUGHTS, lambda: random_game(get_game("draughts"), 2, 30), {}, None),
+    "draughts middle game, minimax": (
+        DRAUGHTS,
+        lambda: random_game(get_game("draughts"), 2, 30),
+        {"minimax": 0.5},
+        None,
+    ),
     "draughts, moves left": (
         DRAUGHTS,
         lambda: random_game(get_game("draughts"), 5, 20),
@@ -256,6 +275,10 @@ def test_a_changed_setting_changes_the_tree():
     search.search(params, root, keys, 0, PuctSettings(simulations=150))
     other = reference.puct(TIGERS, params, root, keys, 0, PuctSettings(simulations=150, c_puct=4))
     assert kernel_shape(search.tree) != reference.shape(other)
+    # ... and so does the implicit minimax values' weight, in the kernel and the reference.
+    for weight in (0.5, 1.0):
+        mixed = reference.puct(TIGERS, params, root, keys, 0, PuctSettings(150, minimax=weight))
+        assert kernel_shape(search.tree) != reference.shape(mixed)
 
 
 def test_finds_the_winning_capture_and_values_it_exactly():
@@ -738,10 +761,11 @@ def test_zero_options_reach_the_search(zero_files):
     _, files = zero_files
     player = make_player(
         f"zero:net={files['tigers']},sims=7,cpuct=2,fpu=0.1,noise=0.25,alpha=0.5,temp=1,"
-        "temp_plies=4,moves_left=on,ml_scale=20",
+        "temp_plies=4,moves_left=on,ml_scale=20,minimax=0.25",
         RULES,
     )
     settings = player.settings
+    assert settings.minimax == 0.25
     assert (settings.simulations, settings.c_puct, settings.fpu_reduction) == (7, 2.0, 0.1)
     assert (settings.noise_fraction, settings.noise_alpha, settings.temperature) == (0.25, 0.5, 1)
     assert (settings.moves_left_factor, settings.moves_left_scale) == (0.05, 20.0)
@@ -764,6 +788,7 @@ def test_zero_options_reach_the_search(zero_files):
         ("net=TIGERS,sims=many", "sims must be a whole number"),
         ("net=TIGERS,noise=2", "noise must be between 0.0 and 1.0"),
         ("net=TIGERS,cpuct=-1", "cpuct must be between"),
+        ("net=TIGERS,minimax=1.5", "minimax must be between"),
         ("net=TIGERS,ml_factor=0.1", "ml_factor only apply with moves_left=on"),
         ("net=TIGERS,moves_left=maybe", "moves_left must be on or off"),
         ("net=TIGERS,reuse=yes", "reuse must be on or off"),

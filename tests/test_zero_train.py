@@ -257,6 +257,31 @@ def test_epsilon_plays_random_moves_after_the_temperature_and_cuts_the_results(t
         tiny(tmp_path, epsilon=0.1, value_lambda=0.5)
 
 
+def test_self_play_searches_with_the_configs_implicit_minimax_weight(tmp_path):
+    """``minimax`` reaches every self-play search: each game's first search is the player's
+    search with that weight (the game's seed and noise), and differs from plain PUCT's."""
+    from samuel.search.alphabeta import _mix
+    from samuel.search.puct import PuctSearch
+
+    config = tiny(tmp_path, games=3, simulations=40, minimax=0.5)
+    params = random_zero("tigers")
+    part = zero_self_play(params, config, 1)[0]
+    plain = zero_self_play(params, dataclasses.replace(config, minimax=0.0), 1)[0]
+    rules = get_game("tigers")
+    root = rules.encode(rules.initial_position())
+    key = np.array([games.key(rules.kernel_id, root)])
+    search = PuctSearch(rules.kernel_id)
+    for g in range(config.games):
+        seed = _mix(zero_game_seed(config.seed, 1, g))
+        result = search.search(params, root, key, 0, config.settings(), seed, config.ply_cap)
+        k = int(part.legal_counts[g, 0])
+        shares = part.policy[g, 0, :k]
+        assert sorted(shares * 40) == pytest.approx(sorted(result.visits), abs=1e-4)
+    assert not np.array_equal(part.policy[:, 0], plain.policy[:, 0])
+    with pytest.raises(CommandError, match="minimax must be between"):
+        tiny(tmp_path, minimax=2.0)
+
+
 def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
     kernel_id = get_game("tigers").kernel_id
     parts = zero_self_play(random_zero("tigers"), tiny(tmp_path, games=8, ply_cap=150), 1)
@@ -566,7 +591,7 @@ def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
     _search(
         game, random_zero_network(game, 5), games.compiled_game(game).zero_inputs,
         game_actions.action_count(game), positions[ply].copy(), history, ply_cap - ply,
-        (24, 1.25, 0.44, 0.3, 0.25), 1.0, g + 7 + ply, tree, _new_work(),
+        (24, 1.25, 0.44, 0.3, 0.25, 0.0), 1.0, g + 7 + ply, tree, _new_work(),
         None if table is None else table.layers,
     )  # fmt: skip
     first, count = tree[puct.FIRST_CHILD][0], tree[puct.CHILD_COUNT][0]
@@ -635,9 +660,9 @@ def test_the_trainer_hands_its_tablebase_to_self_play(monkeypatch, tmp_path, two
         asked.append(c.tablebase)
         return two_capture_table.layers
 
-    def play(*arguments):  # the last four: the table, which searches see it, teaches, epsilon
-        handed.append(arguments[-4:-2])
-        return real(*arguments[:-4], None, *arguments[-3:])
+    def play(*arguments):  # the last five: the table, its searches, teaches, epsilon, minimax
+        handed.append(arguments[-5:-3])
+        return real(*arguments[:-5], None, *arguments[-4:])
 
     monkeypatch.setattr(zero_loop, "selfplay_tablebase", table)
     monkeypatch.setattr(zero_loop, "play_zero_games", play)

@@ -46,7 +46,7 @@ MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
 ZERO_OPTIONS = (
     "sims=N,time=SECONDS,cpuct=C,fpu=F,seed=S,noise=FRACTION,alpha=A,temp=T,temp_plies=N,"
     "moves_left=on|off,ml_factor=F,ml_scale=PLIES,ml_threshold=T,reuse=on|off,solver=on|off,"
-    "tablebase=DIR,SIDE_net=FILE.bin"
+    "minimax=W,tablebase=DIR,SIDE_net=FILE.bin"
 )
 MAX_ZERO_SIMULATIONS = 1_000_000  # a move of a million simulations takes minutes; enough
 MAX_TREE_NODES = 1 << 22  # the zero player's largest tree (about 400 MB); a full one stops
@@ -585,6 +585,7 @@ ZERO_SETTINGS = (  # option, PuctSettings field, bounds (PuctSettings checks the
     ("noise", "noise_fraction", 0.0, 1.0),
     ("alpha", "noise_alpha", 1e-3, 100.0),
     ("temp", "temperature", 0.0, 100.0),
+    ("minimax", "minimax", 0.0, 1.0),
 )
 ZERO_MOVES_LEFT = (
     ("ml_factor", "moves_left_factor", 0.0, 1.0),

@@ -4,7 +4,8 @@ against, simulation for simulation: a tree of Python objects and lists.
 It uses the same rules (the compiled game kernels, called one at a time from Python) and the same
 network forward pass (:func:`samuel.nn.zero.zero_forward`), so both searches see the same priors
 and values; everything else (the action sharing, the softmax, the PUCT score, first-play urgency,
-the moves-left bonus, repetition and ply-cap draws, the backup, the solver) is written out again
+the moves-left bonus, repetition and ply-cap draws, the backup, the solver, the implicit
+minimax values) is written out again
 here. No root noise and no temperature: the most visited move is chosen.
 """
 
@@ -33,6 +34,7 @@ class Node:
     side: int = 0
     kind: str = "unseen"  # unseen, inner, terminal, horizon
     fixed: tuple[float, float] = (0.0, 0.0)  # a terminal's or horizon's value and plies
+    minimax: float = 0.0  # the leaf values' minimax over its visited subtree, first player's
     children: list[Node] = field(default_factory=list)
 
 
@@ -70,7 +72,14 @@ def evaluate(game: int, params: np.ndarray, state: np.ndarray):
 
 
 def reach(game, params, node, state, keys, window, depth, plies_to_cap, tablebase):
-    """Decide what a newly reached node is, expanding it if inner; its value and plies left."""
+    """Decide what a newly reached node is, expanding it if inner; its value and plies left.
+    Its value is its first implicit minimax value too."""
+    value, plies = _reach(game, params, node, state, keys, window, depth, plies_to_cap, tablebase)
+    node.minimax = value
+    return value, plies
+
+
+def _reach(game, params, node, state, keys, window, depth, plies_to_cap, tablebase):
     node.side = games.sign(game, state)
     moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
     outcome = games.result(game, state, games.generate(game, state, moves))
@@ -105,7 +114,13 @@ def select(node: Node, settings) -> Node:
     for child in node.children:
         if child.visits > 0:
             exact = child.kind == "terminal"  # proven since, maybe: its exact value, not its mean
-            q = (child.fixed[0] if exact else child.value_sum / child.visits) * node.side
+            if exact:
+                q = child.fixed[0] * node.side
+            elif settings.minimax > 0:  # the implicit minimax value's share of the child's Q
+                mean = child.value_sum / child.visits
+                q = ((1.0 - settings.minimax) * mean + settings.minimax * child.minimax) * node.side
+            else:
+                q = child.value_sum / child.visits * node.side
             if moves_left:
                 scale = settings.moves_left_scale
                 longer = min(max(child.plies_sum / child.visits - expected, -scale), scale)
@@ -166,7 +181,20 @@ def puct(
             visited.value_sum += value
             visited.plies_sum += plies
             plies += 1.0
+            if settings.minimax > 0:
+                back_up_minimax(visited)
     return root
+
+
+def back_up_minimax(node: Node) -> None:
+    """A terminal's implicit minimax value is its exact value; an inner node's the best for its
+    side to move of its visited children's (its own network value while none is visited)."""
+    if node.kind == "terminal":
+        node.minimax = node.fixed[0]
+    elif node.kind == "inner":
+        visited = [c.minimax * node.side for c in node.children if c.visits > 0]
+        if visited:
+            node.minimax = max(visited) * node.side
 
 
 def shape(node: Node) -> tuple:

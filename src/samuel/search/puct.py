@@ -93,9 +93,10 @@ UNSEEN, INNER, TERMINAL, HORIZON = 0, 1, 2, 3
     KIND,
     FIXED_VALUE,
     FIXED_PLIES,
-) = range(12)
-NODE_ARRAYS = 12  # the arrays above: one entry per node
-STATES, KEYS, WINDOW = 12, 13, 14
+    MINIMAX,
+) = range(13)
+NODE_ARRAYS = 13  # the arrays above: one entry per node
+STATES, KEYS, WINDOW = 13, 14, 15
 
 
 def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
@@ -114,6 +115,7 @@ def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
         np.zeros(max_nodes, dtype=np.int64),  # kind: UNSEEN, INNER, TERMINAL, HORIZON
         np.zeros(max_nodes, dtype=np.float64),  # a terminal's or horizon's value
         np.zeros(max_nodes, dtype=np.float64),  # ... and its plies left
+        np.zeros(max_nodes, dtype=np.float64),  # implicit minimax value, first player's view
         np.zeros((MAX_DEPTH + 1, state_size), dtype=np.int64),  # position at each ply
         np.zeros(HISTORY_CAPACITY + MAX_DEPTH + 1, dtype=np.int64),  # keys: history + path
         np.zeros(MAX_DEPTH + 1, dtype=np.int64),  # first key that can recur, at each ply
@@ -186,6 +188,7 @@ def _reach(
         tree[KIND][node] = TERMINAL
         tree[FIXED_VALUE][node] = value
         tree[FIXED_PLIES][node] = exact_plies
+        tree[MINIMAX][node] = value
         return True, value, exact_plies
     if depth < MAX_DEPTH and free + n > tree[PARENT].shape[0]:
         return False, 0.0, 0.0
@@ -196,6 +199,7 @@ def _reach(
         params, inputs, actions, active, values, count, distinct, k, logits, scratch, with_plies
     )
     value = float(net_value) * games.network_sign(game, state)
+    tree[MINIMAX][node] = value
     if depth >= MAX_DEPTH:
         tree[KIND][node] = HORIZON
         tree[FIXED_VALUE][node] = value
@@ -216,6 +220,7 @@ def _reach(
         tree[VISITS][child] = 0
         tree[VALUE_SUM][child] = 0.0
         tree[PLIES_SUM][child] = 0.0
+        tree[MINIMAX][child] = 0.0
         tree[KIND][child] = UNSEEN
     tree[FIRST_CHILD][node] = free
     tree[CHILD_COUNT][node] = n
@@ -224,8 +229,10 @@ def _reach(
 
 
 @kernel
-def _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold):
-    """The child of ``node`` (an inner node, visited) with the highest PUCT score."""
+def _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold, minimax):
+    """The child of ``node`` (an inner node, visited) with the highest PUCT score. With
+    ``minimax`` above 0 a visited child's Q is ``(1 - minimax)`` times its mean plus
+    ``minimax`` times its implicit minimax value (Lanctot et al., 2014)."""
     visits, value_sum, prior = tree[VISITS], tree[VALUE_SUM], tree[PRIOR]
     side = tree[SIDE][node]
     parent_visits = visits[node]
@@ -248,6 +255,8 @@ def _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold
         if n > 0:
             if tree[KIND][c] == TERMINAL:  # exact: the same as its mean, unless proven since
                 q = tree[FIXED_VALUE][c] * side
+            elif minimax > 0.0:
+                q = ((1.0 - minimax) * (value_sum[c] / n) + minimax * tree[MINIMAX][c]) * side
             else:
                 q = value_sum[c] / n * side
             if use_moves_left:
@@ -261,6 +270,26 @@ def _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold
             best = score
             pick = c
     return pick
+
+
+@kernel
+def _back_up_minimax(tree, node):
+    """The implicit minimax value of ``node`` after a simulation through it: exact for a
+    terminal (proven ones too), else the best for its side to move of its visited children's,
+    or the network's value of it while none is visited (set when it was reached)."""
+    if tree[KIND][node] == TERMINAL:
+        tree[MINIMAX][node] = tree[FIXED_VALUE][node]
+        return
+    if tree[KIND][node] != INNER:
+        return
+    side = tree[SIDE][node]
+    first = tree[FIRST_CHILD][node]
+    best = -np.inf
+    for c in range(first, first + tree[CHILD_COUNT][node]):
+        if tree[VISITS][c] > 0:
+            best = max(best, tree[MINIMAX][c] * side)
+    if best > -np.inf:
+        tree[MINIMAX][node] = best * side
 
 
 @kernel
@@ -353,6 +382,7 @@ def _simulate(
     tablebase,
     deadline,
     solver,
+    minimax,
 ):
     """Run ``simulations`` simulations on the tree whose root is expanded and whose first
     ``free`` nodes are used, or until it is full, or (``deadline`` > 0) until the clock passes
@@ -368,7 +398,9 @@ def _simulate(
         node = 0
         depth = 0
         while tree[KIND][node] == INNER:
-            child = _select(tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold)
+            child = _select(
+                tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold, minimax
+            )
             move = tree[MOVE][child]
             games.play(game, states[depth], move, states[depth + 1])
             keys[root_index + depth + 1] = games.key(game, states[depth + 1])
@@ -409,6 +441,8 @@ def _simulate(
             value_sum[node] += value
             plies_sum[node] += plies
             plies += 1.0
+            if minimax > 0.0:
+                _back_up_minimax(tree, node)
             node = parent[node]
         done += 1
     choice = _choose(tree, temperature) if tree[CHILD_COUNT][0] > 0 else -1
@@ -441,6 +475,7 @@ def puct_kernel(
     resume=0,
     deadline=0.0,
     solver=False,
+    minimax=0.0,
 ):
     """Search ``root`` (not over) for ``simulations`` simulations after expanding it, or until
     the tree is full; returns ``(choice, simulations done, nodes used)``, ``choice`` an index
@@ -453,7 +488,9 @@ def puct_kernel(
     ``history_keys`` are the keys of the game's positions up to and including the root's, of
     which those before ``window_start`` cannot recur; ``plies_to_cap`` is -1 or the plies from
     the root to the game's ply cap; ``tablebase`` None or the game's tablebase layers (then the
-    positions below the root it holds are exact). Unchecked: :class:`PuctSearch` checks them.
+    positions below the root it holds are exact); ``minimax`` the weight of the implicit
+    minimax values in the children's Q (:func:`_select`). Unchecked: :class:`PuctSearch`
+    checks them.
     """
     np.random.seed(_mix(seed) & 0x7FFFFFFF)
     states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
@@ -524,6 +561,7 @@ def puct_kernel(
         tablebase,
         deadline,
         solver,
+        minimax,
     )
 
 
@@ -567,6 +605,7 @@ def _copy_node(old, source, tree, target, parent):
     tree[KIND][target] = old[KIND][source]
     tree[FIXED_VALUE][target] = old[FIXED_VALUE][source]
     tree[FIXED_PLIES][target] = old[FIXED_PLIES][source]
+    tree[MINIMAX][target] = old[MINIMAX][source]
 
 
 @kernel
@@ -619,6 +658,11 @@ class PuctSettings:
     # The MCTS-solver (Winands et al., 2008): exact values go up the tree. A node with a
     # winning child, or whose children are all exact, becomes exact itself.
     solver: bool = False
+    # Implicit minimax backups (Lanctot, Winands, Pepels and Sturtevant, 2014): each node also
+    # keeps the minimax of its visited subtree's leaf values, and a child's Q is this share of
+    # it plus the rest of its mean. The mean dilutes one refutation among many simulations;
+    # the minimax value keeps it. 0 is plain PUCT (AlphaZero's, lc0's).
+    minimax: float = 0.0
 
     def __post_init__(self) -> None:
         if isinstance(self.simulations, bool) or not isinstance(self.simulations, int):
@@ -636,6 +680,7 @@ class PuctSettings:
             "moves_left_factor": (0.0, 1.0),
             "moves_left_scale": (1e-3, 1000.0),
             "moves_left_threshold": (0.0, 1.0),
+            "minimax": (0.0, 1.0),
         }
         if not isinstance(self.solver, bool):
             raise CommandError(f"solver must be True or False, not {self.solver!r}")
@@ -859,6 +904,7 @@ class PuctSearch:
             kept,
             deadline,
             settings.solver,
+            float(settings.minimax),
         )
         # A step stops short when the tree is full or at the deadline (checked every
         # CLOCK_EVERY simulations): short before the deadline means full.
@@ -882,6 +928,7 @@ class PuctSearch:
                 used,
                 deadline,
                 settings.solver,
+                float(settings.minimax),
             )
             full = more < step and time.perf_counter() < deadline
             done += more

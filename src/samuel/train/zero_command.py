@@ -268,6 +268,13 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
         f"positions before it learn the search's value where it was played ({d.epsilon})",
     )
     parser.add_argument(
+        "--minimax",
+        type=non_negative_float,
+        default=d.minimax,
+        help="the self-play searches' implicit minimax weight, 0 to 1 (the zero player's "
+        f"minimax=W; {d.minimax}: plain PUCT)",
+    )
+    parser.add_argument(
         "--match-games",
         type=even_games,
         default=d.match_games,
@@ -335,6 +342,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         q_weight=args.q_weight,
         value_lambda=args.value_lambda,
         epsilon=args.epsilon,
+        minimax=args.minimax,
         match_games=args.match_games,
         match_every=args.match_every,
         classic_depth=args.classic_depth,

@@ -98,6 +98,8 @@ class ZeroConfig:
     # which the search's own moves never show the value. The positions before such a move take
     # the search's value where it was played as their result (zero_loop.explored_outcomes).
     epsilon: float = 0.0
+    # The self-play searches' implicit minimax weight (PuctSettings.minimax; 0: plain PUCT).
+    minimax: float = 0.0
     match_games: int = 20  # games per match (even: each opening is played twice)
     match_every: int = 5  # play matches every this many generations
     classic_depth: int = 3  # the depth of `classic` in the matches
@@ -198,6 +200,7 @@ class ZeroConfig:
             fpu_reduction=self.fpu_reduction,
             noise_alpha=self.noise_alpha,
             noise_fraction=self.noise_fraction,
+            minimax=self.minimax,
         )
 
     @property

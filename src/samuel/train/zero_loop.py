@@ -223,6 +223,7 @@ def play_zero_selfplay(
         in_tables,
         config.table_teaches,
         float(config.epsilon),
+        float(settings.minimax),
     )
     return dataclasses.replace(out, in_tables=in_tables.copy())
 

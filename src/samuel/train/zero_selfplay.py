@@ -64,6 +64,7 @@ def _new_tree(max_nodes, state_size):
         np.zeros(max_nodes, dtype=np.int64),
         np.zeros(max_nodes, dtype=np.float64),
         np.zeros(max_nodes, dtype=np.float64),
+        np.zeros(max_nodes, dtype=np.float64),
         np.zeros((depth, state_size), dtype=np.int64),
         np.zeros(HISTORY_CAPACITY + depth, dtype=np.int64),
         np.zeros(depth, dtype=np.int64),
@@ -104,8 +105,9 @@ def _search(
     tablebase,
 ):
     """Self-play's search of one move (no moves-left utility): the chosen child's index.
-    ``settings`` is (simulations, c_puct, fpu reduction, noise alpha, noise fraction)."""
-    simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction = settings
+    ``settings`` is (simulations, c_puct, fpu reduction, noise alpha, noise fraction, implicit
+    minimax weight)."""
+    simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction, minimax = settings
     choice, _, _ = puct.puct_kernel(
         game,
         params,
@@ -128,6 +130,10 @@ def _search(
         tree,
         work,
         tablebase,
+        0,
+        0.0,
+        False,
+        minimax,
     )
     return choice
 
@@ -160,6 +166,7 @@ def play_zero_game(
     table_teaches=False,
     epsilon=0.0,
     explored=None,
+    minimax=0.0,
 ):
     """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``, the
     result in the first player's view (1, 0, -1).
@@ -206,7 +213,7 @@ def play_zero_game(
                 table_values[ply] = table_result
         # The keys that can recur, at most the search's history capacity, the root's last.
         history = keys[max(window, ply + 1 - HISTORY_CAPACITY) : ply + 1]
-        settings = (simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction)
+        settings = (simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction, minimax)
         temperature = 1.0 if ply < temperature_plies else 0.0
         probes = in_table == IN_TABLE_ALL or in_table == games.sign(game, state)
         if tablebase is not None and (probes or not found):
@@ -285,6 +292,7 @@ def play_zero_games(
     in_tables=None,
     table_teaches=False,
     epsilon=0.0,
+    minimax=0.0,
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``, each with its own
     tree of ``max_nodes`` nodes (and the ``tablebase``, if given, probed inside the table by
@@ -322,6 +330,7 @@ def play_zero_games(
             table_teaches,
             epsilon,
             explored[g],
+            minimax,
         )
         plies[g] = n
         results[g] = result
