@@ -312,7 +312,7 @@ def zero_samples(
             outcomes = np.full(n, float(part.results[g]))
             entry = _entry_outcomes(outcomes, part.table_values[g, :n]) if entry_targets else None
             cut = np.zeros(n, dtype=np.bool_)
-            if part.explored is not None:
+            if part.explored is not None and part.explored[g, :n].any():
                 cut = explored_outcomes(
                     outcomes, part.root_values[g, :n], part.explored[g, :n], entry
                 )
