@@ -3,7 +3,7 @@ openings: search labels are the search's scores, duplicates are averaged, games 
 
 from __future__ import annotations
 
-from pathlib import Path
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -25,8 +25,6 @@ from samuel.tune.dataset import (
 )
 from samuel.tune.gradient import _check_match_openings
 from tests.reference import tuning
-
-TABLEBASE = Path("/work/tb/tablebase")
 
 
 @pytest.mark.parametrize("name", ["tigers", "draughts"])
@@ -93,18 +91,27 @@ def test_the_final_match_refuses_the_datas_opening_length():
     _check_match_openings(TuneConfig(match_games=0, match_opening_plies=10), [{"random_plies": 10}])
 
 
-@pytest.mark.skipif(not TABLEBASE.is_dir(), reason="no tablebase at /work/tb/tablebase")
-def test_tablebase_targets_are_the_tables_values_where_the_hand_is_empty():
+def test_tablebase_targets_are_the_tables_values_where_the_hand_is_empty(tmp_path):
+    """A table of the game won by 2 captures (built in seconds) holds the positions with the hand
+    empty and fewer than 2 sheep captured; each target is its value there, read by the probe."""
     from samuel.games.tigers.tablebase.probe import load_tablebase
-    from samuel.train.rollouts import tablebase_labels
+    from samuel.tablebase.build import build
 
-    found = [p for p in tuning.random_positions(200, seed=3)]
+    build(tmp_path / "k2", 2, progress=False, log=lambda line: None)
+    table = load_tablebase(tmp_path / "k2")
+    found = tuning.random_positions(400, seed=3)
     states = np.array([p.encode() for p in found], dtype=np.int64)
-    known, targets = labels.tablebase_targets(str(TABLEBASE), states)
-    assert known.tolist() == [p.sheep_in_hand == 0 for p in found]
+    known, targets = labels.tablebase_targets(str(tmp_path / "k2"), states)
+    holds = [p.sheep_in_hand == 0 and p.captured < 2 for p in found]
+    assert known.tolist() == holds
     assert known.any() and (~known).any()
-    _, values = tablebase_labels(load_tablebase(TABLEBASE), states)
-    assert targets[known].tolist() == ((values[known] + 1) / 2).tolist()
+    for position, is_known, target in zip(found, known, targets, strict=True):
+        if not is_known:
+            continue
+        in_table = replace(position, captures_to_win=2)
+        outcome, _ = table.value(in_table)
+        tigers_view = outcome if in_table.tiger_to_move else -outcome
+        assert target == (tigers_view + 1) / 2, str(position)
 
 
 def test_search_labels_refuse_rows_that_are_not_positions():

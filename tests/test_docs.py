@@ -1,0 +1,108 @@
+"""The documentation stands alone: every path it names inside the repository exists, it names
+none outside it, and every registered game has its rules page with its reference counts."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from samuel.games import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+# A path into the repository: one of its top folders, then path characters ("*" for a glob).
+REPOSITORY_PATH = re.compile(
+    r"(?<![\w/.-])(?:\./)?(?:src|tests|docs|benchmarks|scripts|tuning|\.ci)/[\w./*-]*[\w*/]"
+)
+# Options whose value is a file or folder the command writes: such a path need not exist yet.
+OUTPUT_OPTION = re.compile(r"--(?:out|out-dir|json|records|plot)[ =]\s*(\S+)")
+# A name in capitals stands for the user's own (docs/tuning.md's tuning/pst/NAME.json).
+PLACEHOLDER = re.compile(r"\b[A-Z]{3,}\b")
+# What a document must never point to: the developers' folder beside the repository.
+OUTSIDE = re.compile(r"shared/|seeds/|/work/|\.\./\.\./")
+
+
+def doc_lines():
+    for doc in DOCS:
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            yield doc, number, line
+
+
+def written_by_a_command() -> set[str]:
+    """Every path that some documented command writes (``--out tuning/x.npz``)."""
+    return {
+        match.removeprefix("./")
+        for _, _, line in doc_lines()
+        for match in OUTPUT_OPTION.findall(line)
+    }
+
+
+def ignored_by_git(paths: list[str]) -> set[str]:
+    """The paths that .gitignore keeps out of the repository: outputs a user's run makes."""
+    if not paths:
+        return set()
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout: cannot read what .gitignore keeps out")
+    run = subprocess.run(
+        ["git", "check-ignore", "--no-index", "--stdin"],
+        cwd=ROOT,
+        input="\n".join(paths),
+        capture_output=True,
+        text=True,
+    )
+    return set(run.stdout.split())
+
+
+def test_every_repository_path_a_doc_names_exists():
+    outputs = written_by_a_command()
+    missing = []
+    for doc, number, line in doc_lines():
+        for path in REPOSITORY_PATH.findall(line):
+            path = path.removeprefix("./")
+            if PLACEHOLDER.search(path) or path in outputs:
+                continue
+            if not list(ROOT.glob(path.rstrip("/"))):
+                missing.append((f"{doc.relative_to(ROOT)}:{number}", path))
+    ignored = ignored_by_git([path for _, path in missing])
+    missing = [(where, path) for where, path in missing if path not in ignored]
+    assert not missing, f"docs name repository paths that do not exist: {missing}"
+
+
+def test_no_doc_points_outside_the_repository():
+    outside = [
+        f"{doc.relative_to(ROOT)}:{number}: {line.strip()}"
+        for doc, number, line in doc_lines()
+        if OUTSIDE.search(line)
+    ]
+    assert not outside, "docs point outside the repository:\n" + "\n".join(outside)
+
+
+def test_the_path_check_sees_a_missing_path_and_an_outside_one():
+    assert REPOSITORY_PATH.findall("see `src/samuel/nowhere.py`, then") == [
+        "src/samuel/nowhere.py"
+    ]
+    assert not list(ROOT.glob("src/samuel/nowhere.py"))
+    assert OUTSIDE.search("the rules are in `shared/RULES.md`")
+
+
+# Each game's rules page, and counts that its page must state (perft from the start).
+RULES_PAGES = {
+    "tigers": ("docs/rules-tigers.md", ["21", "252", "5,052", "68,204", "339,123,476"]),
+    "draughts": ("docs/rules-draughts.md", ["7", "49", "302", "1,469", "18,391,564"]),
+}
+
+
+def test_every_game_has_a_rules_page_with_its_reference_counts():
+    assert set(RULES_PAGES) == set(registry())
+    for name, (page, counts) in RULES_PAGES.items():
+        text = (ROOT / page).read_text(encoding="utf-8")
+        assert "## Reference counts" in text, page
+        table = text.split("## Reference counts", 1)[1]
+        for count in counts:
+            assert f"| {count} |" in table, (name, count)
+        assert page in (ROOT / "README.md").read_text(encoding="utf-8"), page
