@@ -182,6 +182,25 @@ def test_play_without_a_record_creates_the_games_folder(tmp_path):
     assert len(read_records(path)) == 1
 
 
+def test_a_draughts_record_is_saved_as_pdn_by_default(tmp_path):
+    run = samuel(
+        "play",
+        "--game",
+        "draughts",
+        "-B",
+        "random",
+        "-W",
+        "random",
+        "--ply-cap",
+        "6",
+        cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr
+    [path] = (tmp_path / "games").iterdir()
+    assert path.suffix == ".pdn"
+    assert len(read_records(path)) == 1
+
+
 def test_play_creates_the_missing_folders_of_its_record(tmp_path):
     run = samuel(*QUICK_GAME, "--record", "missing/deeper/x.txt", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -503,3 +522,14 @@ def test_every_game_offers_what_the_command_line_asks_of_it():
         assert rules.perft(rules.initial_position(), 1) == len(
             rules.legal_moves(rules.initial_position())
         )
+
+
+def test_a_score_that_rounds_to_zero_is_shown_without_a_minus_sign():
+    from types import SimpleNamespace
+
+    rules = get_game("tigers")
+    start = rules.initial_position()  # the sheep to move: a score of theirs is turned
+    shown = cli._describe_score(rules, SimpleNamespace(forced_plies=None, score=0.0002), start)
+    assert shown.startswith("+0.000 (")  # the sheep's -0.0002 for the tigers: not "-0.000"
+    half = cli._describe_score(rules, SimpleNamespace(forced_plies=None, score=0.5), start)
+    assert half.startswith("-0.500 (")

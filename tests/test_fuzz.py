@@ -1,13 +1,19 @@
 """Fuzzing every parser of what a user gives: thousands of mutated and arbitrary inputs, and no
 error but the project's own.
 
-Each parser (positions, moves, game records, player specs, network weights files, classic
+Each parser (positions, moves, game records, of Tigers & Sheep and of draughts (FEN, moves as
+the command line and the server read them, PDN); player specs, network weights files, classic
 weights files, labelled-positions ``.npz`` files) gets mutations of valid inputs (characters
 inserted, deleted, replaced and repeated from the notation's alphabet plus the characters that
 fool ``str.isdigit``, ``int`` and ``str.split``: ``'²'``, ``'٣'``, odd spaces and line breaks;
 bits flipped, bytes cut off or added, header fields and array values changed) and arbitrary
-text or bytes. A parser may refuse an input only with a :class:`~samuel.errors.SamuelError`; any
-other exception (``ValueError``, ``KeyError``, ``UnicodeError``, ``zipfile.BadZipFile``, a numba
+text or bytes. Moves, FENs and movetext are also built from the notation's own pieces (squares
+or points joined by ``-`` and ``x`` in every pattern, a near miss or a number past ``int``'s
+4,300 digits now and then), so that a step and a capture mixed in one move (``11-15x19``,
+issue 38) comes within a few hundred inputs rather than ten thousand.
+
+A parser may refuse an input only with a :class:`~samuel.errors.SamuelError`; any other
+exception (``ValueError``, ``KeyError``, ``UnicodeError``, ``zipfile.BadZipFile``, a numba
 error) is a bug. What a parser accepts is then used as the program uses it (a position is
 played, a network evaluates, data go through the tuner's compiled error function), so that a
 value the parser lets through but the kernels cannot take fails here and not in a user's run.
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 import math
 import os
@@ -30,6 +37,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -41,6 +49,8 @@ from samuel.errors import SamuelError
 from samuel.games import get_game
 from samuel.games import kernels as game_kernels
 from samuel.games.base import IllegalMoveError, NotationError, terminations
+from samuel.games.draughts.rules import Move as DraughtsMove
+from samuel.games.draughts.rules import Position as DraughtsPosition
 from samuel.games.game import Game
 from samuel.games.networks import (
     load_network,
@@ -52,7 +62,13 @@ from samuel.games.networks import (
     save_zero_network,
     zero_parameter_count,
 )
-from samuel.games.record import format_record, parse_records, read_records, record_from_game
+from samuel.games.record import (
+    RESULTS,
+    format_record,
+    parse_records,
+    read_records,
+    record_from_game,
+)
 from samuel.games.tigers.board import FULL, SHEEP, TIGERS
 from samuel.games.tigers.classic import FEATURES, classic_evaluate, load_weights, save_weights
 from samuel.games.tigers.rules import Move, Position, format_position
@@ -181,6 +197,37 @@ def test_positions_are_read_or_refused_with_a_notation_error(text: str) -> None:
 
 MOVE_TEXTS = sorted({str(move) for position in POSITIONS for move in position.legal_moves()})
 MOVE_ALPHABET = "abcdefxz0123456789- "
+HUGE = "1" * 5000  # a number past int's 4,300-digit limit
+
+
+@st.composite
+def chains(draw, parts: st.SearchStrategy[str], odd_parts: list[str], links: str = "-x") -> str:
+    """One to four of ``parts`` joined by the notation's ``links`` (``-`` and ``x``) in any
+    pattern, drawn whole (:data:`LINK_PATTERNS`), so that steps and captures mixed in one move
+    (``11-15x19``, ``a1-b2xc3``) are frequent, not a lucky mutation; then, a quarter of the time
+    each, one part made one of ``odd_parts`` (off the board, past int's limit, in other digits)
+    and one link a near miss (``X``, a space, two links, none)."""
+    joins = list(draw(st.sampled_from(LINK_PATTERNS[links])))
+    texts = [draw(parts) for _ in range(len(joins) + 1)]
+    if draw(st.integers(0, 3)) == 0:
+        texts[draw(st.integers(0, len(texts) - 1))] = draw(st.sampled_from(odd_parts))
+    if joins and draw(st.integers(0, 3)) == 0:
+        joins[draw(st.integers(0, len(joins) - 1))] = draw(st.sampled_from(["X", " ", "--", ""]))
+    text = texts[0] + "".join(join + part for join, part in zip(joins, texts[1:], strict=True))
+    return draw(st.sampled_from(["", "", " ", "\t"])) + text + draw(st.sampled_from(["", " "]))
+
+
+# Every sequence of up to three links: "", "-", "x", "--", "-x", ..., "xxx".
+LINK_PATTERNS = {
+    links: ["".join(p) for n in range(4) for p in itertools.product(links, repeat=n)]
+    for links in ("-x", "-,")
+}
+
+
+POINTS = chains(
+    st.sampled_from([f"{column}{row}" for column in "abcde" for row in "12345"]),
+    ["f1", "a0", "a6", "A1", "a11", "a" + HUGE, "a٣", "a²", "", "c"],
+)
 
 
 def test_valid_moves_read_back_as_written() -> None:
@@ -188,7 +235,9 @@ def test_valid_moves_read_back_as_written() -> None:
         assert str(Move.parse(text)) == text
 
 
-@given(text_inputs(MOVE_TEXTS, MOVE_ALPHABET), st.sampled_from(POSITIONS))
+@given(
+    st.one_of(text_inputs(MOVE_TEXTS, MOVE_ALPHABET), POINTS), st.sampled_from(POSITIONS)
+)
 @fuzz_settings(1200)
 def test_moves_are_read_and_played_or_refused_with_the_games_errors(
     text: str, position: Position
@@ -352,6 +401,246 @@ def test_record_files_are_read_or_refused_with_the_projects_errors(
         return
     event("accepted")
     assert records == parse_records(content.decode("utf-8"))
+
+
+# --- English draughts: FEN positions, moves (as the command line and the server read them) and
+# PDN records -----------------------------------------------------------------------------------
+
+DRAUGHTS = get_game("draughts")
+# Positions with long captures and kings, where the short forms of captures are read.
+CAPTURE_POSITIONS = [
+    "B:W6,7,14,15,23,24:B1,2",
+    "B:W14,16,22:B9,12",
+    "B:WK6,K7,K14,K15,K22,K23:BK1",
+    "W:WK14,30:B1,K23:Q3",
+]
+
+
+def random_draughts_positions(games: int = 4, seed: int = 3) -> list[DraughtsPosition]:
+    """The start, positions with long captures and every fifth position of a few random games."""
+    rng = np.random.default_rng(seed)
+    positions = [DRAUGHTS.initial_position(), *map(DRAUGHTS.parse_position, CAPTURE_POSITIONS)]
+    for _ in range(games):
+        game = Game(DRAUGHTS, ply_cap=150)
+        while game.outcome is None:
+            moves = game.legal_moves()
+            game.play(moves[rng.integers(len(moves))])
+        positions.extend(game.positions[1::5])
+    return positions
+
+
+DRAUGHTS_POSITIONS = random_draughts_positions()
+DRAUGHTS_FENS = [DRAUGHTS.format_position(position) for position in DRAUGHTS_POSITIONS]
+DRAUGHTS_FENS += ["B:W21-32:B1-12", " W:WK1-3,18:B5, K9:Q12. ", "B:W18,K27:B6,15,K23"]
+FEN_ALPHABET = "BWKQ0123456789:,-. x"
+# Chains of squares: on the board, so that they reach the checks past the form, and sometimes
+# one off it, with leading zeros, in other scripts' digits or past int's limit.
+SQUARE_CHAINS = chains(
+    st.integers(1, 32).map(str), ["0", "33", "015", "100", "١١", "1²", "K5", "", HUGE, HUGE]
+)
+FEN_SQUARES = chains(
+    st.tuples(st.sampled_from(["", "", "K"]), st.integers(1, 32)).map(lambda p: f"{p[0]}{p[1]}"),
+    ["0", "33", "K", "KK5", "١١", "x", HUGE, "K" + HUGE],
+    "-,",
+)
+
+
+@st.composite
+def fens(draw) -> str:
+    """A FEN built from its parts, each sometimes odd: the side to move, White's and Black's
+    squares (squares, ranges and kings: see :data:`FEN_SQUARES`), maybe a 40-move count."""
+    side = draw(st.sampled_from(["B", "W", "B", "W", "X", ""]))
+    text = f"{side}:W{draw(FEN_SQUARES)}:B{draw(FEN_SQUARES)}"
+    if draw(st.booleans()):
+        text += ":Q" + draw(st.sampled_from(["0", "12", "9999", "10000", "", "x", HUGE]))
+    return text
+
+
+def check_draughts_position(position: DraughtsPosition) -> None:
+    """Use a position as the program does: its moves, outcome, key, symmetry, a few moves."""
+    assert isinstance(position, DraughtsPosition)
+    assert DRAUGHTS.parse_position(DRAUGHTS.format_position(position)) == position
+    moves = position.legal_moves()
+    position.decided_outcome()
+    assert position.key == DRAUGHTS.key(position)
+    assert len(position.transformed(1).legal_moves()) == len(moves)
+    for move in moves[:4]:
+        position.play(move)
+
+
+def test_valid_draughts_positions_read_back_as_written() -> None:
+    for position in DRAUGHTS_POSITIONS:
+        check_draughts_position(position)
+
+
+@given(
+    st.one_of(
+        text_inputs(DRAUGHTS_FENS, FEN_ALPHABET),
+        mutated(DRAUGHTS_FENS, st.one_of(characters(FEN_ALPHABET), FEN_SQUARES)),
+        fens(),
+        fens(),
+    )
+)
+@example("B:W" + HUGE + ":B1")  # was a ValueError (int's limit)
+@example("B:W21:B1-" + HUGE)
+@fuzz_settings(600)
+def test_draughts_positions_are_read_or_refused_with_a_notation_error(text: str) -> None:
+    try:
+        position = DRAUGHTS.parse_position(text)
+    except NotationError:
+        event("refused")
+        return
+    event("accepted")
+    check_draughts_position(position)
+
+
+DRAUGHTS_MOVES = sorted(
+    {str(move) for position in DRAUGHTS_POSITIONS for move in position.legal_moves()}
+)
+DRAUGHTS_MOVE_ALPHABET = "0123456789-xX "
+DRAUGHTS_MOVE_INPUTS = st.one_of(
+    SQUARE_CHAINS,
+    SQUARE_CHAINS,
+    text_inputs(DRAUGHTS_MOVES, DRAUGHTS_MOVE_ALPHABET),
+    mutated(DRAUGHTS_MOVES, SQUARE_CHAINS),
+)
+
+
+def test_valid_draughts_moves_read_back_as_written() -> None:
+    for text in DRAUGHTS_MOVES:
+        assert str(DraughtsMove.parse(text)) == text
+
+
+@given(DRAUGHTS_MOVE_INPUTS, st.sampled_from(DRAUGHTS_POSITIONS))
+@example("11-15x19", DRAUGHTS.initial_position())  # was a ValueError (too many values to unpack)
+@example("1-1x5", DRAUGHTS.initial_position())
+@example(HUGE + "-15", DRAUGHTS.initial_position())  # was a ValueError (int's limit)
+@example("9x" + HUGE, DRAUGHTS.initial_position())  # read as a short form first
+@fuzz_settings(1200)
+def test_draughts_moves_are_read_and_played_or_refused_with_the_games_errors(
+    text: str, position: DraughtsPosition
+) -> None:
+    # As `samuel play` and records read a move: the full form, checked for its form only.
+    try:
+        move = DRAUGHTS.parse_move(text)
+    except NotationError:
+        event("refused")
+    else:
+        assert DRAUGHTS.parse_move(DRAUGHTS.format_move(move)) == move
+        assert DraughtsMove.from_code(move.code) == move
+        try:
+            DRAUGHTS.play(position, move)
+        except IllegalMoveError:
+            event("read, not legal")
+            assert move not in position.legal_moves()
+        else:
+            event("read and played")
+            assert move in position.legal_moves()
+    # As the server reads it: against the position, short forms of captures too.
+    try:
+        move = position.parse_move(text)
+    except (NotationError, IllegalMoveError):
+        return
+    assert move in position.legal_moves()
+
+
+@pytest.fixture(scope="module")
+def draughts_server():
+    """The draughts server, and a game of two people from each position (made when needed)."""
+    from samuel.web.app import create_app
+
+    with warnings.catch_warnings():  # newer Starlette prefers the httpx2 package; httpx works
+        warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+        from fastapi.testclient import TestClient
+
+    app = create_app(game="draughts", allowed_hosts=["testserver"])
+    with TestClient(app, raise_server_exceptions=False) as client:
+        yield client, {}
+
+
+@given(st.one_of(SQUARE_CHAINS, SQUARE_CHAINS, DRAUGHTS_MOVE_INPUTS), st.integers(0, 8))
+@fuzz_settings(300)
+def test_the_server_answers_every_draughts_move_without_a_server_error(
+    draughts_server, text: str, start: int
+) -> None:
+    client, games = draughts_server
+    if start not in games:
+        players = {"black": "human", "white": "human"}
+        body = {"players": players, "start": DRAUGHTS_FENS[start], "ply_cap": None}
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 201, answer.text
+        games[start] = answer.json()["id"]
+    answer = client.post(f"/api/games/{games[start]}/moves", json={"move": text})
+    event(str(answer.status_code))
+    assert answer.status_code in (200, 400, 409, 422), answer.text  # never 500
+    if answer.status_code == 200:  # back to the start for the next input
+        undo = client.post(f"/api/games/{games[start]}/undo", json={"plies": 1})
+        assert undo.status_code == 200, undo.text
+
+
+def draughts_record_texts() -> list[str]:
+    """PDN records of short random games, from the start or a position with a FEN tag."""
+    rng = np.random.default_rng(11)
+    texts = []
+    for n in range(6):
+        start = DRAUGHTS_POSITIONS[2 * n] if n % 2 else DRAUGHTS.initial_position()
+        game = Game(DRAUGHTS, start, ply_cap=10 if n % 3 == 0 else None)
+        stop = rng.integers(0, 16)
+        while game.outcome is None and game.ply < stop:
+            moves = game.legal_moves()
+            game.play(moves[rng.integers(len(moves))])
+        record = record_from_game(
+            game, {"black": "alice", "white": f"classic:depth={n}"}, date="2025.01.31"
+        )
+        texts.append(format_record(record))
+    texts.append(texts[0] + "\n" + texts[1])
+    return texts
+
+
+DRAUGHTS_RECORDS = draughts_record_texts()
+PDN_ALPHABET = '[]"\\{}.*/-xX0123456789 BWK:,GameTypeBlackWhiteResultFENSetUpDate?\n'
+
+
+@st.composite
+def with_new_move(draw, texts: list[str]) -> str:
+    """A record with a move of its movetext replaced by, or a token put before one: mostly a
+    chain of squares (a move, steps and captures mixed, a huge square), else a move number,
+    maybe huge; or, a quarter of the time, a FEN tag built by :func:`fens`."""
+    text = draw(st.sampled_from(texts))
+    if draw(st.integers(0, 3)) == 0:
+        return with_tag(text, "FEN", draw(fens()))
+    lines = text.split("\n")
+    i = draw(st.sampled_from([i for i, line in enumerate(lines) if line[:1] not in ("", "[")]))
+    tokens = lines[i].split(" ")
+    j = draw(st.integers(0, len(tokens) - 1))
+    number = st.sampled_from(["1", "2", "3", "0", "01", HUGE])
+    numbered = st.tuples(number, st.sampled_from([".", "..."])).map("".join)
+    token = draw(st.one_of(SQUARE_CHAINS, SQUARE_CHAINS, SQUARE_CHAINS, numbered))
+    keep = tokens[j] in RESULTS or draw(st.booleans())  # the result token stays
+    tokens[j : j + (0 if keep else 1)] = [token]
+    lines[i] = " ".join(tokens)
+    return "\n".join(lines)
+
+
+def test_valid_draughts_records_read_back_as_written() -> None:
+    for text in DRAUGHTS_RECORDS:
+        records = parse_records(text)
+        assert "\n".join(format_record(record) for record in records) == text
+
+
+@given(
+    st.one_of(
+        text_inputs(DRAUGHTS_RECORDS, PDN_ALPHABET),
+        with_new_move(DRAUGHTS_RECORDS),
+        with_new_move(DRAUGHTS_RECORDS),
+        with_new_move(DRAUGHTS_RECORDS),
+    )
+)
+@example('[GameType "21"]\n[Result "*"]\n\n1. 11-15x19 *\n')  # was a ValueError
+@example(with_tag(DRAUGHTS_RECORDS[0], "FEN", "B:W" + HUGE + ":B1"))  # was a ValueError
+@fuzz_settings(400)
+def test_draughts_records_are_read_or_refused_with_a_notation_error(text: str) -> None:
+    check_records(text)
 
 
 # --- player specs ---------------------------------------------------------------------------

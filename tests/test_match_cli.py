@@ -81,6 +81,24 @@ def test_match_writes_under_matches_by_default(tmp_path):
     assert len(written) == 2 and written[0].endswith("-match.games.txt")
     assert written[1].endswith("-match.json")
     assert f"matches/{written[1]}" in run.stdout
+    (tmp_path / "draughts").mkdir()
+    run = samuel(
+        "match",
+        "random",
+        "random",
+        "--game",
+        "draughts",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--ply-cap",
+        "6",
+        cwd=tmp_path / "draughts",
+    )
+    assert run.returncode == 0, run.stderr
+    written = sorted(p.name for p in (tmp_path / "draughts" / "matches").iterdir())
+    assert written[0].endswith("-match.games.pdn")  # PDN, as other draughts programs look for
 
 
 def test_tournament_prints_a_table_like_ordos(tmp_path):

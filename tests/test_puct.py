@@ -875,6 +875,25 @@ def test_analyse_describes_a_puct_search(zero_files):
     assert any(line.split()[-1] in ("a1xc1", "e1xc1") for line in lines if "best move" in line)
     for label in ("value", "visits", "prior", "sims", "nodes", "sims/s"):
         assert label in run.stdout
-    assert "forced     the side to move wins in 1 ply" in lines
+    assert f"value      {RULES.win_phrases[0]} in 1 ply" in lines  # the tigers, to move
     pv = next(line for line in lines if line.startswith("pv "))
     assert pv.split()[1] in ("a1xc1", "e1xc1")
+
+
+def test_analyse_gives_a_puct_search_in_the_first_players_view(capsys):
+    """With the sheep to move, ``samuel analyse --player zero`` turns the search's value (the
+    sheep's) and each move's into the tigers' view, as every other score is shown."""
+    from samuel import cli
+
+    position = "T3T/SSSSS/SSSSS/SSSS1/TS1ST S 0"
+    spec = "zero:sims=60"
+    assert cli.main(["analyse", position, "--player", spec]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    player = make_player(spec, RULES)
+    result = player.search(Game(RULES, start=RULES.parse_position(position)))
+    [value] = [line for line in lines if line.startswith("value ")]
+    assert value.split()[1] == f"{-result.value:+.3f}" and "tigers' view" in value
+    best = max(range(len(result.moves)), key=lambda i: result.visits[i])
+    move = RULES.format_move(RULES.move_from_code(result.moves[best]))
+    [row] = [line for line in lines if line.split()[0] == move and "visits" in line]
+    assert row.split()[-1] == f"{-result.values[best]:+.3f}"

@@ -127,6 +127,41 @@ def test_a_unit_whose_worker_is_killed_runs_again_and_the_match_is_unchanged(ins
     assert len(backend.unit_nodes) == GAMES // 2
 
 
+def test_ray_failing_mid_run_keeps_the_units_finished_and_leaves_ray(instances, monkeypatch):
+    """Ray itself failing while units run (its raylet died: LocalRayletDiedError, as when its
+    dashboard agent is killed) is a RunInterrupted holding the units finished, in unit order,
+    each of them handed to ``after`` first; the broken instance is left. (Before: Ray's
+    exception, and every finished unit lost.)"""
+    from samuel import ray_backend
+    from samuel.backends import RunInterrupted
+
+    backend = instances.private()
+    real_get = ray.get
+    got = []
+
+    def failing_get(ref, *args, **kwargs):
+        if len(got) == 3:
+            raise ray.exceptions.LocalRayletDiedError()
+        got.append(ref)
+        return real_get(ref, *args, **kwargs)
+
+    told = []
+    monkeypatch.setattr(ray_backend.ray, "get", failing_get)
+    try:
+        with pytest.raises(RunInterrupted, match="LocalRayletDiedError") as caught:
+            backend.run(operator.mul, list(range(12)), 3, lambda done: told.append(list(done)))
+    finally:
+        monkeypatch.undo()
+        still_connected = ray.is_initialized()
+        instances.close()
+    done = caught.value.done
+    assert len(done) <= 3 and done == [3 * unit for unit in range(len(done))]
+    assert told == [done[:k] for k in range(1, len(done) + 1)]
+    assert caught.value.total == 12
+    assert f"{len(done)} of 12 units had finished" in str(caught.value)
+    assert not still_connected and ray_backend._connected is None
+
+
 def test_two_training_generations_on_ray_are_those_trained_here(instances, tmp_path):
     def run(folder, backend):
         config = TrainConfig(

@@ -372,3 +372,29 @@ def test_wilson_range():
     assert low == pytest.approx(0.0, abs=1e-12) and 0.009 < high < 0.0096
     low, high = wilson_range(200, 400)
     assert low == pytest.approx(1 - high)
+
+
+def test_the_build_bar_counts_plies_and_estimates_no_time(tmp_path, monkeypatch):
+    """Each pass of the solver is a ply of distance and costs about the same, but their number
+    is known only at the end: the bar has no total (so no remaining-time estimate that jumps) and
+    shows the share of positions decided beside the plies counted."""
+    from samuel import progress
+    from samuel.tablebase import build as building
+
+    bars = []
+
+    class Recorder(progress.NoProgressBar):
+        def __init__(self, total):
+            super().__init__(total)
+            self.postfixes = []
+            bars.append(self)
+
+        def set_postfix_str(self, text, refresh=True):
+            self.postfixes.append(text)
+
+    monkeypatch.setattr(building, "progress_bar", lambda total, *a, **k: Recorder(total))
+    building.build(tmp_path / "k1", 1, progress=True, log=lambda line: None)
+    [bar] = bars  # one layer: none captured
+    assert bar.total is None and bar.n == len(bar.postfixes) > 1
+    shares = [float(text.split("%")[0]) for text in bar.postfixes]
+    assert shares == sorted(shares) and shares[-1] < 100  # the draws are never decided

@@ -132,7 +132,7 @@ def test_players_offers_samuel_zero_with_its_shipped_network(client):
 
 
 def test_a_missing_weights_dir_is_refused(tmp_path):
-    with pytest.raises(ValueError, match="not a directory"):
+    with pytest.raises(ValueError, match="nowhere does not exist"):
         make_app(weights_dir=tmp_path / "nowhere")
 
 
@@ -515,6 +515,8 @@ def test_a_lent_zero_player_keeps_no_tree_of_another_game():
 class FakeTablebase:
     """Stands in for a built tablebase (the real one takes minutes to build): every position
     with the hand empty is a win for the side to move in 7 plies."""
+
+    captures_to_win = 5  # Tigers & Sheep's table: the server refuses another game's
 
     def covers(self, position) -> bool:
         return position.sheep_in_hand == 0
@@ -1099,13 +1101,30 @@ def test_draughts_serves_no_tablebase_and_other_games_not_at_all(tmp_path):
         make_app(game="chess")
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def test_samuel_serve_game_draughts_serves_draughts(monkeypatch, capsys):
     import uvicorn
 
     from samuel import cli
 
     served = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: served.update(app=app, **options))
-    assert cli.main(["serve", "--game", "draughts", "--port", "8123"]) in (0, None)
-    assert served["port"] == 8123 and served["app"].state.game.name == "draughts"
-    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+    def run(server, sockets=None):  # instead of serving: what it would serve, and where
+        served.update(app=server.config.app, ports=[s.getsockname()[1] for s in sockets])
+        server.started = True
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    # uvicorn's logging set-up closes the handlers already there, among them absl's (OpenSpiel
+    # imports it) writing to pytest's captured standard error: it is not what is tested here.
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda config: None)
+    port = free_port()
+    assert cli.main(["serve", "--game", "draughts", "--port", str(port)]) in (0, None)
+    assert served["ports"] == [port] and served["app"].state.game.name == "draughts"
+    assert f"http://127.0.0.1:{port}/" in capsys.readouterr().out

@@ -25,9 +25,23 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Any, Protocol
 
-from samuel.errors import CommandError
+from samuel.errors import CommandError, SamuelError
 
 BACKENDS = ("local", "ray")
+
+
+class RunInterrupted(SamuelError, RuntimeError):
+    """A backend lost the means to finish a run (Ray's own processes died, a unit failed on
+    every retry): the message says what happened, in one line. ``done`` holds the results of
+    units 0..k that had finished, in unit order (what ``run`` would have returned had ``after``
+    stopped there), and ``total`` the number of units, so that a caller can keep what was done
+    (``samuel match`` writes the games played, marked incomplete)."""
+
+    def __init__(self, message: str, done: list, total: int) -> None:
+        super().__init__(message)
+        self.done = list(done)
+        self.total = total
+
 
 # ``after(done)`` is told the results of units 0..k each time that run grows by one; True stops.
 After = Callable[[list], bool]
@@ -48,7 +62,8 @@ class Backend(Protocol):
         With ``after``, each time the results of units 0..k (in unit order, whatever order they
         finish in) grow by one, ``after`` is called with them; if it returns True the remaining
         units are cancelled and those results are returned: an early stop that, too, does not
-        depend on where the units ran."""
+        depend on where the units ran. A backend that cannot finish the run raises
+        :class:`RunInterrupted` with the results of the units finished so far."""
         ...
 
     def parts(self, count: int) -> list[range]:

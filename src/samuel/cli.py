@@ -56,13 +56,9 @@ def command_perft(args: argparse.Namespace) -> None:
 def _describe_score(rules, result, position) -> str:
     """The score from the first player's point of view (the tigers', Black's), or the forced
     result, in the game's words."""
-    side = rules.side_to_move(position)
-    plies = result.forced_plies
-    if plies is not None:
-        winner = side if result.score > 0 else 1 - side
-        return f"{rules.win_phrases[winner]} in {plies} {'ply' if plies == 1 else 'plies'}"
-    first_player_view = result.score if side == 0 else -result.score
-    return f"{first_player_view:+.3f} ({rules.view_phrase})"
+    from samuel.search.describe import score_view
+
+    return score_view(rules, result, position).text
 
 
 def warm_up(rules) -> None:
@@ -117,8 +113,12 @@ ZERO_MOVES_SHOWN = 8  # the most visited root moves that analyse lists for a PUC
 
 def _analyse_zero(rules, player, game) -> None:
     """Print a PUCT search of ``game``'s position: the move, the root's value and its most
-    visited moves with their visits, priors and values (side to move's view)."""
+    visited moves with their visits, priors and values, in the first player's view as every
+    other score (a PUCT value is an expected result, -1 to 1)."""
     from dataclasses import replace
+
+    from samuel.games.base import format_score
+    from samuel.search.describe import first_player_view, score_view
 
     # compiled (or read from the cache) before the timed search
     replace(player, settings=replace(player.settings, simulations=1)).search(game)
@@ -126,10 +126,7 @@ def _analyse_zero(rules, player, game) -> None:
     print(f"position   {rules.format_position(game.position)}")
     print(f"player     {player.spec}")
     print(f"best move  {rules.format_move(rules.move_from_code(result.best_move))}")
-    print(f"value      {result.value:+.3f} (the side to move's, -1 to 1)")
-    if result.forced_plies is not None:
-        plies = result.forced_plies
-        print(f"forced     the side to move wins in {plies} {'ply' if plies == 1 else 'plies'}")
+    print(f"value      {score_view(rules, result, game.position).text}")
     pv = " ".join(rules.format_move(rules.move_from_code(m)) for m in result.principal_variation)
     print(f"pv         {pv} (the most visited line)")
     order = sorted(range(len(result.moves)), key=lambda i: -result.visits[i])
@@ -137,7 +134,7 @@ def _analyse_zero(rules, player, game) -> None:
         move = rules.format_move(rules.move_from_code(result.moves[i]))
         print(
             f"  {move:10} visits {result.visits[i]:>8,}  prior {result.priors[i]:.3f}  "
-            f"value {result.values[i]:+.3f}"
+            f"value {format_score(first_player_view(rules, game.position, result.values[i]))}"
         )
     full = " (the tree filled up)" if result.full else ""
     print(f"sims       {result.simulations:,}{full}")
@@ -242,7 +239,8 @@ def side_players(rules, given: list[tuple[str, str, str]] | None) -> dict[str, s
 
 
 def command_play(args: argparse.Namespace) -> None:
-    from samuel.games.record import record_from_game, write_records
+    from samuel.games.game import Game
+    from samuel.games.record import move_number, record_from_game, write_records
     from samuel.match.play import play_game
     from samuel.players import SearchPlayer, ZeroPlayer, make_player
 
@@ -273,28 +271,52 @@ def command_play(args: argparse.Namespace) -> None:
     # Checked before the game, so that a game is never played only to be lost; the default
     # folder, games/, is created when the record is written.
     record_path = check_output_path(
-        args.record or Path("games") / (datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + ".txt"),
+        args.record
+        or Path("games")
+        / (datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + rules.record_format.suffix),
         "game record",
     )
 
     def show(game, player) -> None:
         move = game.moves[-1]
         print()
-        line = f"{len(game.moves)}. {player.spec} played {rules.format_move(move)}"
-        if isinstance(player, SearchPlayer) and player.last is not None:
-            result = player.last
+        number = move_number(rules, game.start, len(game.moves) - 1)
+        line = f"{number} {player.spec} played {rules.format_move(move)}"
+        result = player.last if isinstance(player, SearchPlayer | ZeroPlayer) else None
+        if result is not None:
             pv = " ".join(
                 rules.format_move(rules.move_from_code(m)) for m in result.principal_variation
             )
+            effort = (
+                f"simulations {result.simulations + result.reused:,}"
+                if isinstance(player, ZeroPlayer)
+                else f"depth {result.depth}"
+            )
             line += (
                 f"   score {_describe_score(rules, result, game.positions[-2])}"
-                f"   depth {result.depth}   nodes {result.nodes:,}   pv {pv}"
+                f"   {effort}   nodes {result.nodes:,}   pv {pv}"
             )
         print(line)
         print(rules.draw_board(game.position))
 
+    def save_record() -> None:
+        record = record_from_game(game, players=specs)
+        save_or_keep(record_path, "game record", lambda path: write_records(path, [record]))
+        print(f"game record saved to {record_path}")
+
     print(rules.draw_board(start))
-    game = play_game(rules, players, start=start, ply_cap=args.ply_cap, after_move=show)
+    game = Game(rules, start=start, ply_cap=args.ply_cap)
+    try:
+        play_game(rules, players, game=game, after_move=show)
+    except BaseException:
+        # Ctrl-C, or a failure in a player or in showing a move: the moves so far are saved
+        # first, then the error goes on (main's one line, or a bug's traceback).
+        print("\ngame stopped")
+        try:
+            save_record()
+        except Exception as error:  # said, not raised: the error that stopped the game goes on
+            print(f"samuel play: error: {error}", file=sys.stderr)
+        raise
     print()
     if game.outcome is None:
         print("game stopped")
@@ -302,9 +324,7 @@ def command_play(args: argparse.Namespace) -> None:
         result = game.outcome.result
         said = "a draw" if result == 0 else rules.win_phrases[0 if result > 0 else 1]
         print(f"game over: {said} ({game.outcome.termination.value})")
-    record = record_from_game(game, players=specs)
-    save_or_keep(record_path, "game record", lambda path: write_records(path, [record]))
-    print(f"game record saved to {record_path}")
+    save_record()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -348,7 +368,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--ply-cap", type=_positive_int, default=200, help="a game this long is a draw (200)"
     )
     play.add_argument("--start", default=START, help="start position string, or 'start'")
-    play.add_argument("--record", help="where to save the game record (games/DATE-TIME.txt)")
+    play.add_argument(
+        "--record", help="where to save the game record (games/DATE-TIME.txt; draughts .pdn)"
+    )
     play.add_argument("--tablebase", metavar="DIR", help=TABLEBASE_HELP)
     play.set_defaults(run=command_play)
 

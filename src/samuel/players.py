@@ -21,7 +21,7 @@ import numpy as np
 
 from samuel.errors import SamuelError
 from samuel.games import kernels as game_kernels
-from samuel.games.base import GameRules, IllegalMoveError, NotationError
+from samuel.games.base import GameRules
 from samuel.games.game import Game
 from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
 from samuel.search.puct import SMALLEST_TREE, PuctResult, PuctSearch, PuctSettings
@@ -93,6 +93,18 @@ class PlayerSpecError(SamuelError, ValueError):
     """A player spec that names no player, or gives a bad option."""
 
 
+class EvaluationError(SamuelError, ArithmeticError):
+    """A player's evaluation gave no finite number (its weights overflow float32): said as an
+    error rather than played or reported as a move."""
+
+
+def _no_finite_evaluation(spec: str) -> EvaluationError:
+    return EvaluationError(
+        f"{quoted(spec)}: its evaluation gives no finite score in this position (infinite or "
+        "NaN: weights too large for float32?), so it cannot search it"
+    )
+
+
 class Resigned(Exception):
     """A human player chose to stop the game."""
 
@@ -145,18 +157,29 @@ class SearchPlayer:
     def search(self, game: Game) -> SearchResult:
         if self._searcher is None:
             self._searcher = Searcher(self.rules.kernel_id)
-        self.last = self._searcher.search(
-            self.rules.encode(game.position),
-            game.history_keys(),
-            game.window_start,
-            self.evaluator,
-            self.params,
-            self.depth,
-            self.seconds,
-            move_seed(self.seed, game.ply),
-            None if self.tablebase is None else self.tablebase.layers,
-        )
-        return self.last
+        self.last = None
+        try:
+            result = self._searcher.search(
+                self.rules.encode(game.position),
+                game.history_keys(),
+                game.window_start,
+                self.evaluator,
+                self.params,
+                self.depth,
+                self.seconds,
+                move_seed(self.seed, game.ply),
+                None if self.tablebase is None else self.tablebase.layers,
+            )
+        except ValueError as error:
+            # The search finds no move only where the game is over, or where no move's score
+            # was a number (every comparison with NaN is false): the evaluation overflowed.
+            if isinstance(error, SamuelError) or game.outcome is not None:
+                raise
+            raise _no_finite_evaluation(self.spec) from None
+        if not math.isfinite(result.score):
+            raise _no_finite_evaluation(self.spec)
+        self.last = result
+        return result
 
     def choose_move(self, game: Game):
         if self.epsilon > 0:
@@ -222,6 +245,9 @@ class ZeroPlayer:
             seconds=self.seconds,
             reuse=self.reuse,
         )
+        if not (math.isfinite(self.last.value) and np.all(np.isfinite(self.last.priors))):
+            self.last = None
+            raise _no_finite_evaluation(self.spec)
         return self.last
 
     def forget(self) -> None:
@@ -290,7 +316,7 @@ class HumanPlayer:
                 move = rules.parse_move(text)
                 rules.play(game.position, move)  # checks legality, changes nothing
                 return move
-            except (NotationError, IllegalMoveError) as error:
+            except SamuelError as error:  # NotationError, IllegalMoveError: ask again
                 self.write(f"{error} (type 'moves' for the legal moves)")
 
 
@@ -690,7 +716,8 @@ def make_player(
 ) -> Player:
     """The player a spec names (a spec string, parsed here, or a :class:`PlayerSpec`).
     ``depth``, ``seconds``, ``seed`` and ``tablebase`` (a tablebase directory for searching
-    players) are defaults that the spec's own options override. Reads the files the spec names
+    players) are defaults that the spec's own options override (a spec's ``time`` replaces the
+    default ``depth`` as well: the spec's limit is the search's). Reads the files the spec names
     wherever they are: a caller that must confine them checks :meth:`PlayerSpec.files` first.
     Raises :class:`PlayerSpecError` with the valid choices."""
     parsed = spec if isinstance(spec, PlayerSpec) else PlayerSpec.parse(spec)
@@ -712,6 +739,10 @@ def make_player(
         spec_time = _number(options, "time", float, spec, 1e-3, 1e6)
         epsilon = _number(options, "epsilon", float, spec, 0.0, 1.0) or 0.0
         timed = spec_time is not None or seconds is not None  # then depth only caps the search
+        if spec_time is not None:
+            # The spec's own limit replaces the caller's default one: a default depth (as
+            # `samuel analyse` gives, 6) would otherwise stop a `classic:time=3` search first.
+            depth = None
         player = SearchPlayer(
             rules=rules,
             evaluator=evaluator,

@@ -12,7 +12,7 @@ from typing import Protocol
 
 
 class ProgressBar(Protocol):
-    total: int
+    total: int | None
     n: int
 
     def update(self, count: int) -> None: ...
@@ -25,7 +25,7 @@ class ProgressBar(Protocol):
 class NoProgressBar:
     """Shows nothing, but counts as a bar does (``n`` of ``total``)."""
 
-    def __init__(self, total: int) -> None:
+    def __init__(self, total: int | None) -> None:
         self.total = total
         self.n = 0
 
@@ -46,7 +46,7 @@ class NoProgressBar:
 
 
 def progress_bar(
-    total: int,
+    total: int | None,
     description: str,
     enabled: bool = True,
     unit: str = "game",
@@ -55,7 +55,8 @@ def progress_bar(
 ) -> ProgressBar:
     """A bar counting up to ``total`` on standard error, when ``enabled`` and standard error is
     a terminal; otherwise one that shows nothing. ``leave`` keeps the finished bar on screen;
-    ``unit_scale`` writes large counts as 1.2M."""
+    ``unit_scale`` writes large counts as 1.2M. A ``total`` of None is work of unknown length:
+    the bar counts and shows its rate, and makes no estimate of the time left."""
     if not enabled or not sys.stderr.isatty():
         return NoProgressBar(total)
     from tqdm import tqdm

@@ -133,7 +133,10 @@ class RayBackend:
         if not units:
             return []
         alive = {node.id: node for node in self.nodes() if node.alive}
-        shared_ref = ray.put(shared)  # once: every task gets the reference, not a copy
+        # Once: every task gets the reference, not a copy. Nothing (a match's pairs) is not put:
+        # an object in the store is one more thing for the driver to lose should Ray's own
+        # processes die (the driver's attempt to recover it ends the process outright).
+        shared_ref = None if shared is None else ray.put(shared)
         refs = [self._task.remote(function, shared_ref, unit) for unit in units]
         index = {ref: position for position, ref in enumerate(refs)}
         nodes: list[str | None] = [None] * len(units)
@@ -142,37 +145,79 @@ class RayBackend:
         pending = list(refs)
         stopped = False
         last_check = time.monotonic()
+        failed = False  # Ray failed after ``after`` had stopped the run: no more asking it
+
+        def hand_on() -> bool:
+            """Hand the results now in unit order to ``after``; True once it says stop."""
+            while len(done) in waiting:
+                done.append(waiting.pop(len(done)))
+                if after is not None and after(done):
+                    return True
+            return False
+
         try:
             while pending and not stopped:
-                ready, pending = ray.wait(pending, num_returns=1, timeout=NODE_CHECK_SECONDS)
-                if ready and pending:  # and every other unit finished by now: one look for all
-                    more, pending = ray.wait(pending, num_returns=len(pending), timeout=0)
-                    ready += more
-                for ref in ready:
-                    try:
-                        result, node = ray.get(ref)
-                    except (
-                        ray.exceptions.WorkerCrashedError,
-                        ray.exceptions.NodeDiedError,
-                    ) as error:
-                        raise ClusterError(
-                            f"unit {index[ref]} failed on every one of its {RETRIES + 1} tries: "
-                            f"{type(error).__name__}"
-                        ) from error
-                    waiting[index[ref]] = result
-                    nodes[index[ref]] = node
-                while len(done) in waiting and not stopped:
-                    done.append(waiting.pop(len(done)))
-                    stopped = after is not None and after(done)
-                if time.monotonic() - last_check >= NODE_CHECK_SECONDS or not ready:
-                    self._check_nodes(alive)
-                    last_check = time.monotonic()
+                try:
+                    ready, pending = ray.wait(pending, num_returns=1, timeout=NODE_CHECK_SECONDS)
+                    if ready and pending:  # and every other unit finished by now: one look
+                        more, pending = ray.wait(pending, num_returns=len(pending), timeout=0)
+                        ready += more
+                    for ref in ready:
+                        try:
+                            result, node = ray.get(ref)
+                        except (
+                            ray.exceptions.WorkerCrashedError,
+                            ray.exceptions.NodeDiedError,
+                        ) as error:
+                            raise ClusterError(
+                                f"unit {index[ref]} failed on every one of its {RETRIES + 1} "
+                                f"tries: {type(error).__name__}"
+                            ) from error
+                        waiting[index[ref]] = result
+                        nodes[index[ref]] = node
+                    stopped = hand_on()
+                    if time.monotonic() - last_check >= NODE_CHECK_SECONDS or not ready:
+                        self._check_nodes(alive)
+                        last_check = time.monotonic()
+                except (ClusterError, ray.exceptions.RayError, ConnectionError) as error:
+                    if isinstance(error, ray.exceptions.RayTaskError):
+                        raise  # the unit's own code raised: a bug, shown as one
+                    # Ray itself failed (its raylet or agent died, say): the units finished so
+                    # far are kept, in unit order, for the caller to keep what it can.
+                    if stopped or hand_on():
+                        failed = True  # ``after`` stopped the run with what had finished
+                        break
+                    pending = []  # nothing left to cancel: Ray is being left
+                    interrupted = self._interrupted(error, done, len(units))
+                    _leave()  # its log lines would come after the caller's last word
+                    raise interrupted from error
         finally:
             for ref in pending:
-                ray.cancel(ref)
-        self._check_nodes(alive)  # a node lost since the last look, its units already rerun
+                try:
+                    ray.cancel(ref)
+                except (ray.exceptions.RayError, ConnectionError):  # Ray is gone already
+                    pass
+        if not failed:
+            self._check_nodes(alive)  # a node lost since the last look, its units already rerun
         self.unit_nodes = [node for node in nodes[: len(done)]]
         return done
+
+    @staticmethod
+    def _interrupted(error: Exception, done: list, total: int):
+        """The :class:`~samuel.backends.RunInterrupted` that says, in one line, how Ray failed
+        and how many units had finished."""
+        from samuel.backends import RunInterrupted
+
+        if isinstance(error, ClusterError):
+            what = str(error)
+        else:
+            first_line = " ".join(str(error).split("\n", 1)[0].split())[:200]
+            what = f"{type(error).__name__}" + (f" ({first_line})" if first_line else "")
+        return RunInterrupted(
+            f"Ray failed during the run: {what}; {len(done)} of {total} units had finished",
+            done,
+            total,
+        )
 
     def run_on_each_node(self, function, unit) -> list[tuple[Node, object, float]]:
         """``function(None, unit)`` once on every live node, pinned there: (node, result,
@@ -193,6 +238,19 @@ class RayBackend:
 
 
 _connected: RayBackend | None = None
+
+
+def _leave() -> None:
+    """Disconnect from a Ray instance that failed (stopping it, if it is this process's private
+    one), so that a failed run ends quietly; a later :func:`connect` starts afresh."""
+    global _connected
+    _connected = None
+    try:
+        ray.shutdown()
+    except Exception:  # noqa: BLE001 - Ray is broken already; leaving must not raise
+        pass
+
+
 PROBE_SECONDS = 5.0  # how long the head's port may take to answer before Samuel gives up
 
 

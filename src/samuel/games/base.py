@@ -90,10 +90,56 @@ class RecordFormat:
     start_always: bool = True  # write the start tag for the initial position too
     setup_tag: bool = False  # write [SetUp "1"] with the start tag, as PGN and PDN ask
     result_aliases: Mapping[str, Result] = field(default_factory=dict)  # more tokens, read only
+    suffix: str = ".txt"  # a record file's name ends with it: ".pdn" for PDN, which tools look for
 
 
 class NotationError(SamuelError, ValueError):
     """Text that does not describe a point, move, position or game record."""
+
+
+# The longest text the games' parsers read, checked before anything else is done with it: far
+# more than any move (a draughts capture of 12 jumps is 38 characters) or position (a draughts
+# FEN of 24 kings, ``:Q`` count and spaces, about 150) needs, and far less than the 4,300
+# digits past which ``int`` refuses a number. So a huge input is refused in one short line, not
+# with a ValueError from ``int`` or a message that repeats megabytes.
+MAX_MOVE_CHARS = 100
+MAX_POSITION_CHARS = 300
+SHOWN_CHARS = 40  # characters of an over-long text that its error repeats
+
+
+def shown(text: str) -> str:
+    """``text`` quoted for an error, cut to :data:`SHOWN_CHARS` characters."""
+    return repr(text) if len(text) <= SHOWN_CHARS else f"{text[:SHOWN_CHARS]!r}..."
+
+
+def check_length(text: str, what: str, limit: int) -> str:
+    """``text`` stripped of surrounding white space, if it is at most ``limit`` characters;
+    otherwise :class:`NotationError` saying so (``what`` names the kind of text: "a move",
+    "a position") and repeating only the first :data:`SHOWN_CHARS` characters.
+
+    >>> check_length(" 11-15 ", "a move", MAX_MOVE_CHARS)
+    '11-15'
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"{what} is text, not {type(text).__name__}")
+    stripped = text.strip()
+    if len(stripped) > limit:
+        raise NotationError(
+            f"{shown(stripped)} is too long for {what}: {len(stripped):,} characters, "
+            f"and {what} is at most {limit}"
+        )
+    return stripped
+
+
+def format_score(score: float) -> str:
+    """A score with its sign and three decimals; one that rounds to zero is ``+0.000``, never
+    ``-0.000`` (a tiny negative score reads as a loss that is not there).
+
+    >>> format_score(-0.0002), format_score(-1.25), format_score(0.5)
+    ('+0.000', '-1.250', '+0.500')
+    """
+    text = f"{score:+.3f}"
+    return "+0.000" if text == "-0.000" else text
 
 
 class IllegalMoveError(SamuelError, ValueError):

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from samuel.files import read_text, write_atomically
 from samuel.games import registry
 from samuel.games.base import (
+    MAX_MOVE_CHARS,
     GameRules,
     IllegalMoveError,
     NotationError,
@@ -58,6 +59,10 @@ _MOVE_NUMBER = re.compile(r"^([0-9]+)(\.\.\.|\.)(.*)$")
 _PLY_CAP = re.compile(r"[0-9]{1,9}")  # up to 999,999,999 plies: more than any game is long
 MAX_RECORDS_BYTES = 256 * 10**6  # over 100,000 games of a few kB, parsed into memory at once
 SHOWN = 40  # characters of a bad value or token that an error repeats
+# The longest token of movetext outside comments: a move number and a move (at most
+# MAX_MOVE_CHARS) written together, "123...15x24x31". A longer one (thousands of digits, which
+# ``int`` refuses) is refused before anything reads it. Comments may hold words of any length.
+MAX_TOKEN_CHARS = 20 + MAX_MOVE_CHARS
 
 
 def _shown(text: str) -> str:
@@ -218,6 +223,13 @@ def _move_number(ply_index: int, offset: int) -> str:
     """``'3.'`` for a move that begins numbered move 3, ``'3...'`` for one that ends it."""
     number, second = divmod(ply_index + offset, 2)
     return f"{number + 1}{'...' if second else '.'}"
+
+
+def move_number(rules: GameRules, start, ply_index: int) -> str:
+    """The number a record gives ply ``ply_index`` (0: the first played) of a game from
+    ``start``: ``'3.'`` where it begins numbered move 3, ``'3...'`` where it ends it. The
+    terminal numbers the moves it shows so, as the record does."""
+    return _move_number(ply_index, _numbering(rules, start))
 
 
 def _quote(value: str) -> str:
@@ -491,6 +503,12 @@ def _parse_movetext(
             if token in results:
                 result = (line_number, token)
                 continue
+            if len(token) > MAX_TOKEN_CHARS:
+                raise fail(
+                    line_number,
+                    f"token {_shown(token)} is too long: {len(token):,} characters, and a move "
+                    f"with its number is at most {MAX_TOKEN_CHARS}",
+                )
             match = _MOVE_NUMBER.match(token)
             if match:
                 number = (line_number, match.group(1) + match.group(2))

@@ -114,11 +114,15 @@ def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _output_paths(args: argparse.Namespace, name: str) -> tuple[Path, Path]:
     """The JSON and records paths: as given, or ``matches/DATE-TIME-name.json`` and
-    ``.games.txt``. Checked before any game is played, so a typo costs no match."""
+    ``.games.txt`` (the game's record suffix: draughts ``.games.pdn``). Checked before any game
+    is played, so a typo costs no match."""
+    from samuel.games import get_game
+
     stem = datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + f"-{name}"
+    suffix = get_game(args.game).record_format.suffix
     json_path = check_output_path(args.json or DEFAULT_FOLDER / f"{stem}.json", "report")
     records_path = check_output_path(
-        args.records or DEFAULT_FOLDER / f"{stem}.games.txt", "game records"
+        args.records or DEFAULT_FOLDER / f"{stem}.games{suffix}", "game records"
     )
     if json_path.resolve() == records_path.resolve():
         raise CommandError(f"--json and --records both name {json_path}: give two files")
@@ -145,6 +149,22 @@ def _write_outputs(json_path: Path, report: dict, records_path: Path, records: l
         raise FileError("; ".join(failures))
 
 
+def _checkpoint(json_path: Path, records_path: Path):
+    """Write a match so far (marked incomplete) to the report and records paths, quietly: the
+    final writing, or the error that ends the match, says where they are."""
+    from samuel.games.record import write_records
+    from samuel.match.report import match_json, write_json
+
+    def write(result) -> None:
+        try:
+            write_records(records_path, result.records())
+            write_json(json_path, match_json(result))
+        except (OSError, FileError):  # the end of the match writes them again, or says why
+            pass
+
+    return write
+
+
 def _openings(args: argparse.Namespace):
     from samuel.match.openings import OpeningConfig
 
@@ -152,51 +172,75 @@ def _openings(args: argparse.Namespace):
 
 
 def command_match(args: argparse.Namespace) -> None:
-    from samuel.match.head_to_head import DEFAULT_GAMES, play_match
+    from samuel.match.head_to_head import DEFAULT_GAMES, MatchInterrupted, play_match
     from samuel.match.report import format_match_report, match_json
 
     games = args.games or (DEFAULT_SPRT_GAMES if args.sprt else DEFAULT_GAMES)
     json_path, records_path = _output_paths(args, "match")
-    result = play_match(
-        args.first,
-        args.second,
-        games,
-        seed=args.seed,
-        openings=_openings(args),
-        ply_cap=args.ply_cap,
-        depth=args.depth,
-        seconds=args.time,
-        sprt=args.sprt,
-        workers=args.workers,
-        progress=not args.no_progress,
-        game=args.game,
-        backend=backend_of(args, args.workers),
-    )
+    try:
+        result = play_match(
+            args.first,
+            args.second,
+            games,
+            seed=args.seed,
+            openings=_openings(args),
+            ply_cap=args.ply_cap,
+            depth=args.depth,
+            seconds=args.time,
+            sprt=args.sprt,
+            workers=args.workers,
+            progress=not args.no_progress,
+            game=args.game,
+            backend=backend_of(args, args.workers),
+            # On Ray the process can be ended outright (Ray ends its driver when its raylet
+            # dies): the games played are kept on disk as the match goes, marked incomplete.
+            checkpoint=_checkpoint(json_path, records_path) if args.backend == "ray" else None,
+        )
+    except MatchInterrupted as error:
+        # The backend failed (Ray's processes died): keep the games played, marked incomplete.
+        if error.result is None:
+            raise CommandError(f"{error}: no game had finished, so nothing was written") from None
+        result = error.result
+        print(format_match_report(result))
+        print()
+        _write_outputs(json_path, match_json(result), records_path, result.records())
+        raise CommandError(
+            f"the match stopped after {result.games} of {games} games ({error}); the report "
+            f"and records of the {result.games} games played are in {json_path} and "
+            f"{records_path}, marked incomplete"
+        ) from None
     print(format_match_report(result))
     print()
     _write_outputs(json_path, match_json(result), records_path, result.records())
 
 
 def command_tournament(args: argparse.Namespace) -> None:
+    from samuel.backends import RunInterrupted
     from samuel.match.report import format_tournament_report, tournament_json
     from samuel.match.tournament import DEFAULT_TOURNAMENT_GAMES, play_tournament
 
     json_path, records_path = _output_paths(args, "tournament")
-    result = play_tournament(
-        args.players,
-        args.games or DEFAULT_TOURNAMENT_GAMES,
-        seed=args.seed,
-        openings=_openings(args),
-        ply_cap=args.ply_cap,
-        depth=args.depth,
-        seconds=args.time,
-        anchor=args.anchor,
-        anchor_rating=args.anchor_rating,
-        workers=args.workers,
-        progress=not args.no_progress,
-        game=args.game,
-        backend=backend_of(args, args.workers),
-    )
+    try:
+        result = play_tournament(
+            args.players,
+            args.games or DEFAULT_TOURNAMENT_GAMES,
+            seed=args.seed,
+            openings=_openings(args),
+            ply_cap=args.ply_cap,
+            depth=args.depth,
+            seconds=args.time,
+            anchor=args.anchor,
+            anchor_rating=args.anchor_rating,
+            workers=args.workers,
+            progress=not args.no_progress,
+            game=args.game,
+            backend=backend_of(args, args.workers),
+        )
+    except RunInterrupted as error:  # the backend failed (Ray's processes died)
+        raise CommandError(
+            f"the tournament stopped: {error}; its ratings need every pairing's games, so "
+            "nothing was written"
+        ) from None
     print(format_tournament_report(result))
     print()
     _write_outputs(json_path, tournament_json(result), records_path, result.records())

@@ -14,10 +14,11 @@ from __future__ import annotations
 import datetime
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from samuel.backends import Backend
-from samuel.errors import CommandError
+from samuel.backends import Backend, RunInterrupted
+from samuel.errors import CommandError, SamuelError
 from samuel.games import get_game
 from samuel.games.record import GameRecord
 from samuel.match.openings import OpeningConfig, as_opening_config
@@ -28,6 +29,9 @@ from samuel.progress import progress_bar
 
 DEFAULT_GAMES = 200  # a 95% range of about +/-7 points around 50%: the seed's final checks
 DEFAULT_PLY_CAP = 200  # as in training: a game this long is a draw
+# How often a match hands its games so far to ``checkpoint`` (after its first pair): often enough
+# that a process killed outright (Ray ends its driver when its raylet dies) loses little.
+CHECKPOINT_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,9 @@ class MatchResult:
     statistics: MatchStatistics
     sprt: SprtResult | None
     seconds: float
+    # Why the match stopped before its games were played (the backend failed), or None: the
+    # result is then of the pairs finished before it stopped, and says so everywhere.
+    incomplete: str | None = None
 
     @property
     def score(self) -> float:
@@ -145,10 +152,27 @@ class MatchResult:
                         extra_tags=(
                             ("Round", f"{pair.pair + 1}.{number + 1}"),
                             ("OpeningPlies", str(len(pair.opening))),
+                            *self._incomplete_tag(),
                         ),
                     )
                 )
         return records
+
+    def _incomplete_tag(self) -> tuple[tuple[str, str], ...]:
+        """A tag on every record of an incomplete match, saying so."""
+        if self.incomplete is None:
+            return ()
+        return (("Match", f"incomplete: {self.games} of {self.config.games} games played"),)
+
+
+class MatchInterrupted(SamuelError, RuntimeError):
+    """A match that its backend could not finish (Ray failed): the message says why, and
+    ``result`` is the match of the pairs finished before (``incomplete`` set), or None when no
+    pair had finished."""
+
+    def __init__(self, message: str, result: MatchResult | None) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 class Tally:
@@ -174,9 +198,15 @@ class Tally:
 
 
 def summarize(
-    first: str, second: str, config: MatchConfig, pairs: list[PairResult], seconds: float
+    first: str,
+    second: str,
+    config: MatchConfig,
+    pairs: list[PairResult],
+    seconds: float,
+    incomplete: str | None = None,
 ) -> MatchResult:
-    """The :class:`MatchResult` of ``pairs`` (in pair order)."""
+    """The :class:`MatchResult` of ``pairs`` (in pair order); ``incomplete`` says why a match
+    stopped before its games were played."""
     tally = Tally()
     for pair in pairs:
         tally.add(pair)
@@ -188,6 +218,7 @@ def summarize(
         statistics=tally.statistics(),
         sprt=None if config.sprt is None else config.sprt.result(tally.pentanomial),
         seconds=seconds,
+        incomplete=incomplete,
     )
 
 
@@ -206,6 +237,7 @@ def play_match(
     progress: bool = False,
     game: str = "tigers",
     backend: Backend | None = None,
+    checkpoint: Callable[[MatchResult], None] | None = None,
 ) -> MatchResult:
     """Play a match of ``games`` games (an even number) between the players the specs
     ``first`` and ``second`` name, and return it with its statistics, from ``first``'s view.
@@ -217,10 +249,13 @@ def play_match(
     (:mod:`samuel.backends`), by default this machine with ``workers`` processes; the result is
     the same on any backend and any number of workers (searches by time excepted: a clock is
     never reproducible). ``progress`` shows a
-    bar on standard error when it is a terminal.
+    bar on standard error when it is a terminal. ``checkpoint`` is handed the match so far
+    (``incomplete`` set) after the first pair and then every :data:`CHECKPOINT_SECONDS`, so that
+    a caller can keep the games played should the process be ended before the match is.
 
     Raises :class:`samuel.players.PlayerSpecError` for a bad spec and :class:`ValueError` for a
-    bad setting, before any game is played.
+    bad setting, before any game is played, and :class:`MatchInterrupted`, with the match of the
+    pairs finished, when the backend fails before the end (Ray's processes died).
     """
     config = MatchConfig(
         games=games,
@@ -252,6 +287,7 @@ def play_match(
     ]
     bar = progress_bar(config.games, f"{first} vs {second}", enabled=progress)
     tally = Tally()
+    last_checkpoint: list[float] = []  # when the last one was handed on
 
     def after_pair(done: list[PairResult]) -> bool:
         tally.add(done[-1])
@@ -264,10 +300,26 @@ def play_match(
             text += f" LLR {state.llr:.2f} [{config.sprt.lower:.2f}, {config.sprt.upper:.2f}]"
             decided = state.decision is not None
         bar.set_postfix_str(text)
+        now = time.monotonic()
+        due = not last_checkpoint or now - last_checkpoint[-1] >= CHECKPOINT_SECONDS
+        if checkpoint is not None and due and not decided and len(done) < config.pairs:
+            last_checkpoint.append(now)
+            so_far = (
+                f"written during the match, after {2 * len(done)} of {config.games} games; "
+                "the match stopped there unless a finished report replaced this"
+            )
+            elapsed = time.perf_counter() - started
+            checkpoint(summarize(first, second, config, list(done), elapsed, so_far))
         return decided
 
     try:
         pairs = run_pairs(tasks, workers=workers, after_pair=after_pair, backend=backend)
+    except RunInterrupted as error:
+        partial = None
+        if error.done:
+            seconds = time.perf_counter() - started
+            partial = summarize(first, second, config, error.done, seconds, str(error))
+        raise MatchInterrupted(str(error), partial) from None
     finally:
         bar.close()
     return summarize(first, second, config, pairs, time.perf_counter() - started)

@@ -16,6 +16,7 @@ def play_game(
     ply_cap: int | None = None,
     after_move: Callable[[Game, Player], None] | None = None,
     opening: Sequence = (),
+    game: Game | None = None,
 ) -> Game:
     """Play until the game ends; ``players`` maps each of ``rules.sides`` to its player.
 
@@ -23,11 +24,18 @@ def play_game(
     :class:`samuel.players.Resigned` to stop early; the game is then returned unfinished.
     The ``opening`` moves are played first, as part of the game (they count for repetition and
     the ply cap; ``after_move`` is not called for them).
+
+    ``game``, if given, is played on instead of a new game from ``start`` under ``ply_cap``
+    (which must then be left out): the caller keeps it, and with it every move played so far,
+    whatever a player or ``after_move`` raises (``samuel play`` saves it then).
     """
     missing = [side for side in rules.sides if side not in players]
     if missing:
         raise ValueError(f"no player for {', '.join(missing)}")
-    game = Game(rules, start=start, ply_cap=ply_cap)
+    if game is None:
+        game = Game(rules, start=start, ply_cap=ply_cap)
+    elif start is not None or ply_cap is not None:
+        raise ValueError("give a game to play on, or its start and ply cap, not both")
     for move in opening:
         game.play(move)
     while game.outcome is None:

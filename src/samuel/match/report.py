@@ -98,10 +98,13 @@ def format_match_report(result: MatchResult) -> str:
     config = result.config
     s = result.statistics
     stopped = ""
-    if result.games < config.games:
+    if result.incomplete is not None:
+        stopped = f", INCOMPLETE: stopped after {result.games} of {config.games}"
+    elif result.games < config.games:
         stopped = f", stopped by the SPRT after {result.games} of {config.games}"
     lines = [
         f"Match: {result.first} vs {result.second}",
+        *_incomplete_lines(result),
         f"  {result.games} games{stopped}: {len(result.pairs)} openings of "
         f"{config.openings} random plies, each played twice, each player taking each side once",
         f"  seed {config.seed}, ply cap {config.ply_cap or 'none'}{_defaults(config)}, "
@@ -154,6 +157,16 @@ def format_match_report(result: MatchResult) -> str:
     return "\n".join(lines)
 
 
+def _incomplete_lines(result: MatchResult) -> list[str]:
+    """The warning an incomplete match's report starts with."""
+    if result.incomplete is None:
+        return []
+    return [
+        f"  INCOMPLETE MATCH: only {result.games} of {result.config.games} games were played "
+        f"({result.incomplete}); every figure below is of those games"
+    ]
+
+
 def _finite(x: float) -> float | None:
     """JSON has no infinity: an infinite value is written as null."""
     return x if math.isfinite(x) else None
@@ -190,6 +203,7 @@ def match_json(result: MatchResult) -> dict[str, Any]:
             "game": config.game,
         },
         "games": result.games,
+        **({} if result.incomplete is None else {"incomplete": result.incomplete}),
         "seconds": result.seconds,
         "wins": s.wins,
         "draws": s.draws,

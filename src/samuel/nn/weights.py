@@ -28,7 +28,8 @@ follow. Every version 1 file predates the other games, so it reads as game ``VER
 (0, Tigers & Sheep). Older files therefore load as value-only networks and play as before.
 
 Loading rejects a wrong magic, version, layer sizes, heads, action count, file size or a
-parameter that is not finite with a message that says which (never quoting the file's bytes), and
+parameter that is not finite or larger than ``LARGEST_WEIGHT`` (whose forward pass could
+overflow) with a message that says which (never quoting the file's bytes), and
 opens regular files only. It reads the game, the input count, the heads and the actions from the
 header; whether they are the ones wanted is the caller's check (:mod:`samuel.games.networks`,
 which knows the games' names).
@@ -75,6 +76,13 @@ MAX_INPUTS = 1 << 16
 # The most actions a file may say its policy has: far above any game's (650), and small enough
 # that the size a header asks for stays within MAX_FILE_BYTES.
 MAX_ACTIONS = 1 << 16
+# The largest weight a file may hold. Every network trained here has weights under 10 (the shipped
+# ones: 3.5 to 8.4); a file with one past this holds no trained network, and one bounded so cannot
+# overflow float32 in a forward pass: the inputs are at most 1 each and at most 128 are set, so
+# h1 < 129 B, h2 < 64 x 129 B^2 + B, and each head's output (value, plies, policy logit) is
+# under 64 x 64 x 129 B^3 (with B = 1e4, about 5e17; float32 reaches 3.4e38). Huge finite weights
+# (3e38) made every evaluation NaN, and the search then said that the game was over.
+LARGEST_WEIGHT = 1e4
 # Files up to this size are opened, so that a network of other layer sizes is refused for its
 # layers (the header says them) rather than for its size; only the header's size is ever read.
 MAX_FILE_BYTES = 1 << 30
@@ -162,9 +170,25 @@ def read_network(path: str | os.PathLike) -> NetworkFile:
     if len(data) != expected - header.size:  # shrank while being read
         raise WeightsFileError(f"weights file {path} is shorter than its size said")
     params = np.frombuffer(data, dtype="<f4").astype(np.float32)
-    if not np.all(np.isfinite(params)):
-        raise WeightsFileError(f"weights file {path} holds parameters that are not finite")
+    problem = parameters_problem(params)
+    if problem is not None:
+        raise WeightsFileError(f"weights file {path} holds {problem}")
     return NetworkFile(game, inputs, params, moves_left, actions)
+
+
+def parameters_problem(params: np.ndarray) -> str | None:
+    """Why ``params`` cannot be a network's (parameters that are not finite, or one larger than
+    :data:`LARGEST_WEIGHT`, whose forward pass can overflow), or None if they can."""
+    values = np.asarray(params)
+    if not np.all(np.isfinite(values)):
+        return "parameters that are not finite"
+    largest = float(np.max(np.abs(values))) if values.size else 0.0
+    if largest > LARGEST_WEIGHT:
+        return (
+            f"a weight of magnitude {largest:.3g}, past the largest a network may have "
+            f"({LARGEST_WEIGHT:g}): its evaluations would overflow"
+        )
+    return None
 
 
 def _too_short(path: Path, size: int) -> WeightsFileError:

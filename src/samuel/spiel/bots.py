@@ -12,11 +12,19 @@ player's seed, the ply and the action's number within the move, so the same seed
 game, on any number of workers; ``spiel-ab`` draws none. This module imports ``open_spiel``
 only when a player is built, so that without it a spec says what is missing rather than the
 import failing.
+
+A player's work a move is bounded by its spec (simulations and rollouts, or depth), and, where
+``seconds`` is set (the server sets its cap, ``samuel.web.specs``), also by time: the MCTS stops
+simulating at the deadline (after two simulations at least, so that the root has children to
+choose from) and the alpha-beta deepens one action at a time and keeps the deepest search
+finished in time (depth 1 always finishes). Untimed, both play exactly as OpenSpiel's own.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -84,6 +92,40 @@ def _registered(rules: GameRules, spec: str) -> None:
         )
 
 
+class _TimeUp(Exception):
+    """The move's deadline passed: the search stops with what it has."""
+
+
+@functools.cache
+def _timed_mcts_bot():
+    """OpenSpiel's ``MCTSBot``, which stops at ``deadline`` (``time.perf_counter()``'s; None:
+    never) as well as after ``max_simulations``. A simulation is cut only before it starts,
+    never half backed up, and never before the root has children (its second simulation adds
+    them), so the best child is chosen from a consistent tree."""
+    from open_spiel.python.algorithms import mcts
+
+    class TimedMCTSBot(mcts.MCTSBot):
+        deadline: float | None = None
+        root = None  # the last search's root: its explore_count is the simulations run
+
+        def mcts_search(self, state):
+            self.root = None
+            try:
+                self.root = super().mcts_search(state)
+            except _TimeUp:
+                pass  # self.root is the tree searched so far
+            return self.root
+
+        def _apply_tree_policy(self, root, state):
+            self.root = root
+            late = self.deadline is not None and time.perf_counter() >= self.deadline
+            if late and root.children:
+                raise _TimeUp
+            return super()._apply_tree_policy(root, state)
+
+    return TimedMCTSBot
+
+
 def _random_state(seed: int, ply: int, step: int) -> np.random.RandomState:
     """The generator of one action: from the player's seed, the ply and the action's number in
     the move, never from the worker or the clock."""
@@ -99,6 +141,8 @@ class SpielPlayer:
     rules: GameRules
     seed: int = 0
     spec: str = MCTS
+    seconds: float | None = None  # the most a move may take (None: bounded by its work only)
+    _deadline: float | None = field(default=None, repr=False)  # the move's, while it is chosen
     _adapter: object = field(default=None, repr=False)
     _loaded: tuple = field(default=(None, None), repr=False)  # (ply cap, pyspiel.Game)
 
@@ -127,6 +171,8 @@ class SpielPlayer:
 
     def actions(self, game: Game) -> list[int]:
         """The actions of this player's move in ``game``: one, or a draughts capture's jumps."""
+        started = time.perf_counter()
+        self._deadline = None if self.seconds is None else started + self.seconds
         state = self.state(game)
         mover = state.current_player()
         actions: list[int] = []
@@ -152,20 +198,26 @@ class MCTSPlayer(SpielPlayer):
     simulations: int = DEFAULT_SIMULATIONS
     uct_c: float = DEFAULT_UCT_C
     rollouts: int = DEFAULT_ROLLOUTS
+    # the simulations run for the last action chosen (fewer than ``simulations`` when the time
+    # ran out, or the root was solved)
+    last_simulations: int | None = field(default=None, repr=False)
 
     def choose_action(self, state, ply: int, step: int) -> int:
         from open_spiel.python.algorithms import mcts
 
         random_state = _random_state(self.seed, ply, step)
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=self.rollouts, random_state=random_state)
-        bot = mcts.MCTSBot(
+        bot = _timed_mcts_bot()(
             state.get_game(),
             self.uct_c,
             self.simulations,
             evaluator,
             random_state=random_state,
         )
-        return int(bot.step(state))
+        bot.deadline = self._deadline
+        action = int(bot.step(state))
+        self.last_simulations = bot.root.explore_count
+        return action
 
 
 @dataclass
@@ -184,6 +236,7 @@ class AlphaBetaPlayer(SpielPlayer):
     depth: int = DEFAULT_DEPTH
     params: np.ndarray | None = None  # the classic weights (default: the game's own)
     last_value: float | None = field(default=None, repr=False)  # the root's, its mover's view
+    last_depth: int | None = field(default=None, repr=False)  # the last action's search's depth
     _scratch: np.ndarray = field(default=None, repr=False)
     _active: np.ndarray = field(default=None, repr=False)
 
@@ -231,13 +284,34 @@ class AlphaBetaPlayer(SpielPlayer):
         from open_spiel.python.algorithms import minimax
 
         player = state.current_player()
-        value, action = minimax.alpha_beta_search(
-            state.get_game(),
-            state=state,
-            value_function=lambda leaf: self.value(leaf, player),
-            maximum_depth=self.depth,
-            maximizing_player_id=player,
-        )
+        deadline = self._deadline
+
+        def search(depth: int, timed: bool):
+            def leaf_value(leaf) -> float:
+                if timed and time.perf_counter() >= deadline:
+                    raise _TimeUp
+                return self.value(leaf, player)
+
+            return minimax.alpha_beta_search(
+                state.get_game(),
+                state=state,
+                value_function=leaf_value,
+                maximum_depth=depth,
+                maximizing_player_id=player,
+            )
+
+        if deadline is None:
+            value, action = search(self.depth, False)
+            self.last_depth = self.depth
+        else:  # deeper and deeper until the time is up; depth 1 always finishes
+            value, action = search(1, False)
+            self.last_depth = 1
+            for depth in range(2, self.depth + 1):
+                try:
+                    value, action = search(depth, True)
+                except _TimeUp:
+                    break
+                self.last_depth = depth
         if step == 0:
             self.last_value = float(value)
         return int(action)

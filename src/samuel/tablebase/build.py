@@ -83,7 +83,10 @@ def solve_layer(
     """The codes of one layer, ``(sheep to move, tigers to move)``.
 
     ``next_sheep`` holds the codes of layer ``captured + 1``, sheep to move (None when a capture
-    ends the game).
+    ends the game). ``bar`` counts the passes, one a ply of distance: each costs about the same
+    (a sweep over the layer), but how many there are is known only at the end, and the share of
+    positions decided says nothing of the time left (the draws are only known at the end), so
+    the bar shows that share beside it and estimates no time.
     """
     n = layer_size(captured)
     empties = captured + 1
@@ -104,8 +107,6 @@ def solve_layer(
     propagate(1, empties, unused, unused, np.zeros(0, dtype=np.uint8), no_bounds, True)
     schedule(1, unused, np.zeros(0, dtype=np.uint8), no_bounds)
     decided = sum(int(np.count_nonzero(v == LOSS_NOW)) for v in values)
-    if bar is not None:
-        bar.update(decided)
 
     def into_tigers(level: int) -> int:
         assigned = propagate(level, empties, values[0], values[1], counts[1], external, True)
@@ -121,16 +122,15 @@ def solve_layer(
                 propagate, level, empties, values[1], values[0], counts[0], no_bounds, False
             )
             assigned = tigers.result() + sheep.result()
+            decided += assigned
             if bar is not None:
-                bar.set_postfix_str(f"{level} plies", refresh=False)
-                bar.update(assigned)
+                bar.set_postfix_str(f"{decided / (2 * n):.1%} of positions decided", refresh=False)
+                bar.update(1)
             if assigned == 0 and level >= longest:
                 break
             level += 1
             if level >= MAX_CODE - 1:
                 raise OverflowError(f"layer {captured}: distances beyond {MAX_CODE - 2} plies")
-    if bar is not None:
-        bar.update(max(0, bar.total - bar.n))  # the draws, never decided
     return values
 
 
@@ -171,14 +171,8 @@ def build(
             if captured + 1 < captures_to_win
             else None
         )
-        n = layer_size(captured)
         with progress_bar(
-            2 * n,
-            f"layer {captured} captured",
-            enabled=progress,
-            unit="pos",
-            unit_scale=True,
-            leave=True,
+            None, f"layer {captured} captured", enabled=progress, unit="ply", leave=True
         ) as bar:
             values = solve_layer(captured, captures_to_win, next_sheep, bar)
         solved = time.perf_counter() - started

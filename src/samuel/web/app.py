@@ -7,7 +7,7 @@ its scripts from a CDN) and in ``docs/web.md``.
 
 Answers to bad requests say what is wrong, as ``{"detail": "..."}``:
 
-- 400: a malformed move, position or player spec;
+- 400: a malformed move, position or player spec, or a player whose evaluation overflows;
 - 404: no game has that id;
 - 409: the game's state does not allow it: an illegal move, a finished game, nothing to undo, a
   human's turn for the engine, or the engine is thinking for that game;
@@ -41,10 +41,17 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from samuel.errors import CommandError
 from samuel.games.base import IllegalMoveError, NotationError
 from samuel.games.game import Game
 from samuel.options import DEFAULT_GAME, require_tigers
-from samuel.players import DEFAULT_DEPTH, SPIEL_PLAYERS, PlayerSpec, PlayerSpecError
+from samuel.players import (
+    DEFAULT_DEPTH,
+    SPIEL_PLAYERS,
+    EvaluationError,
+    PlayerSpec,
+    PlayerSpecError,
+)
 from samuel.web import schemas
 from samuel.web.boards import WebGame, web_game
 from samuel.web.games import (
@@ -75,6 +82,7 @@ DETAIL_LIMIT = 1000  # characters of an error's detail: the longest ones list ev
 STATUS = {
     NotationError: 400,
     PlayerSpecError: 400,
+    EvaluationError: 400,  # a player whose weights overflow: no move, said why
     GameNotFound: 404,
     ServerBusy: 503,
     IllegalMoveError: 409,
@@ -101,6 +109,38 @@ def check_game(game: str) -> WebGame:
 def check_tablebase_game(game: str) -> None:
     """Refuse a tablebase for a game it does not solve (it solves Tigers & Sheep endings)."""
     require_tigers(game, "--tablebase", "the tablebase solves Tigers & Sheep endings")
+
+
+def check_weights_dir(weights_dir: str | os.PathLike) -> Path:
+    """The weights dir, which must be a folder; raises :class:`CommandError` in one line."""
+    weights = Path(weights_dir)
+    if not weights.is_dir():
+        reason = "is not a folder" if weights.exists() else "does not exist"
+        raise CommandError(f"--weights-dir {weights} {reason}")
+    return weights
+
+
+def load_server_tablebase(tablebase_dir: str | os.PathLike, rules):
+    """The tablebase the server shows and ``perfect`` plays from: it must be the table of the
+    game the server plays (a table built with ``samuel tablebase build --captures 1``, say, is
+    another game's, whose positions this server's would be read wrongly), as the command line
+    checks for ``--tablebase``. Raises :class:`CommandError` in one line."""
+    from samuel.games.tigers.tablebase.files import TablebaseError
+    from samuel.games.tigers.tablebase.probe import load_tablebase
+
+    try:
+        table = load_tablebase(tablebase_dir)
+    except TablebaseError as error:
+        raise CommandError(str(error)) from None
+    wanted = getattr(rules, "captures_to_win", None)
+    if table.captures_to_win != wanted:
+        won = f"{table.captures_to_win} capture{'s' if table.captures_to_win != 1 else ''}"
+        raise CommandError(
+            f"--tablebase {os.fspath(tablebase_dir)} is the tablebase of the game won by {won}; "
+            f"this server plays {rules.title}, won by {wanted}: give the table "
+            "`samuel tablebase build` makes for it"
+        )
+    return table
 
 
 def warm_up(web: WebGame) -> None:
@@ -161,21 +201,13 @@ def create_app(
     rules = web.rules
     if tablebase_dir is not None:
         check_tablebase_game(game)
-    weights = Path(weights_dir) if weights_dir is not None else None
-    if weights is not None and not weights.is_dir():
-        raise ValueError(f"the weights dir {weights} is not a directory")
+    weights = check_weights_dir(weights_dir) if weights_dir is not None else None
     threads = search_threads or 2 * (os.cpu_count() or 1)
     searches = SearchQueue(threads, threads if waiting_searches is None else waiting_searches)
     tablebase = None
     tablebase_path = Path(tablebase_dir) if tablebase_dir is not None else None
     if tablebase_dir is not None:
-        from samuel.games.tigers.tablebase.files import TablebaseError
-        from samuel.games.tigers.tablebase.probe import load_tablebase
-
-        try:
-            tablebase = load_tablebase(tablebase_dir)
-        except TablebaseError as error:
-            raise ValueError(str(error)) from None
+        tablebase = load_server_tablebase(tablebase_dir, rules)
     store = GameStore(max_games, tablebase=tablebase, per_client=max_games_per_client, web=web)
     pool = PlayerPool(weights, size=2 * threads, tablebase_dir=tablebase_path)
 

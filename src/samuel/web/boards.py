@@ -37,11 +37,15 @@ class WebGame:
     position_help: str  # how the position string is written, in a line
     score_unit: str  # what a score of 1.0 is worth
     evaluation_scale: float  # the score the page's bar shows as about three quarters full
-    record_suffix: str  # the record's file name ends with it
 
     @property
     def name(self) -> str:
         return self.rules.name
+
+    @property
+    def record_suffix(self) -> str:
+        """The record's file name ends with it: the game's, as ``samuel play`` saves it."""
+        return self.rules.record_format.suffix
 
     def board(self, position) -> list[schemas.Piece]:
         """The pieces on the board, by square in the game's order."""
@@ -174,7 +178,6 @@ WEB_GAMES: dict[str, WebGame] = {
         position_help="Rows 5 to 1, side to move, sheep in hand.",
         score_unit="captured sheep",
         evaluation_scale=2.5,
-        record_suffix=".txt",
     ),
     "draughts": DraughtsWeb(
         rules=draughts.RULES,
@@ -188,7 +191,6 @@ WEB_GAMES: dict[str, WebGame] = {
         position_help="PDN FEN: side to move, then White's and Black's squares; K marks a king.",
         score_unit="men",
         evaluation_scale=2.0,
-        record_suffix=".pdn",
     ),
 }
 

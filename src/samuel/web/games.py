@@ -32,6 +32,7 @@ from samuel.players import (
     quoted,
 )
 from samuel.search.alphabeta import SearchResult
+from samuel.search.describe import score_view
 from samuel.search.puct import PuctResult
 from samuel.web import schemas
 from samuel.web.boards import WEB_GAMES, WebGame
@@ -89,17 +90,9 @@ def describe_search(
     """A search's result for people and pages: the first player's view (the tigers', Black's),
     in the game's words, as ``samuel analyse`` says it. A zero player's (PUCT) score is its
     expected result, -1..1, and its depth the length of its most visited line."""
-    side = rules.side_to_move(position)  # 0: the first player, whose view scores take
     zero = isinstance(result, PuctResult)
-    first_view = (result.value if zero else result.score) * (1 if side == 0 else -1)
-    plies = result.forced_plies
-    winner = None
-    if plies is not None:
-        won = side if zero else (0 if first_view > 0 else 1)  # a proven PUCT win: the mover's
-        winner = rules.sides[won]
-        text = f"{rules.win_phrases[won]} in {plies} {'ply' if plies == 1 else 'plies'}"
-    else:
-        text = f"{first_view:+.3f} ({'expected result, ' if zero else ''}{rules.view_phrase})"
+    view = score_view(rules, result, position)
+    first_view = view.value
     notation = rules.format_move
     line = [notation(rules.move_from_code(m)) for m in result.principal_variation]
     only_zero = {}
@@ -112,9 +105,9 @@ def describe_search(
         player=spec,
         move=notation(rules.move_from_code(result.best_move)),
         score=round(first_view, 6),
-        score_text=text,
-        forced_winner=winner,
-        forced_plies=plies,
+        score_text=view.text,
+        forced_winner=None if view.winner is None else rules.sides[view.winner],
+        forced_plies=view.plies,
         depth=len(line) if zero else result.depth,
         nodes=result.nodes,
         seconds=round(result.seconds, 6),

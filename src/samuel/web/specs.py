@@ -36,9 +36,11 @@ from samuel.web.schemas import MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
 NETWORK_FILE_BYTES = LARGEST_FILE_BYTES  # the largest TSNN file of any game's network
 CLASSIC_WEIGHTS_BYTES = 64 * 1024  # the shipped file is under 1 kB; a bigger one is no weights
 LARGEST = {"network file": NETWORK_FILE_BYTES, "classic weights file": CLASSIC_WEIGHTS_BYTES}
-# OpenSpiel's bots run in Python and cannot be stopped by a clock, so the server caps their work
-# instead: spiel-mcts at 1,000 random games a move (simulations x rollouts: 3 to 5 s at the
-# start of a game on one core here), spiel-ab at depth 4 (a tenth of a second).
+# OpenSpiel's bots run in Python (holding the GIL, so bots searching at once share one core): the
+# server caps their work, spiel-mcts at 1,000 random games a move (simulations x rollouts: 3 to 5
+# s at the start of a game on one core here), spiel-ab at depth 4 (a tenth of a second), and
+# their time as every search's, at MAX_SEARCH_SECONDS a move (four sims=1000 moves at once took
+# 35 s each before).
 MAX_SPIEL_ROLLOUTS = 1000
 MAX_SPIEL_DEPTH = 4
 # The zero player's PUCT search is compiled but has no clock either: the server caps its
@@ -148,6 +150,8 @@ def player_for(
     player.spec = spec  # as the visitor wrote it
     if parsed.name in SPIEL_PLAYERS:
         _check_spiel_work(player, spec)
+        if player.seconds is None or player.seconds > MAX_SEARCH_SECONDS:
+            player.seconds = MAX_SEARCH_SECONDS  # stopped by the clock, as every search here
     if isinstance(player, ZeroPlayer) and player.seconds is not None:
         if player.seconds > MAX_SEARCH_SECONDS:
             raise PlayerSpecError(

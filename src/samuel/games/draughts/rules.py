@@ -24,11 +24,14 @@ import numpy as np
 
 from samuel.games import kernels as game_kernels
 from samuel.games.base import (
+    MAX_MOVE_CHARS,
+    MAX_POSITION_CHARS,
     IllegalMoveError,
     NotationError,
     Outcome,
     PositionRules,
     RecordFormat,
+    check_length,
 )
 
 from . import classic, kernels
@@ -89,7 +92,14 @@ def _code_problem(code: int) -> str:
     return "" if square == target else "its path does not end on its target"
 
 
-_MOVE = re.compile(r"^(\d+)(?:([-x])(\d+(?:x\d+)*))?$")
+# ASCII digits only (``\d`` takes any script's); lengths are capped before (check_length), so
+# ``int`` never meets a number of thousands of digits.
+_STEP = re.compile(r"([0-9]+)-([0-9]+)")
+_CAPTURE = re.compile(r"[0-9]+(?:x[0-9]+)+")
+_SQUARES = re.compile(r"[0-9]+(?:[-x][0-9]+)+")  # squares joined by '-' or 'x', in any mix
+_MOVE_FORMS = (
+    "write a step as 11-15 and a capture with every landing square, as 22x15 or 15x24x31"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,15 +133,22 @@ class Move:
         square). Checks the form only, and that each step or jump is one on the board; whether the
         move is legal is :meth:`Position.play`'s business. ``15x31`` as a short form of a longer
         capture needs the position: :meth:`Position.parse_move`."""
-        match = _MOVE.match(text.strip())
-        if not match or match.group(2) is None:
-            raise NotationError(
-                f"{text!r} is not a move: write a step as 11-15 and a capture with every landing "
-                "square, as 22x15 or 15x24x31"
-            )
-        squares = [int(part) for part in re.split("[-x]", text.strip())]
+        text = check_length(text, "a move", MAX_MOVE_CHARS)
+        step = _STEP.fullmatch(text)
+        if not step and not _CAPTURE.fullmatch(text):
+            if _SQUARES.fullmatch(text) and "-" in text and "x" in text:
+                raise NotationError(
+                    f"{text!r} is not a move: it mixes a step ('-') and a capture ('x'); "
+                    f"{_MOVE_FORMS}"
+                )
+            if _SQUARES.fullmatch(text):
+                raise NotationError(
+                    f"{text!r} is not a move: a step goes to one square; {_MOVE_FORMS}"
+                )
+            raise NotationError(f"{text!r} is not a move: {_MOVE_FORMS}")
+        squares = [int(part) for part in re.split("[-x]", text)]
         indices = [_check_square(square, text) for square in squares]
-        if match.group(2) == "-":
+        if step:
             origin, target = indices
             directions = [d for d in range(4) if STEP[origin, d] == target]
             if not directions:
@@ -285,7 +302,8 @@ class Position:
         the first and last squares only (``15x31``) when exactly one legal capture has them.
         Raises NotationError for text that is no move or an ambiguous short form, and
         IllegalMoveError for a move that is not legal here."""
-        short = re.fullmatch(r"(\d+)x(\d+)", text.strip())
+        text = check_length(text, "a move", MAX_MOVE_CHARS)
+        short = re.fullmatch(r"([0-9]+)x([0-9]+)", text)
         if not short:
             move = Move.parse(text)  # raises NotationError for text that is no move
             if not self.is_legal(move):
@@ -444,13 +462,14 @@ def format_position(position: Position) -> str:
     return text
 
 
-_FEN_SQUARE = re.compile(r"^(K?)(\d+)(?:-(\d+))?$")
+_FEN_SQUARE = re.compile(r"(K?)([0-9]+)(?:-([0-9]+))?")  # ASCII digits, as in moves
 
 
 def parse_position(text: str) -> Position:
     """Read a PDN FEN (``B:W21,...:B1,...``, kings prefixed ``K``, ranges such as ``B1-12``, an
     optional ``:Q<plies>`` 40-move count); raise :class:`NotationError` saying what is wrong."""
-    fields = [part.strip() for part in text.strip().rstrip(".").split(":")]
+    text = check_length(text, "a position", MAX_POSITION_CHARS)
+    fields = [part.strip() for part in text.rstrip(".").split(":")]
     if len(fields) not in (3, 4):
         raise NotationError(
             f"{text!r} is not a position: expected the side to move and each colour's squares "
@@ -460,7 +479,7 @@ def parse_position(text: str) -> Position:
         raise NotationError(f"{text!r}: the side to move is B or W, not {fields[0]!r}")
     quiet = 0
     if len(fields) == 4:
-        if not re.fullmatch(r"Q\d{1,4}", fields[3]):
+        if not re.fullmatch(r"Q[0-9]{1,4}", fields[3]):
             raise NotationError(
                 f"{text!r}: the fourth field is the 40-move count, as Q12, not {fields[3]!r}"
             )
@@ -477,7 +496,7 @@ def parse_position(text: str) -> Position:
     for f in fields[1:3]:
         colour, body = f[0], f[1:].strip()
         for item in [part.strip() for part in body.split(",")] if body else []:
-            match = _FEN_SQUARE.match(item)
+            match = _FEN_SQUARE.fullmatch(item)
             if not match:
                 raise NotationError(
                     f"{text!r}: {item!r} is not a square: write 21, K21 for a king, or 1-12"
@@ -588,6 +607,7 @@ class EnglishDraughts(PositionRules):
         start_always=False,
         setup_tag=True,
         result_aliases={"2-0": 1, "0-2": -1, "1-1": 0},
+        suffix=".pdn",
     )
 
     def __repr__(self) -> str:

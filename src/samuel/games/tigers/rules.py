@@ -23,11 +23,15 @@ import numpy as np
 
 from samuel.games import kernels as game_kernels
 from samuel.games.base import (
+    MAX_MOVE_CHARS,
+    MAX_POSITION_CHARS,
     IllegalMoveError,
     NotationError,
     Outcome,
     PositionRules,
     RecordFormat,
+    check_length,
+    shown,
 )
 
 from . import classic, kernels
@@ -68,10 +72,10 @@ def parse_point(text: str) -> Point:
     """``'c3'`` -> ``12``; anything else raises :class:`NotationError`."""
     if len(text) == 2 and text[0] in FILES and text[1] in "12345":
         return FILES.index(text[0]) + SIZE * (int(text[1]) - 1)
-    raise NotationError(f"{text!r} is not a point: points are a1 to e5 (column a-e, row 1-5)")
+    raise NotationError(f"{shown(text)} is not a point: points are a1 to e5 (column a-e, row 1-5)")
 
 
-_MOVE = re.compile(r"^([a-z][0-9]+)(?:([-x])([a-z][0-9]+))?$")  # points checked after
+_MOVE = re.compile(r"([a-z][0-9]+)(?:([-x])([a-z][0-9]+))?")  # points checked after
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +119,8 @@ class Move:
         Checks the form only, and that a step joins neighbours and a jump runs straight over one
         point; whether the move is legal in a position is :meth:`Position.play`'s business.
         """
-        match = _MOVE.match(text.strip())
+        text = check_length(text, "a move", MAX_MOVE_CHARS)
+        match = _MOVE.fullmatch(text)
         if not match:
             raise NotationError(
                 f"{text!r} is not a move: write a placement as c3, a step as a1-b2, a jump as a1xc3"
@@ -319,6 +324,7 @@ def parse_position(text: str, captures_to_win: int = CAPTURES_TO_WIN) -> Positio
 
     ``captures_to_win`` is the rule it is played under: more captured sheep than that is an error.
     """
+    text = check_length(text, "a position", MAX_POSITION_CHARS)
     fields = text.split()
     if len(fields) != 3:
         raise NotationError(
