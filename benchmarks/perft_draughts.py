@@ -4,7 +4,7 @@
 Compiles ``perft_draughts.c`` with gcc into a temporary directory, loads (or compiles) the numba
 perft at a small depth so that compilation is not timed, then times perft from the start in
 both, best of ``--runs`` runs each, and prints the counts (which must agree with each other and,
-to depth 12, with shared/DRAUGHTS.md: the exit status is 1 if not), the seconds, million leaves
+to depth 12, with docs/rules-draughts.md: the exit status is 1 if not), the seconds, million leaves
 per second, the time ratio numba/C, and our time beside Bik's 8.4 s for perft(12) (2.2 GHz Core 2
 Duo, bulk counting at the leaves, as ours).
 
@@ -28,7 +28,7 @@ from pathlib import Path
 from build_c import build_c  # benchmarks/ is on the path when a benchmark runs
 
 SOURCE = Path(__file__).with_name("perft_draughts.c")
-# Aart Bik's published counts for English checkers (shared/DRAUGHTS.md gives 1-10 and 12).
+# Aart Bik's published counts for English checkers (docs/rules-draughts.md gives 1-10 and 12).
 PUBLISHED = {10: 18_391_564, 11: 85_242_128, 12: 388_623_673}
 BIK_PERFT_12_SECONDS = 8.4  # 2.2 GHz Core 2 Duo, bulk counting
 

@@ -365,7 +365,7 @@ def test_every_command_refuses_an_unknown_game_listing_the_games(command, capsys
     assert "unknown game 'chess'; the games are: tigers (Tigers & Sheep), draughts" in line
 
 
-# The counts of shared/DRAUGHTS.md
+# The counts of docs/rules-draughts.md
 DRAUGHTS_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]
 
 

@@ -1,4 +1,4 @@
-"""The rules of English draughts (shared/DRAUGHTS.md) against the slow reference in
+"""The rules of English draughts (docs/rules-draughts.md) against the slow reference in
 ``tests/reference/draughts_rules.py``: perft, legal moves, make-move, game ends, the 40-move rule,
 the half-turn symmetry, PDN notation and its errors, the classic evaluation and the network
 inputs, and the compiled kernels against the friendly API."""
@@ -30,7 +30,7 @@ from samuel.games.draughts.rules import (
 from samuel.games.game import Game
 from tests.reference import draughts_rules as ref
 
-PERFT_FROM_START = {  # shared/DRAUGHTS.md
+PERFT_FROM_START = {  # docs/rules-draughts.md
     1: 7,
     2: 49,
     3: 302,
@@ -42,7 +42,7 @@ PERFT_FROM_START = {  # shared/DRAUGHTS.md
     9: 3963680,
     10: 18391564,
 }
-DIAMOND = "W:WK2,22,23,25,26,27,28,29,30,31,32:B1,4,5,6,7,8,12,13,14,15"  # shared/DRAUGHTS.md
+DIAMOND = "W:WK2,22,23,25,26,27,28,29,30,31,32:B1,4,5,6,7,8,12,13,14,15"  # docs/rules-draughts.md
 
 
 def to_reference(position: Position) -> ref.ReferencePosition:

@@ -77,3 +77,10 @@ def test_json_has_no_infinities_and_is_written_whole(tmp_path):
     write_json(path, data)
     assert json.loads(path.read_text()) == data
     assert [p.name for p in tmp_path.iterdir()] == ["m.json"]
+
+
+def test_an_elo_that_rounds_to_zero_has_no_minus_sign():
+    from samuel.match.report import _elo
+
+    assert (_elo(-0.0), _elo(-0.04), _elo(-0.06), _elo(3.0)) == ("+0.0", "+0.0", "-0.1", "+3.0")
+    assert (_elo(float("-inf")), _elo(float("inf"))) == ("-inf", "+inf")

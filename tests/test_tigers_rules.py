@@ -1,4 +1,4 @@
-"""The rules of Tigers & Sheep (shared/RULES.md) against the slow reference in
+"""The rules of Tigers & Sheep (docs/rules-tigers.md) against the slow reference in
 ``tests/reference/tigers_rules.py``: perft, legal moves, make-move, game ends, symmetries,
 notation, input errors, and every way a game can end under :class:`Game`."""
 
@@ -23,7 +23,7 @@ from tests.reference import tigers_rules as ref
 
 RULES = get_game("tigers")
 
-PERFT_FROM_START = {1: 21, 2: 252, 3: 5052, 4: 68204}  # shared/RULES.md
+PERFT_FROM_START = {1: 21, 2: 252, 3: 5052, 4: 68204}  # docs/rules-tigers.md
 PERFT_5_FROM_START = 1304788  # ours: kernels.perft and the reference agree on it
 
 REFERENCE_ENDS = {

@@ -15,6 +15,7 @@ or ``HOST:PORT``), it joins the cluster started there by ``ray start`` (docs/clu
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import sys
@@ -26,6 +27,8 @@ from samuel.errors import SamuelError
 
 RETRIES = 3  # how many times Ray runs a unit again after its worker or node died
 NODE_CHECK_SECONDS = 1.0  # how often a run looks for lost nodes while it waits
+# The logger of Ray's message that it enabled token authentication (silenced for a private one).
+TOKEN_AUTH_LOGGER = "ray._private.authentication.authentication_token_setup"
 
 try:
     import ray  # noqa: E402  (after the setting below, when this module starts a private instance)
@@ -301,6 +304,9 @@ def connect(address: str | None = None, cpus: int | None = None) -> RayBackend:
                 # cannot run, which this setting (read when Ray starts its processes) says.
                 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
                 ray._private.ray_constants.ENABLE_RAY_CLUSTER = False
+                # Ray announces on every start that it enabled token authentication; for a
+                # private instance the news is noise (it stays enabled: only the message goes).
+                logging.getLogger(TOKEN_AUTH_LOGGER).setLevel(logging.ERROR)
                 # "local": a new instance even where ``ray start`` runs one on this machine
                 # (ray.init() without an address would join that cluster instead).
                 ray.init(address="local", num_cpus=cpus or os.cpu_count() or 1, **settings)

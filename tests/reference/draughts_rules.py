@@ -1,4 +1,4 @@
-"""A plain, slow, obviously correct English draughts, written from shared/DRAUGHTS.md alone.
+"""A plain, slow, obviously correct English draughts, written from docs/rules-draughts.md alone.
 
 Nothing here comes from :mod:`samuel.games.draughts`: the board is a dict from ``(row, column)``
 (row 0 at the top, seen from White's side) to ``"b"``, ``"B"`` (Black's man, king), ``"w"``,

@@ -1,4 +1,4 @@
-"""A plain, slow, obviously correct Tigers & Sheep, written from shared/RULES.md alone.
+"""A plain, slow, obviously correct Tigers & Sheep, written from docs/rules-tigers.md alone.
 
 Nothing here comes from :mod:`samuel.games.tigers`: points are ``(x, y)`` pairs, the board is a
 dict from a point to ``"T"`` or ``"S"``, the lines are written out as lists of directions, and

@@ -26,7 +26,10 @@ def _percent(x: float) -> str:
 
 
 def _elo(x: float) -> str:
-    return f"{x:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+    if not math.isfinite(x):
+        return "+inf" if x > 0 else "-inf"
+    text = f"{x:+.1f}"
+    return "+0.0" if text == "-0.0" else text  # an even match is no loss
 
 
 def _error(x: float) -> str:

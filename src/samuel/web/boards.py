@@ -133,7 +133,7 @@ class TigersWeb(WebGame):
 
 
 class DraughtsWeb(WebGame):
-    """English draughts: squares ``1``-``32`` (shared/DRAUGHTS.md); pieces ``man`` and ``king``
+    """English draughts: squares ``1``-``32`` (docs/rules-draughts.md); pieces ``man`` and ``king``
     of ``black`` and ``white``. A capture's path lists every landing square."""
 
     def board(self, position: draughts.Position) -> list[schemas.Piece]:

@@ -31,7 +31,7 @@ DEFAULT = "classic:depth=4"
 STRONGEST_CLASSIC = "classic:time=3"
 
 # The networks shipped with Samuel, most wanted first: the hybrid (classic + network) played best
-# in the course this project follows (shared/seeds, Module 8), so it leads once it exists.
+# in the course this project follows (its Module 8), so it leads once it exists.
 SHIPPED_NETWORKS = (
     ("hybrid", "Hybrid: classic + the shipped network"),
     ("net", "The shipped network"),

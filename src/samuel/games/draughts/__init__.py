@@ -1,5 +1,5 @@
 """English draughts behind the :class:`samuel.games.base.GameRules` interface. The rules are
-``shared/DRAUGHTS.md``.
+``docs/rules-draughts.md``.
 
 The names below load on first use, so that the compiled kernels can be imported without the
 friendly layer.

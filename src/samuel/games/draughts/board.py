@@ -1,6 +1,6 @@
 """The English draughts board: 32 dark squares, their steps and jumps, as plain NumPy tables.
 
-Square ``i`` (0..31) is PDN square ``i + 1`` (shared/DRAUGHTS.md): seen from White's side, row
+Square ``i`` (0..31) is PDN square ``i + 1`` (docs/rules-draughts.md): seen from White's side, row
 ``r = i // 4`` counts from the top (Black's back row, squares 1-4) to the bottom (White's, 29-32),
 and in each row the four dark squares run left to right. On even rows (0, 2, ...) they are in
 columns 1, 3, 5, 7; on odd rows in columns 0, 2, 4, 6. A set of squares is a 32-bit mask.
@@ -114,7 +114,7 @@ EVEN_FROM, ODD_FROM, EVEN_SHIFT, ODD_SHIFT = _shifts()
 HALF_TURN = np.arange(SQUARES - 1, -1, -1, dtype=np.int64)
 
 # The centre the classic evaluation rewards: the eight dark squares of rows 2-5 and columns
-# 2-5 (PDN 10, 11, 14, 15, 18, 19, 22, 23), as in the draughts course (shared/seeds/002_*).
+# 2-5 (PDN 10, 11, 14, 15, 18, 19, 22, 23), as in the draughts course (docs/draughts.md).
 CENTRE = 0
 for _i in range(SQUARES):
     if 2 <= row_of(_i) <= 5 and 2 <= column_of(_i) <= 5:

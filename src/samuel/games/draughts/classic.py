@@ -3,7 +3,7 @@ in a small file.
 
 Each feature is Black's count minus White's, so the score ``sum(weight[i] * feature[i])`` is from
 Black's (the first player's) point of view. The features, as the course defines them
-(shared/seeds/002_*):
+(docs/draughts.md):
 
 - ``men``, ``kings``: pieces of each kind (the course's weights 100 and 175);
 - ``advance``: rows each man has advanced from its own back row (3 a row);

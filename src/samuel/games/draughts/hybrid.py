@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 # Men per unit of network output. The draughts course's HYBRID_SCALE was 300 with a man worth 100
-# (shared/seeds/002_*, Module 8: "about three men, a first guess, not tuned").
+# (its Module 8: "about three men, a first guess, not tuned").
 COURSE_SCALE = 3.0
 # The tuned one: with the shipped network, a probe of scales 1 to 24 at depth 4 on openings used
 # nowhere else (docs/draughts.md) scored higher with every larger scale up to 12, then no higher:

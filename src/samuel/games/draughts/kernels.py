@@ -15,7 +15,7 @@ A move is one integer::
 ``origin`` and ``target`` are square indices (0-31), ``jumps`` the number of jumps (0 for a
 step) and ``direction[j]`` (2 bits, :mod:`board`'s ``UP_LEFT`` ...) the direction of jump ``j``.
 The path is in the move, so two captures that share their first and last squares, or even the
-pieces they take, are different moves (shared/DRAUGHTS.md, "Perft").
+pieces they take, are different moves (docs/rules-draughts.md, "Perft").
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ WHITE_WIN = -1
 DRAW = 0
 NOT_OVER = 2
 
-# The 40-move rule (shared/DRAUGHTS.md): 80 plies in a row without a capture or a man's move.
+# The 40-move rule (docs/rules-draughts.md): 80 plies in a row without a capture or a man's move.
 QUIET_PLY_LIMIT = 80
 
 OPPOSITE_DIRECTION = np.array(OPPOSITE, dtype=np.int64)
@@ -387,7 +387,7 @@ def perft(black: int, white: int, kings: int, black_to_move: int, depth: int) ->
     return total
 
 
-# The network's inputs (the draughts course, shared/seeds/002_*): four groups of 32, one input
+# The network's inputs (the draughts course docs/draughts.md follows): four groups of 32, one input
 # per square, seen from the side to move: its men, its kings, the opponent's men, its kings.
 # White sees the board turned half round (square i as 31 - i), so a position and its colour-swapped
 # half-turn image give the same inputs.

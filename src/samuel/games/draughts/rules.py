@@ -1,6 +1,6 @@
 """English draughts for people and for the rest of the code: positions, moves, notation, symmetry.
 
-The rules are ``shared/DRAUGHTS.md``. :class:`Position` is immutable and hashable and
+The rules are ``docs/rules-draughts.md``. :class:`Position` is immutable and hashable and
 ``position.play(move)`` returns a new one; the work is done by the compiled kernels in
 :mod:`samuel.games.draughts.kernels`. Squares are named by their PDN numbers, 1-32.
 
@@ -589,7 +589,7 @@ class EnglishDraughts(PositionRules):
         "type a step as 11-15 and a capture with every landing square, as 22x15 or 15x24x31 "
         "(squares 1-32 as numbered beside the board)"
     )
-    # Counts grow about 4.6-fold a ply (18,391,564 at 10, 388,623,673 at 12: shared/DRAUGHTS.md),
+    # Counts grow about 4.6-fold a ply (18,391,564 at 10, 388,623,673 at 12; docs/rules-draughts.md)
     # so perft 20 is about 1e14, far inside the 64-bit count, and already takes days; deeper counts
     # are for programs built for them.
     max_perft_depth = 20

@@ -1,5 +1,5 @@
 """Tigers & Sheep (Bagh-Chal with sheep), behind the :class:`samuel.games.base.GameRules`
-interface. The rules are ``shared/RULES.md``.
+interface. The rules are ``docs/rules-tigers.md``.
 
 The names below load on first use, so that the compiled kernels can be imported without the
 friendly layer (and without an import cycle through :mod:`samuel.games.kernels`).

@@ -15,7 +15,7 @@ FULL = (1 << POINTS) - 1  # the mask of every point
 
 TIGERS = 4
 SHEEP = 20
-# The standard game's captures to win (shared/RULES.md); the rules take others as a parameter
+# The standard game's captures to win (docs/rules-tigers.md); the rules take others as a parameter
 # (TigersAndSheep(captures_to_win=4), the kernels' captures_to_win argument).
 CAPTURES_TO_WIN = 5
 

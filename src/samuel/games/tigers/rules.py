@@ -1,6 +1,6 @@
 """Tigers & Sheep for people and for the rest of the code: positions, moves, notation, symmetries.
 
-The rules are ``shared/RULES.md``. :class:`Position` is immutable and hashable and
+The rules are ``docs/rules-tigers.md``. :class:`Position` is immutable and hashable and
 ``position.play(move)`` returns a new one; the work is done by the compiled kernels in
 :mod:`samuel.games.tigers.kernels`.
 
@@ -295,7 +295,7 @@ class Position:
 
     @classmethod
     def parse(cls, text: str, captures_to_win: int = CAPTURES_TO_WIN) -> Position:
-        """Read a position string such as ``T3T/5/5/5/T3T S 20`` (shared/RULES.md)."""
+        """Read a position string such as ``T3T/5/5/5/T3T S 20`` (docs/rules-tigers.md)."""
         return parse_position(text, captures_to_win)
 
     def __str__(self) -> str:

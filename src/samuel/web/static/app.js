@@ -480,7 +480,7 @@ function drawSheep(group, x, y) {
   make("circle", { r: 2.6, cx: 4.5, cy: -1, class: "sheep-eye" }, piece);
 }
 
-// English draughts: 8 x 8 squares, the 32 dark ones numbered 1-32 as in PDN (shared/DRAUGHTS.md):
+// English draughts: 8 x 8 squares, the 32 dark ones numbered 1-32 as in PDN (docs/rules-draughts.md):
 // seen from White's side, 1-4 on the top row (b8, d8, f8, h8), 29-32 on the bottom (a1 ... g1).
 // Black starts on 1-12 at the top and moves down; Flip turns the board round.
 const DRAUGHTS = {
