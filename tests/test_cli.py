@@ -533,3 +533,25 @@ def test_a_score_that_rounds_to_zero_is_shown_without_a_minus_sign():
     assert shown.startswith("+0.000 (")  # the sheep's -0.0002 for the tigers: not "-0.000"
     half = cli._describe_score(rules, SimpleNamespace(forced_plies=None, score=0.5), start)
     assert half.startswith("-0.500 (")
+
+
+def test_help_and_a_command_load_only_what_they_use():
+    """``samuel --help`` imports neither NumPy nor numba, and a command builds only its own
+    options: the modules of the others (training, the pipeline, the server) stay unloaded."""
+    check = (
+        "import sys\n"
+        "from samuel import cli\n"
+        "try:\n"
+        "    cli.main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = [m for m in ('numpy', 'numba', 'samuel.train.command') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+        "cli.main(['perft', '1'])\n"
+        "others = ('samuel.train.command', 'samuel.pipeline.commands', 'samuel.web')\n"
+        "loaded = [m for m in others if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "21"  # perft(1) from the start

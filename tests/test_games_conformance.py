@@ -49,6 +49,25 @@ def test_the_start_is_open_and_has_moves(rules: GameRules) -> None:
     assert isinstance(rules.draw_board(start), str) and rules.draw_board(start)
 
 
+def test_the_descriptor_says_what_the_rules_do(rules: GameRules) -> None:
+    """The command line builds its options from the light descriptor alone: it must name the
+    game, its sides and the side that moves first as the rules do."""
+    from samuel.games import descriptors
+
+    game = descriptors()[rules.name]
+    assert game.rules() is rules
+    assert (game.title, game.sides, game.side_letters) == (
+        rules.title,
+        rules.sides,
+        rules.side_letters,
+    )
+    assert game.first_to_move == rules.side_to_move(rules.initial_position())
+    first = rules.sides[game.first_to_move]
+    assert game.default_players() == {
+        side: "human" if side == first else "classic" for side in rules.sides
+    }
+
+
 def test_play_returns_a_new_position_and_leaves_the_old_one(rules: GameRules) -> None:
     for position, move in random_walk(rules, seed=1):
         if move is None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from samuel.errors import CommandError, SamuelError
 from samuel.files import check_output_path, describe_os_error, save_or_keep
-from samuel.games import get_game, registry
+from samuel.games import descriptors, get_game
 from samuel.options import add_game_argument, require_tigers
 from samuel.options import non_negative_int as _non_negative_int
 from samuel.options import positive_float as _positive_float
@@ -181,19 +181,13 @@ class _SidePlayer(argparse.Action):
         setattr(namespace, self.dest, given)
 
 
-def default_players(rules) -> dict[str, str]:
-    """Who plays each side unless told: you the side that moves first, ``classic`` the other."""
-    first_mover = rules.sides[rules.side_to_move(rules.initial_position())]
-    return {side: "human" if side == first_mover else "classic" for side in rules.sides}
-
-
 def add_side_arguments(parser: argparse.ArgumentParser) -> None:
     """A player option for every side of every game (``-T/--tigers``, ``-B/--black``, ...) and
     ``--first``/``--second`` for any game: argparse cannot know the game before parsing, so
     :func:`side_players` checks afterwards that the sides given are the game's."""
-    for rules in registry().values():
-        defaults = default_players(rules)
-        for side, letter in zip(rules.sides, rules.side_letters, strict=True):
+    for game in descriptors().values():
+        defaults = game.default_players()
+        for side, letter in zip(game.sides, game.side_letters, strict=True):
             parser.add_argument(
                 f"-{letter}",
                 f"--{side}",
@@ -201,10 +195,10 @@ def add_side_arguments(parser: argparse.ArgumentParser) -> None:
                 action=_SidePlayer,
                 const=side,
                 metavar="SPEC",
-                help=f"player for the {side} side, --game {rules.name} ({defaults[side]})",
+                help=f"player for the {side} side, --game {game.name} ({defaults[side]})",
             )
     for index, ordinal in enumerate(ORDINALS):
-        sides = ", ".join(rules.sides[index] for rules in registry().values())
+        sides = ", ".join(game.sides[index] for game in descriptors().values())
         parser.add_argument(
             f"--{ordinal}",
             dest="side_players",
@@ -223,14 +217,15 @@ def _side_options(rules) -> str:
 
 def side_players(rules, given: list[tuple[str, str, str]] | None) -> dict[str, str]:
     """The player spec of each of ``rules.sides``: those ``given`` as (option as written, side or
-    ``first``/``second``, spec), the others :func:`default_players`. Raises
-    :class:`CommandError` for another game's side, or a side given twice."""
-    players = default_players(rules)
+    ``first``/``second``, spec), the others the game's default players (you the side that moves
+    first, ``classic`` the other). Raises :class:`CommandError` for another game's side, or a
+    side given twice."""
+    players = descriptors()[rules.name].default_players()
     named: dict[str, str] = {}  # side -> the option that named its player
     for option, key, spec in given or []:
         side = rules.sides[ORDINALS.index(key)] if key in ORDINALS else key
         if side not in rules.sides:
-            owner = next(game for game in registry().values() if side in game.sides)
+            owner = next(game for game in descriptors().values() if side in game.sides)
             raise CommandError(f"{option} is a {owner.name} side; {_side_options(rules)}")
         if side in named:
             raise CommandError(f"{named[side]} and {option} both name a player for the {side}")
@@ -327,20 +322,15 @@ def command_play(args: argparse.Namespace) -> None:
     save_record()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="samuel", description="Game engines that teach themselves to play by self-play."
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    perft = commands.add_parser("perft", help="count legal move sequences (tests move generation)")
+def _add_perft(perft: argparse.ArgumentParser) -> None:
     perft.add_argument("depth", type=_positive_int, help="plies to count (15 at most; draughts 20)")
     perft.add_argument("--position", default=START, help="position string, or 'start'")
     perft.add_argument("--divide", action="store_true", help="first print each move's count")
     add_game_argument(perft)
     perft.set_defaults(run=command_perft)
 
-    analyse = commands.add_parser("analyse", aliases=["analyze"], help="search one position")
+
+def _add_analyse(analyse: argparse.ArgumentParser) -> None:
     analyse.add_argument(
         "position",
         help="a position in the game's notation, such as 'T3T/5/5/5/T3T S 20' (draughts: "
@@ -356,7 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_argument(analyse)
     analyse.set_defaults(run=command_analyse)
 
-    play = commands.add_parser("play", help="play a game in the terminal")
+
+def _add_play(play: argparse.ArgumentParser) -> None:
     add_game_argument(play)
     add_side_arguments(play)
     play.add_argument(
@@ -374,9 +365,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--tablebase", metavar="DIR", help=TABLEBASE_HELP)
     play.set_defaults(run=command_play)
 
+
+def _add_serve(serve: argparse.ArgumentParser) -> None:
     from samuel.web import command_serve  # light: FastAPI is imported only when serving
 
-    serve = commands.add_parser("serve", help="play and analyse in the browser (docs/web.md)")
     add_game_argument(serve)
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     serve.add_argument("--port", type=_positive_int, default=8000, help="port (8000)")
@@ -403,63 +395,122 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.set_defaults(run=command_serve)
 
-    from samuel.match import commands as match_commands  # light: matches import on running
 
-    match = commands.add_parser("match", help="a fair match between two players, with statistics")
+def _add_match(match: argparse.ArgumentParser) -> None:
+    from samuel.match import commands as match_commands
+
     match_commands.add_match_arguments(match)
     match.set_defaults(run=match_commands.command_match)
 
-    tournament = commands.add_parser("tournament", help="every pair plays; ratings for all")
+
+def _add_tournament(tournament: argparse.ArgumentParser) -> None:
+    from samuel.match import commands as match_commands
+
     match_commands.add_tournament_arguments(tournament)
     tournament.set_defaults(run=match_commands.command_tournament)
 
-    from samuel.train import command as train_command  # light: training imports on running
 
-    train = commands.add_parser("train", help="learn by self-play (docs/training.md)")
+def _add_train(train: argparse.ArgumentParser) -> None:
+    from samuel.train import command as train_command
+
     train_command.add_arguments(train)
     train.set_defaults(run=train_command.command_train)
 
-    from samuel.train import zero_command  # light: training imports on running
 
-    zero_train = commands.add_parser(
-        "zero-train", help="learn from nothing by PUCT self-play (docs/zero.md)"
-    )
+def _add_zero_train(zero_train: argparse.ArgumentParser) -> None:
+    from samuel.train import zero_command
+
     zero_command.add_zero_arguments(zero_train)
     zero_train.set_defaults(run=zero_command.command_zero_train)
 
-    from samuel.tune import commands as tune_commands  # light: tuning imports on running
 
-    selfplay = commands.add_parser("selfplay", help="labelled positions from self-play games")
+def _add_selfplay(selfplay: argparse.ArgumentParser) -> None:
+    from samuel.tune import commands as tune_commands
+
     tune_commands.add_selfplay_arguments(selfplay)
     selfplay.set_defaults(run=tune_commands.command_selfplay)
-    tune = commands.add_parser("tune", help="tune the classic weights by gradient descent")
+
+
+def _add_tune(tune: argparse.ArgumentParser) -> None:
+    from samuel.tune import commands as tune_commands
+
     tune_commands.add_tune_arguments(tune)
     tune.set_defaults(run=tune_commands.command_tune)
-    hillclimb = commands.add_parser("hillclimb", help="tune the classic weights by matches")
+
+
+def _add_hillclimb(hillclimb: argparse.ArgumentParser) -> None:
+    from samuel.tune import commands as tune_commands
+
     tune_commands.add_hillclimb_arguments(hillclimb)
     hillclimb.set_defaults(run=tune_commands.command_hillclimb)
 
-    from samuel.tablebase import commands as tablebase_commands  # light: solving imports on running
 
-    tablebase = commands.add_parser(
-        "tablebase", help="perfect play with the hand empty (docs/tablebase.md)"
-    )
+def _add_tablebase(tablebase: argparse.ArgumentParser) -> None:
+    from samuel.tablebase import commands as tablebase_commands
+
     tablebase_commands.add_arguments(tablebase)
 
-    from samuel.pipeline import commands as pipeline_commands  # light: the store loads on use
 
-    pipeline = commands.add_parser(
-        "pipeline", help="the production loop: store, labels, gates, registry (docs/pipeline.md)"
-    )
+def _add_pipeline(pipeline: argparse.ArgumentParser) -> None:
+    from samuel.pipeline import commands as pipeline_commands
+
     pipeline_commands.add_arguments(pipeline)
 
-    from samuel import cluster  # light: Ray loads on running
 
-    cluster_parser = commands.add_parser(
-        "cluster", help="check a Ray cluster for --backend ray (docs/cluster.md)"
-    )
+def _add_cluster(cluster_parser: argparse.ArgumentParser) -> None:
+    from samuel import cluster
+
     cluster.add_arguments(cluster_parser)
+
+
+# Every command: its name, other names, the line ``samuel --help`` shows, and what adds its
+# options. A command's options (and the modules that define them, some of which load NumPy and
+# numba) are added only when that command runs, so ``samuel --help`` and a light command start
+# at once.
+COMMANDS = (
+    ("perft", (), "count legal move sequences (tests move generation)", _add_perft),
+    ("analyse", ("analyze",), "search one position", _add_analyse),
+    ("play", (), "play a game in the terminal", _add_play),
+    ("serve", (), "play and analyse in the browser (docs/web.md)", _add_serve),
+    ("match", (), "a fair match between two players, with statistics", _add_match),
+    ("tournament", (), "every pair plays; ratings for all", _add_tournament),
+    ("train", (), "learn by self-play (docs/training.md)", _add_train),
+    ("zero-train", (), "learn from nothing by PUCT self-play (docs/zero.md)", _add_zero_train),
+    ("selfplay", (), "labelled positions from self-play games", _add_selfplay),
+    ("tune", (), "tune the classic weights by gradient descent", _add_tune),
+    ("hillclimb", (), "tune the classic weights by matches", _add_hillclimb),
+    ("tablebase", (), "perfect play with the hand empty (docs/tablebase.md)", _add_tablebase),
+    (
+        "pipeline",
+        (),
+        "the production loop: store, labels, gates, registry (docs/pipeline.md)",
+        _add_pipeline,
+    ),
+    ("cluster", (), "check a Ray cluster for --backend ray (docs/cluster.md)", _add_cluster),
+)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``samuel`` parser: with ``only`` (a command's name or other name), that command's
+    options alone, the others listed by name (``""``: none's); without, every command's."""
+    parser = argparse.ArgumentParser(
+        prog="samuel", description="Game engines that teach themselves to play by self-play."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, aliases, help_line, add_options in COMMANDS:
+        command = commands.add_parser(name, aliases=list(aliases), help=help_line)
+        if only is None or only == name or only in aliases:
+            add_options(command)
     return parser
+
+
+def _command_named(argv: list[str]) -> str | None:
+    """The command ``argv`` names (its first word that is no option), if it names one."""
+    for word in argv:
+        if not word.startswith("-"):
+            known = {name for name, aliases, _, _ in COMMANDS for name in (name, *aliases)}
+            return word if word in known else None
+    return None
 
 
 def describe_error(error: SamuelError | OSError) -> str:
@@ -475,7 +526,10 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command ``argv`` names; return its exit status. Only the project's own error
     types (and ``OSError``, from paths the user named) are a user's mistake, answered with a
     message and status 2; any other exception is a bug and propagates with its traceback."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # Only the command named gets its options; without one (``samuel --help``, a typo) the
+    # parser lists the commands, and its errors name them.
+    args = build_parser(_command_named(argv) or "").parse_args(argv)
     try:
         args.run(args)
     except (SamuelError, OSError) as error:

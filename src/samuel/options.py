@@ -76,22 +76,22 @@ def sprt(text: str):
 def game_name(text: str) -> str:
     """The registry name of a game (``tigers``, ``draughts``); an unknown one is refused with the
     list of games."""
-    from samuel.games import registry
+    from samuel.games import descriptors
 
-    games = registry()
+    games = descriptors()
     if text not in games:
         raise argparse.ArgumentTypeError(
             f"unknown game {text!r}; the games are: "
-            + ", ".join(f"{name} ({rules.title})" for name, rules in games.items())
+            + ", ".join(f"{name} ({game.title})" for name, game in games.items())
         )
     return text
 
 
 def add_game_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--game`` option every game-playing command takes."""
-    from samuel.games import registry
+    from samuel.games import descriptors
 
-    games = ", ".join(f"{name} ({rules.title})" for name, rules in registry().items())
+    games = ", ".join(f"{name} ({game.title})" for name, game in descriptors().items())
     parser.add_argument(
         "--game",
         type=game_name,
@@ -105,11 +105,11 @@ def require_tigers(game: str, what: str, why: str) -> None:
     """Refuse ``what`` (a command, or a part of one) for any game but Tigers & Sheep, in one line
     saying ``why``: for the parts of Samuel that know no other game yet."""
     from samuel.errors import UnsupportedGameError
-    from samuel.games import get_game
+    from samuel.games import descriptors
 
     if game != DEFAULT_GAME:
         raise UnsupportedGameError(
-            f"{what} works for Tigers & Sheep only so far, not {get_game(game).title}: {why}"
+            f"{what} works for Tigers & Sheep only so far, not {descriptors()[game].title}: {why}"
         )
 
 

@@ -1,20 +1,38 @@
-"""The games Samuel can play, by name. Each offers :class:`samuel.games.base.GameRules`."""
+"""The games Samuel can play, by name.
+
+Each game's package declares a :class:`~samuel.games.descriptor.GameDescriptor` (its names and
+sides, light: no NumPy, no kernels) and its rules, a :class:`samuel.games.base.GameRules`, which
+load only when asked for. :func:`descriptors` reads the first, :func:`registry` the second.
+"""
 
 from __future__ import annotations
 
-from samuel.games.base import GameRules
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from samuel.games.base import GameRules
+    from samuel.games.descriptor import GameDescriptor
+
+# Every registered game's package, in the order commands list them.
+GAME_PACKAGES = ("samuel.games.tigers", "samuel.games.draughts")
+
+
+def descriptors() -> dict[str, GameDescriptor]:
+    """Every registered game's descriptor by name (imports no game's rules or kernels)."""
+    found = (importlib.import_module(package).DESCRIPTOR for package in GAME_PACKAGES)
+    return {descriptor.name: descriptor for descriptor in found}
 
 
 def registry() -> dict[str, GameRules]:
-    """Every registered game by name (imported on first use, so the core stays light)."""
-    from samuel.games.draughts.rules import RULES as draughts
-    from samuel.games.tigers.rules import RULES as tigers
-
-    return {tigers.name: tigers, draughts.name: draughts}
+    """Every registered game's rules by name (imported on first use, so the core stays light)."""
+    return {name: descriptor.rules() for name, descriptor in descriptors().items()}
 
 
 def get_game(name: str) -> GameRules:
-    games = registry()
+    """The rules of the game named ``name``; ValueError listing the games for an unknown one.
+    Loads that game's rules only."""
+    games = descriptors()
     if name not in games:
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(games)}")
-    return games[name]
+    return games[name].rules()

@@ -5,6 +5,17 @@ The names below load on first use, so that the compiled kernels can be imported 
 friendly layer.
 """
 
+from samuel.games.descriptor import GameDescriptor
+
+DESCRIPTOR = GameDescriptor(
+    name="draughts",
+    title="English draughts",
+    sides=("black", "white"),
+    side_letters=("B", "W"),
+    first_to_move=0,  # Black
+    rules_module="samuel.games.draughts.rules",
+)
+
 _EXPORTS = ("RULES", "EnglishDraughts", "Move", "Position", "draw_board")
 
 

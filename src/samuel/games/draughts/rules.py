@@ -34,7 +34,7 @@ from samuel.games.base import (
     check_length,
 )
 
-from . import classic, kernels
+from . import DESCRIPTOR, classic, kernels
 from .board import (
     BLACK_CROWN_ROW,
     FULL,
@@ -576,13 +576,13 @@ class EnglishDraughts(PositionRules):
     """The :class:`~samuel.games.base.GameRules` of English draughts, registered as
     ``draughts``."""
 
-    name = "draughts"
-    title = "English draughts"
+    name = DESCRIPTOR.name
+    title = DESCRIPTOR.title
     move_type = Move
     kernel_id = DRAUGHTS
     key_words = 4  # the key covers the pieces and the side to move, not the 40-move count
-    sides = ("black", "white")
-    side_letters = ("B", "W")  # the command line's -B/--black and -W/--white
+    sides = DESCRIPTOR.sides
+    side_letters = DESCRIPTOR.side_letters  # the command line's -B/--black and -W/--white
     win_phrases = ("Black wins", "White wins")  # by side, as results are said
     view_phrase = "Black's view"  # whose view scores take: the first player's
     move_help = (

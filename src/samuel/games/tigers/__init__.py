@@ -5,6 +5,17 @@ The names below load on first use, so that the compiled kernels can be imported 
 friendly layer (and without an import cycle through :mod:`samuel.games.kernels`).
 """
 
+from samuel.games.descriptor import GameDescriptor
+
+DESCRIPTOR = GameDescriptor(
+    name="tigers",
+    title="Tigers & Sheep",
+    sides=("tigers", "sheep"),
+    side_letters=("T", "S"),
+    first_to_move=1,  # the sheep
+    rules_module="samuel.games.tigers.rules",
+)
+
 _EXPORTS = ("RULES", "Move", "Position", "TigersAndSheep", "draw_board")
 
 

@@ -34,7 +34,7 @@ from samuel.games.base import (
     shown,
 )
 
-from . import classic, kernels
+from . import DESCRIPTOR, classic, kernels
 from .board import (
     CAPTURES_TO_WIN,
     INVERSE_SYMMETRY,
@@ -420,10 +420,10 @@ class TigersAndSheep(PositionRules):
     2
     """
 
-    title = "Tigers & Sheep"
+    title = DESCRIPTOR.title
     move_type = Move
-    sides = ("tigers", "sheep")
-    side_letters = ("T", "S")  # the command line's -T/--tigers and -S/--sheep
+    sides = DESCRIPTOR.sides
+    side_letters = DESCRIPTOR.side_letters  # the command line's -T/--tigers and -S/--sheep
     win_phrases = ("tigers win", "sheep win")  # by side, as results are said
     view_phrase = "tigers' view"  # whose view scores take: the first player's
     move_help = "type a placement as c3, a step as a1-b2, a jump as a1xc3"
@@ -440,7 +440,7 @@ class TigersAndSheep(PositionRules):
         self.kernel_id = game_kernels.tigers_and_sheep(captures_to_win)  # checks the range
         self.captures_to_win = captures_to_win
         standard = captures_to_win == CAPTURES_TO_WIN
-        self.name = "tigers" if standard else f"tigers-{captures_to_win}"
+        self.name = DESCRIPTOR.name if standard else f"{DESCRIPTOR.name}-{captures_to_win}"
 
     def __repr__(self) -> str:
         return f"TigersAndSheep(captures_to_win={self.captures_to_win})"

@@ -1,0 +1,38 @@
+"""What a game says of itself before any of its code loads: its names and sides. Each game's
+package declares one :class:`GameDescriptor` as ``DESCRIPTOR`` in its ``__init__.py``; the
+command line builds its options from these alone, so ``samuel --help`` imports no NumPy or numba,
+and a command loads only the rules it plays (:meth:`GameDescriptor.rules`).
+
+It imports nothing but the standard library, and must stay so.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class GameDescriptor:
+    """A registered game as the command line and the docs name it. ``rules_module`` holds the
+    game's :class:`~samuel.games.base.GameRules` as ``RULES``, which must agree with this (the
+    conformance test checks it)."""
+
+    name: str  # the registry name: --game NAME
+    title: str  # for people: "Tigers & Sheep"
+    sides: tuple[str, str]  # the first player (whose wins are positive), then the second
+    side_letters: tuple[str, str]  # the command line's short options: -T/--tigers, -S/--sheep
+    first_to_move: int  # the side (0 or 1) that makes the first move of a game
+    rules_module: str  # the module whose RULES are the game's rules
+
+    def rules(self):
+        """The game's rules (imports its module, and with it the compiled kernels)."""
+        return importlib.import_module(self.rules_module).RULES
+
+    def default_players(self) -> dict[str, str]:
+        """Who plays each side unless told: you the side that moves first, ``classic`` the
+        other."""
+        return {
+            side: "human" if index == self.first_to_move else "classic"
+            for index, side in enumerate(self.sides)
+        }
