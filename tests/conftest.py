@@ -15,6 +15,16 @@ import pytest
 _databases = itertools.count()
 
 
+def pytest_collection_modifyitems(config, items):
+    """The ``postgres`` tier: every test that runs on the PostgreSQL server (the ``postgresql``
+    run of ``database_url``, or the server itself)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        on_server = callspec is not None and callspec.params.get("database_url") == "postgresql"
+        if on_server or "postgres_server_url" in item.fixturenames:
+            item.add_marker(pytest.mark.postgres)
+
+
 @pytest.fixture(scope="session")
 def postgres_server_url():
     from tests.postgres import postgres_server, server_bin

@@ -62,6 +62,7 @@ def test_action_counts():
         A.action_count(9)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_every_legal_move_has_its_action(name):
     game = GAMES[name]

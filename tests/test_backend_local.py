@@ -149,6 +149,7 @@ def table_k2(tmp_path_factory):
     return load_tablebase(directory)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("positions", "max_games"),
     [(30, None), (25, 12)],  # enough games; too few (the sample stops short)
@@ -308,6 +309,7 @@ def _cycle_contents(folder):
     return positions, labels, tuple(cycle), tournament, [path.read_bytes() for path in models]
 
 
+@pytest.mark.slow
 def test_a_pipeline_cycle_is_the_same_on_any_backend(tmp_path):
     """Every stage with the backend (self-play, labelling, the gate, relabelling) and the rest:
     the same positions, labels, candidate and decision."""

@@ -27,12 +27,14 @@ def samuel(*args: str, stdin: str = "", cwd=None) -> subprocess.CompletedProcess
     )
 
 
+@pytest.mark.slow
 def test_perft_prints_the_count_last():
     run = samuel("perft", "4")
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == "68204"
 
 
+@pytest.mark.slow
 def test_perft_from_a_position_with_divide():
     run = samuel("perft", "2", "--position", "T3T/5/2S2/5/T3T T 19", "--divide")
     assert run.returncode == 0, run.stderr
@@ -41,6 +43,7 @@ def test_perft_from_a_position_with_divide():
     assert sum(int(line.split()[1]) for line in divided) == int(lines[-1])
 
 
+@pytest.mark.slow
 def test_analyse_prints_move_score_pv_nodes_and_speed():
     run = samuel("analyse", "start", "--depth", "4")
     assert run.returncode == 0, run.stderr
@@ -48,12 +51,14 @@ def test_analyse_prints_move_score_pv_nodes_and_speed():
         assert label in run.stdout
 
 
+@pytest.mark.slow
 def test_analyse_reports_a_forced_win():
     run = samuel("analyse", "T3T/SSSSS/SSSSS/SSSS1/TS1ST T 0", "--depth", "3")
     assert run.returncode == 0, run.stderr
     assert "tigers win in 1 ply" in run.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "phrase"),
     [
@@ -86,6 +91,7 @@ def test_bad_option_values_are_refused_by_the_parser():
     assert run.returncode == 2 and "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 def test_an_engine_game_is_played_to_the_end_and_its_record_saved(tmp_path):
     path = tmp_path / "game.txt"
     run = samuel("play", "-S", "classic:depth=2", "-T", "random", "--record", str(path))
@@ -96,6 +102,7 @@ def test_an_engine_game_is_played_to_the_end_and_its_record_saved(tmp_path):
     assert record.result is not None
 
 
+@pytest.mark.slow
 def test_a_human_gets_help_for_bad_moves_and_the_record_is_saved(tmp_path):
     path = tmp_path / "human.txt"
     moves = "\n".join(["zz", "moves", "a1-b2", "c3", "c3", "quit"]) + "\n"
@@ -110,6 +117,7 @@ def test_a_human_gets_help_for_bad_moves_and_the_record_is_saved(tmp_path):
     assert record.result is None  # stopped, not finished
 
 
+@pytest.mark.slow
 def test_train_prints_the_table_saves_every_generation_and_resumes(tmp_path):
     out = tmp_path / "weights"
     args = (
@@ -156,6 +164,7 @@ def test_train_prints_the_table_saves_every_generation_and_resumes(tmp_path):
     assert "gen-002.bin" in again.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "phrase"),
     [
@@ -174,6 +183,7 @@ def test_train_refuses_bad_settings(tmp_path, args, phrase):
 QUICK_GAME = ("play", "-S", "random", "-T", "random", "--ply-cap", "6")
 
 
+@pytest.mark.slow
 def test_play_without_a_record_creates_the_games_folder(tmp_path):
     run = samuel(*QUICK_GAME, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -182,6 +192,7 @@ def test_play_without_a_record_creates_the_games_folder(tmp_path):
     assert len(read_records(path)) == 1
 
 
+@pytest.mark.slow
 def test_a_draughts_record_is_saved_as_pdn_by_default(tmp_path):
     run = samuel(
         "play",
@@ -201,12 +212,14 @@ def test_a_draughts_record_is_saved_as_pdn_by_default(tmp_path):
     assert len(read_records(path)) == 1
 
 
+@pytest.mark.slow
 def test_play_creates_the_missing_folders_of_its_record(tmp_path):
     run = samuel(*QUICK_GAME, "--record", "missing/deeper/x.txt", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert len(read_records(tmp_path / "missing" / "deeper" / "x.txt")) == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("record", "phrase"),
     [
@@ -252,6 +265,7 @@ def test_a_record_that_cannot_be_written_after_the_game_is_kept_elsewhere(
     shutil.rmtree(Path(kept).parent)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "phrase"),
     [
@@ -325,6 +339,7 @@ def test_an_internal_error_is_a_bug_with_a_traceback_not_a_user_mistake(monkeypa
         cli.main(["analyse", "start"])
 
 
+@pytest.mark.slow
 def test_train_stops_when_a_generation_diverges_and_keeps_the_last_good_one(tmp_path):
     out = tmp_path / "w"
     settings = ("--depth", "1", "--ply-cap", "40", "--workers", "1")
@@ -369,6 +384,7 @@ def test_every_command_refuses_an_unknown_game_listing_the_games(command, capsys
 DRAUGHTS_PERFT = [7, 49, 302, 1469, 7361, 36768, 179740, 845931]
 
 
+@pytest.mark.slow
 def test_perft_counts_draughts_as_published():
     run = samuel("perft", str(len(DRAUGHTS_PERFT)), "--game", "draughts")
     assert run.returncode == 0, run.stderr
@@ -378,6 +394,7 @@ def test_perft_counts_draughts_as_published():
     assert lines[-1] == str(DRAUGHTS_PERFT[-1])
 
 
+@pytest.mark.slow
 def test_perft_divides_a_draughts_position_and_caps_the_depth_per_game():
     run = samuel("perft", "3", "--game", "draughts", "--position", "W:WK2,30:B1,K23", "--divide")
     assert run.returncode == 0, run.stderr
@@ -443,6 +460,7 @@ def test_a_side_of_another_game_is_a_clear_error(args, phrase, capsys):
     assert phrase in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_game_of_draughts_between_random_players_is_played_and_recorded(tmp_path):
     path = tmp_path / "draughts.txt"
     run = samuel(
@@ -459,6 +477,7 @@ def test_a_game_of_draughts_between_random_players_is_played_and_recorded(tmp_pa
     assert replay(record).outcome is not None
 
 
+@pytest.mark.slow
 def test_a_human_plays_draughts_in_its_notation(tmp_path):
     path = tmp_path / "human.txt"
     moves = "\n".join(["help", "c3", "22-18", "11-15", "quit"]) + "\n"
@@ -493,6 +512,7 @@ def test_what_cannot_do_draughts_yet_says_so_in_one_line(args, phrase, tmp_path,
 # (issue 11, item 1, games/kernels.py); they fail on a branch without it.
 
 
+@pytest.mark.slow
 def test_analyse_searches_a_draughts_position():
     run = samuel("analyse", "start", "--game", "draughts", "--depth", "4")
     assert run.returncode == 0, run.stderr
@@ -500,6 +520,7 @@ def test_analyse_searches_a_draughts_position():
     assert "best move" in run.stdout
 
 
+@pytest.mark.slow
 def test_a_draughts_game_against_classic_is_played_to_the_end(tmp_path):
     path = tmp_path / "classic.txt"
     run = samuel(
@@ -535,6 +556,7 @@ def test_a_score_that_rounds_to_zero_is_shown_without_a_minus_sign():
     assert half.startswith("-0.500 (")
 
 
+@pytest.mark.slow
 def test_help_and_a_command_load_only_what_they_use():
     """``samuel --help`` imports neither NumPy nor numba, and a command builds only its own
     options: the modules of the others (training, the pipeline, the server) stay unloaded."""
@@ -555,3 +577,15 @@ def test_help_and_a_command_load_only_what_they_use():
     run = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip().splitlines()[-1] == "21"  # perft(1) from the start
+
+
+def test_pipeline_run_help_shows_each_options_default(capsys):
+    from samuel.pipeline.config import PipelineConfig
+
+    with pytest.raises(SystemExit):
+        cli.main(["pipeline", "run", "--help"])
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    defaults = PipelineConfig()
+    for option, value in (("selfplay-games", "200"), ("rollouts", "16"), ("anchor", "classic")):
+        assert f"--{option}" in text and f"({value})" in text
+    assert f"({defaults.train_positions:,})" in text  # large numbers with separators

@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.ray
+
 if not os.environ.get("CI"):
     pytest.importorskip("ray")  # on CI, Ray is installed with the test extra: a missing one fails
 
@@ -24,6 +26,7 @@ def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_check_lists_the_loopback_node_and_plays_the_same_games_on_it(tmp_path):
     run = samuel("cluster", "check", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -44,6 +47,7 @@ def _closed_port() -> int:
         return probe.getsockname()[1]  # free once closed: nothing listens there
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("address", "message"),
     [
@@ -59,6 +63,7 @@ def test_a_bad_address_is_one_clear_line_at_once(address, message, tmp_path):
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 def test_an_address_without_the_ray_backend_is_refused(tmp_path):
     run = samuel("match", "random", "random", "--games", "2", "--ray-address", "auto", cwd=tmp_path)
     assert run.returncode == 2

@@ -166,6 +166,7 @@ def test_the_sample_covers_kings_captures_and_ends() -> None:
     assert seen[Termination.NO_LEGAL_MOVE.name] >= 10, seen
 
 
+@pytest.mark.slow
 def test_legal_moves_agree_with_the_reference() -> None:
     for position in sample_positions():
         reference = to_reference(position)
@@ -193,6 +194,7 @@ def test_every_move_makes_the_reference_position() -> None:
             ).count("1") - len(move.captured)
 
 
+@pytest.mark.slow
 def test_perft_3_agrees_with_the_reference_on_positions_from_play() -> None:
     positions = sample_positions()
     chosen = [p for p in positions[::25]] + [p for p in positions if p.kings][::40]
@@ -280,6 +282,7 @@ def test_threefold_repetition_in_a_game() -> None:
 # -- the half-turn symmetry -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_half_turn_keeps_perft_moves_and_inputs_and_negates_the_evaluation() -> None:
     weights = classic.load_weights()
     scratch = np.empty(classic.FEATURE_COUNT)

@@ -180,6 +180,7 @@ def test_valid_positions_read_back_as_written() -> None:
         assert format_position(RULES.parse_position(text)) == text
 
 
+@pytest.mark.slow
 @given(text_inputs(POSITION_TEXTS, POSITION_ALPHABET))
 @fuzz_settings(1000)
 def test_positions_are_read_or_refused_with_a_notation_error(text: str) -> None:
@@ -235,6 +236,7 @@ def test_valid_moves_read_back_as_written() -> None:
         assert str(Move.parse(text)) == text
 
 
+@pytest.mark.slow
 @given(
     st.one_of(text_inputs(MOVE_TEXTS, MOVE_ALPHABET), POINTS), st.sampled_from(POSITIONS)
 )
@@ -352,12 +354,14 @@ def check_records(text: str) -> None:
         assert parse_records(format_record(record)) == [record]
 
 
+@pytest.mark.slow
 @given(text_inputs(RECORD_TEXTS, RECORD_ALPHABET))
 @fuzz_settings(600)
 def test_records_are_read_or_refused_with_a_notation_error(text: str) -> None:
     check_records(text)
 
 
+@pytest.mark.slow
 @given(retagged(RECORD_TEXTS))
 @example(with_tag(RECORD_TEXTS[0], "PlyCap", "²"))  # was a ValueError ('²'.isdigit())
 @example(with_tag(RECORD_TEXTS[0], "PlyCap", "9" * 5000))  # was a ValueError (int's limit)
@@ -381,6 +385,7 @@ def folder(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("fuzz")
 
 
+@pytest.mark.slow
 @given(
     st.one_of(
         mutated([text.encode() for text in RECORD_TEXTS], byte_pieces(), max_edits=6),
@@ -473,6 +478,7 @@ def test_valid_draughts_positions_read_back_as_written() -> None:
         check_draughts_position(position)
 
 
+@pytest.mark.slow
 @given(
     st.one_of(
         text_inputs(DRAUGHTS_FENS, FEN_ALPHABET),
@@ -511,6 +517,7 @@ def test_valid_draughts_moves_read_back_as_written() -> None:
         assert str(DraughtsMove.parse(text)) == text
 
 
+@pytest.mark.slow
 @given(DRAUGHTS_MOVE_INPUTS, st.sampled_from(DRAUGHTS_POSITIONS))
 @example("11-15x19", DRAUGHTS.initial_position())  # was a ValueError (too many values to unpack)
 @example("1-1x5", DRAUGHTS.initial_position())
@@ -558,6 +565,7 @@ def draughts_server():
         yield client, {}
 
 
+@pytest.mark.slow
 @given(st.one_of(SQUARE_CHAINS, SQUARE_CHAINS, DRAUGHTS_MOVE_INPUTS), st.integers(0, 8))
 @fuzz_settings(300)
 def test_the_server_answers_every_draughts_move_without_a_server_error(
@@ -628,6 +636,7 @@ def test_valid_draughts_records_read_back_as_written() -> None:
         assert "\n".join(format_record(record) for record in records) == text
 
 
+@pytest.mark.slow
 @given(
     st.one_of(
         text_inputs(DRAUGHTS_RECORDS, PDN_ALPHABET),
@@ -678,6 +687,7 @@ def player_folder(tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @given(text_inputs(SPEC_TEXTS, SPEC_ALPHABET))
 @example("\x00.bin")  # was ValueError (embedded null byte), as was any file option with \x00
 @example("classic:weights=\x00")
@@ -769,6 +779,7 @@ def damaged_bytes(draw, valid: bytes, fields: int = 0, values_from: int | None =
     return bytes(data)
 
 
+@pytest.mark.slow
 @given(
     st.one_of(
         damaged_bytes(NETWORK, fields=HEADER.size // 4, values_from=HEADER.size),
@@ -847,6 +858,7 @@ def reweighted(draw) -> str:
     return json.dumps(document)
 
 
+@pytest.mark.slow
 @given(
     st.one_of(
         reweighted().map(str.encode),
@@ -1105,6 +1117,7 @@ def fuzz_labelled_positions_files(folder: str) -> None:
     check()
 
 
+@pytest.mark.slow
 def test_labelled_positions_files_are_loaded_or_refused_with_the_projects_errors(
     folder: Path,
 ) -> None:

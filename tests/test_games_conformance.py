@@ -258,6 +258,7 @@ def api_perft(rules: GameRules, position, depth: int) -> int:
     )
 
 
+@pytest.mark.slow
 def test_symmetric_positions_have_the_same_perft(rules: GameRules) -> None:
     walk = random_walk(rules, seed=5, games=8)
     positions = [position for position, _ in walk][::9]

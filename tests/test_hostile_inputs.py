@@ -78,6 +78,7 @@ def load(kind: str, path):
 # --- the file itself: a FIFO, a folder, a huge sparse file --------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", LOADERS)
 def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path, kind):
     path = tmp_path / "pipe"
@@ -109,6 +110,7 @@ def test_a_missing_file_is_named(tmp_path, kind):
         load(kind, tmp_path / "nothing")
 
 
+@pytest.mark.slow
 def test_the_command_line_refuses_fifos_with_status_2(tmp_path):
     path = tmp_path / "pipe.bin"
     os.mkfifo(path)
@@ -285,6 +287,7 @@ def test_every_damaged_byte_gives_a_dataset_error(tmp_path):
             pass
 
 
+@pytest.mark.slow
 def test_tune_on_an_out_of_range_bitboard_says_so_and_does_not_crash(tmp_path):
     data = spoiled(states=set_state(0, 0, 1 << 30))
     save_positions(data, tmp_path / "bad.npz")

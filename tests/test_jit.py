@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from samuel.jit import cache_directory
 
 
@@ -63,6 +65,7 @@ def _openmp_spin_count(user_policy: str | None) -> tuple[str, int]:
     return run.stdout.split()[-1], int(spin_count.group(1)) if spin_count else -1
 
 
+@pytest.mark.slow
 def test_openmp_threads_sleep_while_waiting_unless_the_user_says_otherwise():
     assert _openmp_spin_count(None) == ("omp", 0)
     layer, spin_count = _openmp_spin_count("ACTIVE")

@@ -152,6 +152,7 @@ def third_party(path: Path) -> set[str]:
     return names
 
 
+@pytest.mark.slow
 def test_only_the_ray_backend_imports_ray() -> None:
     """Ray is an optional extra: one module owns it, and the core runs without it."""
     owners = [module_name(path) for path in MODULES if "ray" in third_party(path)]

@@ -26,6 +26,7 @@ def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_match_prints_the_full_report_and_writes_json_and_records(tmp_path):
     report, records = tmp_path / "m.json", tmp_path / "m.txt"
     run = samuel(
@@ -74,6 +75,7 @@ def test_match_prints_the_full_report_and_writes_json_and_records(tmp_path):
     assert "Traceback" not in run.stderr and run.stderr == ""  # no bar when not a terminal
 
 
+@pytest.mark.slow
 def test_match_writes_under_matches_by_default(tmp_path):
     run = samuel("match", "random", "random", "--games", "2", "--workers", "1", cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -101,6 +103,7 @@ def test_match_writes_under_matches_by_default(tmp_path):
     assert written[0].endswith("-match.games.pdn")  # PDN, as other draughts programs look for
 
 
+@pytest.mark.slow
 def test_tournament_prints_a_table_like_ordos(tmp_path):
     run = samuel(
         "tournament",
@@ -213,6 +216,7 @@ def test_outputs_that_cannot_be_written_after_the_match_are_kept_elsewhere(
     shutil.rmtree(Path(kept).parent)
 
 
+@pytest.mark.slow
 def test_a_draughts_match_between_random_players_reports_by_colour(tmp_path):
     report, records = tmp_path / "m.json", tmp_path / "m.txt"
     run = samuel(
@@ -224,6 +228,7 @@ def test_a_draughts_match_between_random_players_reports_by_colour(tmp_path):
     assert records.read_text().count('[GameType "21"]') == 4
 
 
+@pytest.mark.slow
 def test_a_draughts_tournament_runs(tmp_path):
     run = samuel(
         "tournament", "random", "random:seed=1", "random:seed=2", "--game", "draughts",
@@ -235,6 +240,7 @@ def test_a_draughts_tournament_runs(tmp_path):
 
 
 # Needs the compiled dispatch to search draughts (issue 11, item 1); fails on a branch without it.
+@pytest.mark.slow
 def test_a_draughts_match_with_classic_runs(tmp_path):
     run = samuel(
         "match", "classic:depth=2", "random", "--game", "draughts", "--games", "4",

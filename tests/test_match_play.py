@@ -59,6 +59,7 @@ def test_a_pair_does_not_depend_on_the_pairs_played_before_it():
     assert player_seed(9, 3, 0, 0) != player_seed(9, 3, 1, 0) != player_seed(9, 3, 0, 1)
 
 
+@pytest.mark.slow
 def test_results_and_an_sprt_stop_are_the_same_on_one_and_two_workers():
     settings = dict(seed=4, sprt=Sprt(elo0=0, elo1=150, alpha=0.05, beta=0.05))
     one = play_match("classic:depth=2", "classic:depth=1,epsilon=0.2", 60, workers=1, **settings)

@@ -120,6 +120,7 @@ def test_bad_sprt_settings_say_what_is_valid(text, phrase):
     assert phrase in str(error.value)
 
 
+@pytest.mark.slow
 def test_at_the_hypotheses_themselves_the_wrong_decision_is_rare():
     # alpha = beta = 0.05: of 40 tests at elo0 about 2 accept H1, and of 40 at elo1 about 2
     # accept H0 (the GSPRT's error rates are close to, not exactly, the asked ones).

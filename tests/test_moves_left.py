@@ -79,6 +79,7 @@ def test_plies_left_equals_the_plain_reference_and_leaves_the_value_alone(name):
     assert len(set(seen)) > 10  # the head depends on the position
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("layer", ["w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4", "w5", "b5"])
 @pytest.mark.parametrize("plies", [3.0, 80.0])  # inside and beyond the Huber loss's zone
@@ -112,6 +113,7 @@ def test_every_layers_gradient_with_the_head_equals_finite_differences(name, lay
         assert np.any(numeric != 0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_without_a_plies_target_the_head_adds_nothing(name):
     """A sample with no plies target (NO_PLIES), or a weight of 0, trains the value exactly as
@@ -196,6 +198,7 @@ def test_a_header_whose_heads_do_not_fit_is_refused(tmp_path, heads, extra, phra
         load_network(path, K.TIGERS_AND_SHEEP)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_batch_gradient_with_the_head_is_the_sum_over_samples(name):
     from samuel.nn.batches import batch_gradient_heads, batch_plies_error
@@ -230,6 +233,7 @@ def test_batch_gradient_with_the_head_is_the_sum_over_samples(name):
     assert count == 56 and total == pytest.approx(sum(errors), rel=1e-6)
 
 
+@pytest.mark.slow
 def test_training_teaches_the_head_the_plies_left():
     """Plies targets that follow the position (more sheep on the board, fewer plies left) are
     learned: the head's error falls well below a constant guess's, and a value-only network

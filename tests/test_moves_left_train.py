@@ -104,6 +104,7 @@ def table_positions(table, want, count: int, seed: int) -> list[Position]:
     return found
 
 
+@pytest.mark.slow
 def test_positions_the_tablebase_decides_learn_its_exact_distance(table_k2):
     game = games.tigers_and_sheep(2)
     decided = table_positions(table_k2, lambda outcome, plies: outcome != 0 and plies > 0, 6, 1)
@@ -182,6 +183,7 @@ def test_moves_left_training_is_bit_identical_on_1_and_2_workers_and_trains_the_
     assert saved.moves_left and np.array_equal(saved.params, one)
 
 
+@pytest.mark.slow
 def test_train_moves_left_shows_the_plies_error_saves_the_head_and_resumes(tmp_path):
     args = ["train", "2", "8", str(tmp_path), "--depth", "1", "--ply-cap", "60"]
     args += ["--match-every", "2", "--match-games", "2", "--workers", "1", "--no-progress"]
@@ -363,6 +365,7 @@ def test_a_run_adds_its_table_positions_to_every_generation(tmp_path, table_k2, 
     assert record["config"]["table_positions"] == 40
 
 
+@pytest.mark.slow
 def test_table_positions_need_the_tablebase(tmp_path):
     with pytest.raises(CommandError, match="give --tablebase too"):
         tiny(tmp_path, moves_left=True, table_positions=10)

@@ -65,6 +65,7 @@ def tables_of(name: str, seed: int) -> dict:
     return piece_square.random_tables(classic.TABLES.kinds, classic.TABLES.squares, seed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_the_evaluation_with_tables_equals_the_plain_reference(name):
     _, classic, _ = GAMES[name]
@@ -120,6 +121,7 @@ def test_tables_of_zeros_change_no_search(name):
         assert (results[0].best_move, results[0].nodes) == (results[1].best_move, results[1].nodes)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_the_tables_features_times_the_weights_are_the_score(name):
     _, classic, _ = GAMES[name]
@@ -136,6 +138,7 @@ def test_the_tables_features_times_the_weights_are_the_score(name):
     assert np.count_nonzero(dense) == len(features.index)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_the_gradient_with_tables_matches_finite_differences(name):
     weights = weights_with(name, tables_of(name, 11), 12)

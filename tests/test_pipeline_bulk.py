@@ -60,6 +60,7 @@ def _current(store, game="tigers"):
     }
 
 
+@pytest.mark.slow
 def test_imported_positions_and_labels_are_exactly_right(store, tmp_path):
     states = _states(300)
     values = np.linspace(-1, 1, 300)

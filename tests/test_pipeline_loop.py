@@ -47,6 +47,7 @@ def _db_args(database_url: str) -> list[str]:
     return ["--db", database_url]
 
 
+@pytest.mark.slow
 def test_cycles_run_end_to_end_and_check_catches_tampering(database_url, tmp_path):
     folder = str(tmp_path / "pipe")
     db = _db_args(database_url)
@@ -88,6 +89,13 @@ def test_cycles_run_end_to_end_and_check_catches_tampering(database_url, tmp_pat
     status = samuel("pipeline", "status", folder, *db, "--plot", str(tmp_path / "anchor.png"))
     assert status.returncode == 0, status.stderr
     assert "selfplay" in status.stdout and f"active model: {cycle.candidate_id}" in status.stdout
+    # the promoted champion's score against the anchor, as its gate measured it
+    expected = (
+        f"the champion against {tournament.anchor}: {100 * tournament.anchor_score:.1f}% "
+        f"(95% range {100 * tournament.anchor_low:.1f}-{100 * tournament.anchor_high:.1f}), "
+        f"as of cycle {cycle.number}"
+    )
+    assert expected in status.stdout
     assert (tmp_path / "anchor.png").read_bytes()[:4] == b"\x89PNG"
     models = samuel("pipeline", "models", folder, *db)
     assert models.returncode == 0 and "retired" in models.stdout and "active" in models.stdout
@@ -158,6 +166,7 @@ def _labels_done(database_url: str) -> tuple[int, int, int]:
     return sum(s == "done" for s in states), len(states), labels
 
 
+@pytest.mark.slow
 def test_a_run_killed_mid_stage_loses_nothing_committed_and_a_restart_finishes(
     database_url, tmp_path
 ):
@@ -224,6 +233,7 @@ def test_a_run_killed_mid_stage_loses_nothing_committed_and_a_restart_finishes(
     assert samuel("pipeline", "check", folder, "--db", database_url).returncode == 0
 
 
+@pytest.mark.slow
 def test_bad_input_gets_a_clear_error(tmp_path):
     run = samuel("pipeline", "status", str(tmp_path / "nowhere"))
     assert run.returncode == 2 and "no pipeline folder" in run.stderr
@@ -235,11 +245,13 @@ def test_bad_input_gets_a_clear_error(tmp_path):
     assert run.returncode == 2 and "unknown player" in run.stderr
     run = samuel("pipeline", "run", str(tmp_path), "--tablebase", str(tmp_path / "no"))
     assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert not (tmp_path / "pipeline.sqlite").exists()  # refused before anything was written
     run = samuel("pipeline", "promote", str(tmp_path), "7", "--why", "x")
-    assert run.returncode == 2 and "no model 7" in run.stderr
+    assert run.returncode == 2 and "no store" in run.stderr  # only `run` starts a store
     assert "Traceback" not in run.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["draughts"])
 def test_draughts_runs_a_cycle_from_a_random_network(game, tmp_path):
     folder = str(tmp_path / "pipe")

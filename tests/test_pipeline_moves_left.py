@@ -192,6 +192,7 @@ def _hand_one_positions(rng: np.random.Generator, count: int) -> list[Position]:
     return found
 
 
+@pytest.mark.slow
 def test_the_table_gives_the_exact_distance_of_decided_positions(two_captures):
     game = games.tigers_and_sheep(2)
     rng = np.random.default_rng(8)
@@ -351,6 +352,7 @@ def test_a_value_only_network_trains_exactly_as_before():
 # --- the loop, end to end -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_cycle_with_moves_left_trains_and_promotes_a_network_with_the_head(tmp_path):
     folder = tmp_path / "pipe"
     db = f"sqlite:///{tmp_path / 'store.sqlite'}"

@@ -119,6 +119,7 @@ def test_truncated_rollouts_stop_after_n_plies_and_take_the_evaluators_value():
     assert not whole.truncated.any() and whole.plies > labels.plies
 
 
+@pytest.mark.slow
 def test_variance_reduction_spreads_no_wider_than_plain_monte_carlo():
     """Mid-game positions (self-play of the shipped network), 50 seeds each, 4 rollouts: the
     variance of each position's label over the seeds, averaged. Measured: VR 0.95 of plain Monte
@@ -179,6 +180,7 @@ def two_captures(tmp_path_factory):
     return load_tablebase(directory)
 
 
+@pytest.mark.slow
 def test_tablebase_labels_agree_with_direct_probes(two_captures):
     rng = np.random.default_rng(5)
     positions = []

@@ -138,6 +138,7 @@ def test_expert_positions_are_decision_points_the_same_on_any_threads(name):
     assert np.array_equal(alone.games, batch.games) and np.array_equal(alone.plies, batch.plies)
 
 
+@pytest.mark.slow
 def test_expert_hybrid_and_perfect_players(table_k2):
     game = K.tigers_and_sheep(2)
     rules = S.game_rules(game)

@@ -116,6 +116,7 @@ def test_config_checks_itself_and_round_trips_through_json():
 # --- training ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tigers", "draughts"])
 def test_training_learns_a_learnable_target_and_keeps_the_best_epoch(name):
     game = GAMES[name]

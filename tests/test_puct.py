@@ -151,6 +151,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_visit_counts_equal_the_plain_reference_simulation_for_simulation(case):
     number, make_game, options, cap = CASES[case]
@@ -345,6 +346,7 @@ def one_capture_table(tmp_path_factory):
     return load_tablebase(directory)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sheep_move", [None, "b2-c3"])
 def test_tablebase_positions_are_exact_and_searched_as_the_reference(one_capture_table, sheep_move):
     from samuel.games.tigers.rules import TigersAndSheep
@@ -385,6 +387,7 @@ def test_tablebase_positions_are_exact_and_searched_as_the_reference(one_capture
         )
 
 
+@pytest.mark.slow
 def test_the_zero_player_keeps_the_tables_value_from_a_position_it_holds(tmp_path):
     # From positions the table holds, met in random games: won, the quickest win; lost, the
     # slowest loss; drawn, a move that keeps the draw. The search alone sees every win as 1.
@@ -532,6 +535,7 @@ def most_visited_line(tree, plies: int) -> list[int]:
     return line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tigers", "draughts"])
 def test_tree_reuse_keeps_the_subtree_of_the_position_the_game_reached(name):
     rules = get_game(name)
@@ -858,6 +862,7 @@ def test_the_server_caps_the_zero_players_simulations(zero_files):
         player_for(f"zero:net={path},time=1000", folder)
 
 
+@pytest.mark.slow
 def test_analyse_describes_a_puct_search(zero_files):
     import subprocess
     import sys

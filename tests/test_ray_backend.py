@@ -14,6 +14,8 @@ from functools import cache
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.ray
+
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # before Ray is imported: loopback only
 if os.environ.get("CI"):
     import ray  # CI installs Ray with the test extra: a missing one fails, it is not skipped
@@ -67,6 +69,7 @@ def assert_same_match(result: MatchResult, expected: MatchResult) -> None:
 # --- the private instance -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_connect_starts_a_private_instance_on_the_loopback_interface(instances, monkeypatch):
     instances.close()
     # A private instance, even where another cluster runs on this machine (ray.init() would
@@ -83,6 +86,7 @@ def test_connect_starts_a_private_instance_on_the_loopback_interface(instances, 
     assert backend.parts(3) == [range(0, 1), range(1, 2), range(2, 3)]
 
 
+@pytest.mark.slow
 def test_a_match_on_ray_is_the_match_played_here(instances):
     expected = local_match()
     backend = instances.private()
@@ -117,6 +121,7 @@ def test_an_early_stop_on_ray_stops_after_the_same_unit_as_here(instances):
     assert backend.run(operator.mul, [], shared=3) == []
 
 
+@pytest.mark.slow
 def test_a_unit_whose_worker_is_killed_runs_again_and_the_match_is_unchanged(instances):
     expected = local_match()
     backend = instances.private()
@@ -127,6 +132,7 @@ def test_a_unit_whose_worker_is_killed_runs_again_and_the_match_is_unchanged(ins
     assert len(backend.unit_nodes) == GAMES // 2
 
 
+@pytest.mark.slow
 def test_ray_failing_mid_run_keeps_the_units_finished_and_leaves_ray(instances, monkeypatch):
     """Ray itself failing while units run (its raylet died: LocalRayletDiedError, as when its
     dashboard agent is killed) is a RunInterrupted holding the units finished, in unit order,
@@ -162,6 +168,7 @@ def test_ray_failing_mid_run_keeps_the_units_finished_and_leaves_ray(instances, 
     assert not still_connected and ray_backend._connected is None
 
 
+@pytest.mark.slow
 def test_two_training_generations_on_ray_are_those_trained_here(instances, tmp_path):
     def run(folder, backend):
         config = TrainConfig(
@@ -226,6 +233,7 @@ def test_self_play_parts_share_one_copy_of_the_network_and_give_the_games_played
 # --- a cluster of three nodes, simulated on this machine ------------------------------------
 
 
+@pytest.mark.slow
 def test_a_three_node_cluster_spreads_a_match_over_every_node(instances):
     expected = local_match()
     cluster, backend = instances.cluster(nodes=3)
@@ -240,6 +248,7 @@ def test_a_three_node_cluster_spreads_a_match_over_every_node(instances):
     assert backend.lost_nodes == []
 
 
+@pytest.mark.slow
 def test_a_node_lost_mid_match_is_reported_and_the_match_is_unchanged(instances):
     expected = local_match()
     cluster, backend = instances.cluster(nodes=3)

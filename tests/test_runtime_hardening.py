@@ -263,6 +263,7 @@ def test_the_server_gives_openspiel_bots_its_time_cap():
         assert make_player(spec, TIGERS).seconds is None  # elsewhere: bounded by work alone
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["tigers", "draughts"])
 def test_a_timed_mcts_bot_stops_at_its_time(game):
     spiel()
@@ -289,6 +290,7 @@ def test_a_timed_alpha_beta_keeps_its_deepest_finished_search():
     assert move == shallower.choose_move(Game(TIGERS))  # the same search, to the depth reached
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_four_mcts_moves_at_once_each_end_near_the_cap(monkeypatch):
     """Four sims=1000 engine moves at once took 35 s each (the bots share the GIL), past the
@@ -352,6 +354,7 @@ def test_a_port_in_use_is_one_line_and_nothing_is_announced(no_serving, capsys):
     assert "open http" not in err.out
 
 
+@pytest.mark.slow
 def test_samuel_serve_on_a_port_in_use_says_so_in_one_line():
     """The real command: before, uvicorn's own '[Errno 98] error while attempting to bind',
     after 'open http://...' had been printed."""
@@ -393,6 +396,7 @@ def test_a_specs_time_replaces_the_default_depth():
     assert (default.seconds, default.depth) == (2, 6)
 
 
+@pytest.mark.slow
 def test_analyse_honours_the_specs_time(capsys):
     cli.warm_up(TIGERS)
     assert cli.main(["analyse", "start", "--player", "classic:time=0.5"]) in (0, None)
@@ -401,6 +405,7 @@ def test_analyse_honours_the_specs_time(capsys):
     assert depth > 6, out  # before: 6, the default depth, after some 0.06 s
 
 
+@pytest.mark.slow
 def test_the_servers_analysis_honours_the_specs_time():
     with web_client() as client:
         answer = client.post("/api/analyse", json={"player": "classic:time=0.5"})
@@ -511,7 +516,9 @@ def _descendants(root: int) -> list[tuple[int, str]]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="finds Ray's processes in /proc")
+@pytest.mark.ray
 def test_killing_rays_own_agent_mid_match_keeps_the_games_played(tmp_path):
     """A real private Ray instance: its dashboard agent is killed (the raylet, which shares its
     fate, dies with it) once the match has finished a pair. Before, the match ended with a

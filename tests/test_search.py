@@ -43,6 +43,7 @@ def random_positions(count: int, seed: int, movement_phase: bool) -> list[Positi
     return positions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("movement_phase", [False, True])
 def test_alphabeta_score_equals_plain_minimax(movement_phase):
     for position in random_positions(12, seed=7 + movement_phase, movement_phase=movement_phase):

@@ -46,6 +46,7 @@ def complete_paths(state) -> dict[tuple[int, ...], object]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "sims"), [("tigers", 50), ("draughts", 50)])
 def test_openspiel_random_sim_test_passes_with_serialisation(name: str, sims: int) -> None:
     pyspiel.random_sim_test(load(name), num_sims=sims, serialize=True, verbose=False)
@@ -72,6 +73,7 @@ def test_the_game_is_registered_with_its_type_and_info(name: str) -> None:
     assert game.observation_tensor_shape() == [{"tigers": 58, "draughts": 128}[name]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_states_have_samuels_legal_moves_and_outcome_over_random_games(name: str) -> None:
     """Side by side with Samuel's Game: the same legal moves (for draughts, the Samuel moves are
@@ -291,6 +293,7 @@ def docs_example() -> str:
     return blocks[0]
 
 
+@pytest.mark.slow
 def test_the_docs_example_runs() -> None:
     namespace: dict = {}
     exec(compile(docs_example(), str(DOCS), "exec"), namespace)

@@ -146,6 +146,7 @@ def test_a_game_without_a_ply_cap_is_capped_ahead_of_its_ply(monkeypatch):
 # ---------------------------------------------------------------- matches
 
 
+@pytest.mark.slow
 def test_a_short_match_against_random_finishes_with_legal_games():
     result = play_match("spiel-mcts:sims=20", "random", games=2, ply_cap=40, seed=2)
     assert result.games == 2
@@ -164,6 +165,7 @@ def test_a_draughts_match_against_spiel_ab_finishes():
     assert result.games == 2
 
 
+@pytest.mark.slow
 def test_samuel_match_runs_the_bots_from_the_command_line():
     run = subprocess.run(
         [
@@ -186,6 +188,7 @@ def test_samuel_match_runs_the_bots_from_the_command_line():
     assert "spiel-mcts:sims=20" in run.stdout
 
 
+@pytest.mark.slow
 def test_samuel_match_refuses_a_bad_spiel_spec_at_once():
     run = subprocess.run(
         [sys.executable, "-m", "samuel.cli", "match", "spiel-mcts:sims=0", "random"],

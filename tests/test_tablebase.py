@@ -94,6 +94,7 @@ def test_the_search_plays_the_variant_it_is_given():
 # --- the index --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_index_is_a_bijection_onto_each_layer():
     for captured, samples in ((0, None), (1, 4000), (4, 4000)):
         n = layer_size(captured)
@@ -137,6 +138,7 @@ def test_the_reference_moves_are_the_plain_rules_moves():
 # --- the table against the reference ----------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_one_capture_every_position_equals_minimax_to_the_end(tables):
     """Every position of the game won by one capture (its only layer), both sides to move."""
     horizon = longest(tables[1]) + 2  # beyond every forced result: what stays open is a draw
@@ -157,6 +159,7 @@ def test_one_capture_every_position_equals_minimax_to_the_end(tables):
             )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("captured", [0, 1])
 def test_two_captures_a_random_sample_equals_minimax(tables, captured):
     """Both layers of the game won by two captures, on a random sample, both sides to move:
@@ -184,6 +187,7 @@ def test_symmetric_positions_have_the_same_code(tables):
         assert len(codes) == 1
 
 
+@pytest.mark.slow
 def test_counts_up_to_symmetry_are_the_orbits(tables):
     """Layer 0 by brute force: the distinct sets of 8 images, against the header's count."""
     orbits = set()
@@ -201,6 +205,7 @@ def test_counts_up_to_symmetry_are_the_orbits(tables):
 # --- verify, resume, files --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_verify_passes_and_catches_a_flipped_entry(tables, tmp_path):
     assert verify(tables[2], log=lambda line: None).ok
     # A copy with one entry changed and a checksum that matches: only the consistency pass can
@@ -250,6 +255,7 @@ def test_an_interrupted_build_resumes_at_its_layer(tables, tmp_path):
         build(tmp_path, 3, **QUIET)
 
 
+@pytest.mark.slow
 def test_a_build_refuses_to_resume_on_a_damaged_layer(tables, tmp_path):
     for side in (False, True):  # layer 1 finished, then damaged; layer 0 never written
         src = layer_path(tables[2], 1, side)
@@ -286,6 +292,7 @@ def samuel(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_probe_output_round_trips(tables):
     table = load_tablebase(tables[2])
     text = "SSSSS/SS1SS/TSSSS/STSSS/1TSST T 0"
@@ -314,6 +321,7 @@ def test_probe_takes_start_and_says_why_the_table_does_not_hold_it(tables):
     assert "T3T/5/5/5/T3T S 20: the tablebase holds positions with the hand empty" in run.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", [1, 2])
 def test_the_search_with_the_table_scores_exactly_and_plays_perfectly(tables, k):
     table = load_tablebase(tables[k])

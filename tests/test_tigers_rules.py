@@ -124,12 +124,14 @@ def every_nth(positions: tuple[Position, ...], n: int) -> list[Position]:
 # -- perft ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth", sorted(PERFT_FROM_START))
 def test_perft_from_the_start_is_the_rules_figure(depth: int) -> None:
     assert engine_perft(Position.initial(), depth) == PERFT_FROM_START[depth]
     assert ref.perft(ref.initial(), depth) == PERFT_FROM_START[depth]
 
 
+@pytest.mark.slow
 def test_perft_5_from_the_start() -> None:
     assert engine_perft(Position.initial(), 5) == PERFT_5_FROM_START
     assert ref.perft(ref.initial(), 5) == PERFT_5_FROM_START
@@ -172,6 +174,7 @@ def test_the_sample_covers_every_phase_and_every_end() -> None:
         assert seen[end.name] >= 5, (end, seen)
 
 
+@pytest.mark.slow
 def test_legal_moves_and_ends_agree_with_the_reference() -> None:
     for position in sample_positions():
         reference = to_reference(position)
@@ -192,6 +195,7 @@ def test_legal_moves_and_ends_agree_with_the_reference() -> None:
             )
 
 
+@pytest.mark.slow
 def test_every_move_makes_the_reference_position() -> None:
     for position in every_nth(sample_positions(), 3):
         reference = to_reference(position)
@@ -201,6 +205,7 @@ def test_every_move_makes_the_reference_position() -> None:
             assert child.captured == position.captured + move.is_jump
 
 
+@pytest.mark.slow
 def test_perft_from_sampled_positions_agrees_with_the_reference() -> None:
     for depth, n in ((2, 20), (3, 60)):
         for position in every_nth(sample_positions(), n):

@@ -251,6 +251,7 @@ def test_a_run_folder_that_cannot_be_written_is_refused_before_any_game(tmp_path
             train(tiny(out_dir), lambda row: pytest.fail("played"), log=lambda line: None)
 
 
+@pytest.mark.slow
 def test_draughts_trains_end_to_end_from_the_command_line_and_its_network_plays(tmp_path):
     args = ["train", "--game", "draughts", "2", "6", str(tmp_path), "--depth", "1"]
     args += ["--ply-cap", "60", "--match-every", "2", "--match-games", "2", "--workers", "1"]

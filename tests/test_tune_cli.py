@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from samuel.games.tigers import classic
 
 
@@ -18,6 +20,7 @@ def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_selfplay_then_tune_writes_weights_a_classic_player_plays(tmp_path):
     data, out = tmp_path / "d.npz", tmp_path / "tuned.json"
     run = samuel(
@@ -42,6 +45,7 @@ def test_selfplay_then_tune_writes_weights_a_classic_player_plays(tmp_path):
     assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.slow
 def test_bad_options_end_with_a_one_line_message(tmp_path):
     run = samuel("tune", str(tmp_path / "missing.npz"))
     assert run.returncode == 2 and "does not exist" in run.stderr

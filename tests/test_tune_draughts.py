@@ -201,6 +201,7 @@ def load_each(folder: str) -> None:
         print(f"{path.stem}\tloaded", flush=True)
 
 
+@pytest.mark.slow
 def test_each_bad_draughts_value_is_refused_with_a_clear_message_and_no_crash(tmp_path):
     _write_bad_files(tmp_path)
     child = subprocess.run(
@@ -300,6 +301,7 @@ def test_hill_climbing_plays_draughts_and_writes_draughts_weights(tmp_path):
 # --- the command line -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_selfplay_tune_and_play_draughts_from_the_command_line(tmp_path):
     data, tuned = tmp_path / "d.npz", tmp_path / "tuned.json"
     run = samuel(
@@ -370,6 +372,7 @@ def test_selfplay_tune_and_play_draughts_from_the_command_line(tmp_path):
     assert run.returncode == 2 and "missing" in run.stderr  # not a Tigers & Sheep file
 
 
+@pytest.mark.slow
 def test_the_draughts_features_are_checked_on_the_command_line(tmp_path):
     run = samuel("tune", "--game", "draughts", "x.npz", "--fixed", "men,captured", cwd=tmp_path)
     assert run.returncode == 2 and "unknown feature(s) captured" in run.stderr

@@ -32,6 +32,7 @@ def random_weights(seed: int) -> np.ndarray:
     return np.random.default_rng(seed).normal(0.0, 0.3, classic.FEATURE_COUNT)
 
 
+@pytest.mark.slow
 def test_the_sparse_dot_product_is_the_classic_evaluation(positions):
     weights = random_weights(1)
     features = G.sparse_features(positions)
@@ -123,6 +124,7 @@ def test_a_subset_keeps_each_positions_features(positions):
     )
 
 
+@pytest.mark.slow
 def test_tune_writes_weights_a_classic_player_loads_and_splits_by_game(tmp_path, positions):
     rng = np.random.default_rng(5)
     game_ids = np.repeat(np.arange(30), 10)

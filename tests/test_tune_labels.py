@@ -27,6 +27,7 @@ from samuel.tune.gradient import _check_match_openings
 from tests.reference import tuning
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["tigers", "draughts"])
 def test_search_labels_are_the_searchs_scores_in_the_first_players_view(name):
     rules = TIGERS_RULES if name == "tigers" else DRAUGHTS_RULES
@@ -91,6 +92,7 @@ def test_the_final_match_refuses_the_datas_opening_length():
     _check_match_openings(TuneConfig(match_games=0, match_opening_plies=10), [{"random_plies": 10}])
 
 
+@pytest.mark.slow
 def test_tablebase_targets_are_the_tables_values_where_the_hand_is_empty(tmp_path):
     """A table of the game won by 2 captures (built in seconds) holds the positions with the hand
     empty and fewer than 2 sheep captured; each target is its value there, read by the probe."""
@@ -131,6 +133,7 @@ def test_at_draughts_the_final_matchs_openings_differ_in_parity():
     )
 
 
+@pytest.mark.slow
 def test_rollout_targets_are_the_rollouts_mean_results_in_0_to_1():
     from samuel.seeds import derive_seed
     from samuel.train.rollouts import RolloutConfig, rollout_labels

@@ -431,6 +431,7 @@ def test_an_unknown_game_id_is_a_404(client, method, path, body):
 # ---------------------------------------------------------------- the engine off the event loop
 
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_while_the_engine_thinks_the_game_cannot_change_and_others_go_on():
     app = make_app()

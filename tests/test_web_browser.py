@@ -20,6 +20,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+pytestmark = pytest.mark.browser
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",

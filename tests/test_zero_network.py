@@ -100,6 +100,7 @@ def test_forward_and_softmax_equal_the_reference(name):
         assert np.argmax(priors) == np.argmax(want_logits)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", GAMES)
 def test_every_parameters_gradient_equals_finite_differences(name):
     game = GAMES[name]
@@ -145,6 +146,7 @@ def test_every_parameters_gradient_equals_finite_differences(name):
         assert np.any(plies_part != 0) == (plies >= 0)
 
 
+@pytest.mark.slow
 def test_the_loss_weights_scale_each_part():
     game = K.TIGERS_AND_SHEEP
     params = random_zero_network(game, 4)
@@ -265,6 +267,7 @@ def test_corrupt_zero_files_are_refused(tmp_path):
     assert not (tmp_path / "nan.bin").exists()
 
 
+@pytest.mark.slow
 def test_batch_gradient_is_the_sum_over_samples_on_any_number_of_threads():
     game = K.DRAUGHTS
     params = random_zero_network(game, 5)

@@ -64,6 +64,7 @@ def random_zero(game: str) -> np.ndarray:
     return random_zero_network(get_game(game).kernel_id, 3)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["tigers", "draughts"])
 def test_the_same_seed_gives_the_same_games_targets_and_weights_on_1_and_2_threads(tmp_path, game):
     config = tiny(tmp_path, game=game)
@@ -353,6 +354,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["tigers", "draughts"])
 def test_a_tiny_run_from_the_command_line_writes_its_files_and_table_and_resumes(tmp_path, game):
     options = ["--sims", "8", "--ply-cap", "60", "--match-every", "2", "--match-games", "2"]
@@ -381,6 +383,7 @@ def test_a_tiny_run_from_the_command_line_writes_its_files_and_table_and_resumes
     assert (tmp_path / "gen-003.bin").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -420,6 +423,7 @@ def test_bad_settings_raise_one_clear_error(tmp_path, changes, message):
         tiny(tmp_path, **changes)
 
 
+@pytest.mark.slow
 def test_a_value_network_is_refused_as_a_starting_point(tmp_path):
     kernel_id = get_game("tigers").kernel_id
     save_network(random_network(kernel_id, 1), tmp_path / "gen-001.bin", kernel_id)
@@ -554,6 +558,7 @@ def table_result(table, positions, plies, g) -> tuple[int, list[int]]:
     return value, over
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ply_cap", [8, 100])
 def test_a_game_that_enters_the_tablebase_is_scored_by_the_table(two_capture_table, ply_cap):
     positions, *_, plies, results = games_near_the_table(two_capture_table, ply_cap)
@@ -639,6 +644,7 @@ def test_the_table_teaches_the_side_that_plays_without_it(two_capture_table):
     assert tigers > 10 and not np.array_equal(plays[3], taught[3])
 
 
+@pytest.mark.slow
 def test_self_play_searches_see_the_tablebase_and_are_the_same_on_1_and_2_threads(
     two_capture_table,
 ):
@@ -873,6 +879,7 @@ def test_self_play_keeps_each_games_in_table(tmp_path):
         play_zero_selfplay(game, random_zero("tigers"), config, seeds, np.full(4, 5))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mistakes_only", [True, False])
 def test_table_children_are_every_move_or_those_that_give_the_value_away(
     two_capture_table, mistakes_only
@@ -936,6 +943,7 @@ def test_the_table_options_need_a_table_and_a_known_search(tmp_path):
     assert "need --tablebase" in run.stderr and not (tmp_path / "c").exists()
 
 
+@pytest.mark.slow
 def test_a_bad_tablebase_is_refused_before_the_run_writes_anything(tmp_path, two_capture_table):
     with pytest.raises(CommandError, match="--tablebase works for Tigers & Sheep only"):
         tiny(tmp_path, game="draughts", tablebase="tb")

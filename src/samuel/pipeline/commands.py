@@ -8,17 +8,23 @@
     samuel pipeline gate DIR ID                        # gate a model (again) against the champion
     samuel pipeline check DIR                          # the store against the files
     samuel pipeline ablate DIR --without random        # what one source is worth, by a match
+    samuel pipeline replan DIR --learning-rate 0.0005  # new options for the cycle under way
+    samuel pipeline migrate DIR                        # upgrade the store's schema
 
 The store is ``DIR/pipeline.sqlite`` unless ``--db`` (or ``$SAMUEL_PIPELINE_DB``) names
-another: a SQLite file or a PostgreSQL URL (``postgresql+psycopg://user@host/db``).
+another: a SQLite file or a PostgreSQL URL (``postgresql+psycopg://user@host/db``). Only ``run``
+starts a store; ``status``, ``models`` and ``check`` open it read-only (they never write, not
+even a migration); the others need a store that holds a pipeline. ``run`` refuses a folder that
+holds pipeline output its store does not own (a store lost or emptied over an existing folder).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import dataclasses
 import os
+import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 from samuel.errors import CommandError
@@ -44,27 +50,134 @@ def _imports():
         ) from None
 
 
+def _database_errors() -> tuple[type[BaseException], ...]:
+    """The errors a database raises (through SQLAlchemy or its driver directly)."""
+    from sqlalchemy.exc import DBAPIError
+
+    errors: tuple[type[BaseException], ...] = (DBAPIError, sqlite3.Error)
+    try:
+        import psycopg
+    except ImportError:
+        return errors
+    return (*errors, psycopg.Error)
+
+
 @contextlib.contextmanager
-def _opened(args: argparse.Namespace, create: bool = False):
-    """The pipeline's folder and its store, opened (and migrated) for one command, closed after."""
-    _imports()
-    from .store import Store, database_url
+def _store_errors(url: str):
+    """The store failing under a command (a full disk, a damaged file, a lost server), said in
+    one line (:func:`store.describe_database_error`); any other error as it is."""
+    from .store import describe_database_error
+
+    try:
+        yield
+    except _database_errors() as error:
+        described = describe_database_error(error, url)
+        if described is None:
+            raise
+        raise described from None
+
+
+def _where(args: argparse.Namespace, create: bool = False) -> tuple[Path, str]:
+    """The pipeline's folder (which must exist unless ``create``) and its store's URL."""
+    from .store import database_url
 
     folder = Path(args.directory)
     if create:
-        folder.mkdir(parents=True, exist_ok=True)
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise CommandError(f"{folder} is not a folder")
     elif not folder.is_dir():
         raise CommandError(f"no pipeline folder {folder} (samuel pipeline run {folder} starts one)")
-    db = args.db or os.environ.get(DB_VARIABLE)
-    url = database_url(db, folder)
-    if url.startswith("sqlite:") and not create and db is None:
-        if not (folder / "pipeline.sqlite").exists():
-            raise CommandError(f"{folder} holds no pipeline store (pipeline.sqlite)")
-    store = Store.open(url)
+    return folder, database_url(args.db or os.environ.get(DB_VARIABLE), folder)
+
+
+@contextlib.contextmanager
+def _opened(args: argparse.Namespace, mode: str = "write"):
+    """The pipeline's folder and its store, opened for one command, closed after. ``mode``:
+    ``run`` (the store is made or migrated: :func:`command_run` checks the folder first),
+    ``write`` (the store must hold a pipeline; migrated) or ``read`` (opened read-only: nothing
+    is written, not even a migration)."""
+    _imports()
+    from .store import Store
+
+    folder, url = _where(args, create=mode == "run")
+    with _store_errors(url):
+        if mode == "run":
+            folder.mkdir(parents=True, exist_ok=True)
+            store = Store.open(url)
+        else:
+            store = Store.open(url, read_only=mode == "read", create=False)
     try:
-        yield folder, store
+        with _store_errors(url):
+            yield folder, store
     finally:
-        store.close()
+        with contextlib.suppress(*_database_errors()):
+            store.close()
+
+
+def _listed(paths: list[Path]) -> str:
+    names = ", ".join(str(path) for path in paths[:3])
+    return names + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+
+
+@dataclass(frozen=True)
+class _Probe:
+    """What a store holds, read without writing: the model files it owns (None: it holds no
+    pipeline), what it is (for messages) and the game's newest cycle (None: none yet)."""
+
+    registered: set[str] | None
+    what: str
+    latest: object | None = None
+
+
+def _probe(url: str, game: str) -> _Probe:
+    from sqlalchemy import select
+
+    from .schema import Cycle, Model
+    from .store import open_engine, safe_url, schema_revision, sqlite_file
+
+    path = sqlite_file(url)
+    if path is not None:
+        if not path.exists():
+            return _Probe(None, f"{path} does not exist")
+        if path.stat().st_size == 0:
+            return _Probe(None, f"{path} is empty (0 bytes)")
+    engine = open_engine(url, read_only=True)
+    try:
+        with engine.connect() as connection, connection.begin():
+            if schema_revision(connection) is None:
+                return _Probe(None, f"{safe_url(url)} holds no pipeline")
+            paths = set(connection.execute(select(Model.path)).scalars())
+            latest = connection.execute(
+                select(Cycle.game, Cycle.number, Cycle.stage, Cycle.config, Cycle.candidate_id)
+                .where(Cycle.game == game)
+                .order_by(Cycle.number.desc())
+                .limit(1)
+            ).one_or_none()
+    finally:
+        engine.dispose()
+    return _Probe(paths, safe_url(url), latest)
+
+
+def _check_folder_is_the_stores(folder: Path, probe: _Probe) -> None:
+    """Refuse to run in a folder that holds pipeline output the store does not own: a new
+    pipeline's models would overwrite another's files (the store lost, emptied or replaced)."""
+    from . import registry
+    from .store import StoreError
+
+    foreign = registry.foreign_files(folder, probe.registered)
+    if not foreign:
+        return
+    if probe.registered is None:
+        raise StoreError(
+            f"{folder} holds a pipeline's output ({_listed(foreign)}), but its store "
+            f"{probe.what}: the store was lost or emptied, or is not this folder's; restore it "
+            "(or name it with --db), or move the files away to start a new pipeline here"
+        )
+    raise StoreError(
+        f"{folder} holds files that no model of its store {probe.what} owns "
+        f"({_listed(foreign)}): another pipeline's? A new model could overwrite them; move them "
+        "away (`samuel pipeline check` lists them)"
+    )
 
 
 # The options of `run` that set the configuration: given ones override the stored config.
@@ -100,10 +213,8 @@ CONFIG_OPTIONS = {
 }
 
 
-def _config(args: argparse.Namespace, stored: dict | None):
-    from .config import PipelineConfig
-
-    base = PipelineConfig.from_json(stored) if stored else PipelineConfig()
+def _changes(args: argparse.Namespace) -> dict:
+    """The configuration fields the command line sets."""
     changes = {
         name: getattr(args, name)
         for name in CONFIG_OPTIONS
@@ -115,7 +226,44 @@ def _config(args: argparse.Namespace, stored: dict | None):
         changes["moves_left"] = True
     if changes.get("tablebase"):
         changes["tablebase"] = str(Path(changes["tablebase"]).resolve())
-    return dataclasses.replace(base, **changes)
+    return changes
+
+
+def _config(args: argparse.Namespace, stored: dict | None):
+    """The stored configuration with the command line's options on top, checked as a whole (a
+    bad stored value that an option replaces is no error)."""
+    from .config import PipelineConfig
+
+    data = dict(stored) if stored else PipelineConfig().to_json()
+    data.update(_changes(args))
+    return PipelineConfig.from_json(data)
+
+
+def _options_text(changes: dict) -> str:
+    words = []
+    for name, value in changes.items():
+        if name == "variance_reduction":
+            words.append("--no-variance-reduction")
+        elif name == "moves_left":
+            words.append("--moves-left")
+        else:
+            words.append(f"--{name.replace('_', '-')} {value}")
+    return " ".join(words)
+
+
+def _check_under_way(cycle, folder: Path) -> None:
+    """Refuse to work on a cycle under way whose stored configuration cannot run (stored by an
+    older samuel, or too big for this machine), saying how to replan it."""
+    from .config import PipelineConfig, check_memory
+
+    try:
+        check_memory(PipelineConfig.from_json(dict(cycle.config)))
+    except CommandError as error:
+        raise CommandError(
+            f"{cycle.game} cycle {cycle.number} under way was planned with settings that cannot "
+            f"run: {error}; give it good ones with `samuel pipeline replan {folder} --OPTION "
+            "VALUE` (before it trains)"
+        ) from None
 
 
 def _context(folder: Path, store, game: str, progress: bool, backend=None):
@@ -130,17 +278,6 @@ def _backend(args: argparse.Namespace, workers: int):
     if args.backend == "local" and args.ray_address is None:
         return None
     return backend_of(args, workers or None)
-
-
-def _latest_config(store, game: str) -> dict | None:
-    from sqlalchemy import select
-
-    from .schema import Cycle
-
-    with store.read() as connection:
-        return connection.execute(
-            select(Cycle.config).where(Cycle.game == game).order_by(Cycle.number.desc()).limit(1)
-        ).scalar_one_or_none()
 
 
 def _check_before_running(config, game: str) -> None:
@@ -166,11 +303,34 @@ def _check_before_running(config, game: str) -> None:
 
 
 def command_run(args: argparse.Namespace) -> None:
-    with _opened(args, create=True) as (folder, store):
+    # Everything is checked before anything is written: the folder against its store, the
+    # cycle under way, the options.
+    _imports()
+    from .config import PipelineConfig, check_memory
+    from .stages import DONE
+
+    folder, url = _where(args, create=True)
+    with _store_errors(url):
+        probe = _probe(url, args.game)
+    _check_folder_is_the_stores(folder, probe)
+    latest = probe.latest
+    under_way = latest is not None and latest.stage != DONE
+    if under_way:
+        _check_under_way(latest, folder)
+    config = _config(args, None if latest is None else latest.config)
+    _check_before_running(config, args.game)
+    check_memory(config)
+    changes = _changes(args)
+    if under_way and changes and config != PipelineConfig.from_json(dict(latest.config)):
+        print(
+            f"note: {args.game} cycle {latest.number} under way keeps the configuration it was "
+            f"planned with; the options apply from the next cycle (`samuel pipeline replan "
+            f"{folder} {_options_text(changes)}` gives them to cycle {latest.number} too, until "
+            "it trains)"
+        )
+    with _opened(args, "run") as (folder, store):
         from .loop import run
 
-        config = _config(args, _latest_config(store, args.game))
-        _check_before_running(config, args.game)
         backend = _backend(args, config.workers)
         ctx = _context(folder, store, args.game, progress=not args.no_progress, backend=backend)
         report = run(store, ctx, config, cycles=args.cycles, init=args.init)
@@ -178,7 +338,7 @@ def command_run(args: argparse.Namespace) -> None:
 
 
 def command_status(args: argparse.Namespace) -> None:
-    with _opened(args) as (folder, store):
+    with _opened(args, "read") as (folder, store):
         from .status import plot_anchor_scores, status_lines
 
         for line in status_lines(store, args.game):
@@ -189,7 +349,7 @@ def command_status(args: argparse.Namespace) -> None:
 
 
 def command_models(args: argparse.Namespace) -> None:
-    with _opened(args) as (folder, store):
+    with _opened(args, "read") as (folder, store):
         from .status import model_lines
 
         for line in model_lines(store, args.game):
@@ -223,17 +383,70 @@ def command_reject(args: argparse.Namespace) -> None:
 
 
 def command_check(args: argparse.Namespace) -> None:
-    with _opened(args) as (folder, store):
+    from .store import NoPipelineError, StoreError
+
+    try:
+        with _opened(args, "read") as (folder, store):
+            from . import registry
+
+            with store.read() as connection:
+                problems = registry.check(connection, folder)
+    except NoPipelineError as error:
+        # No store, or an empty one: whatever pipeline output the folder holds, nothing owns it.
         from . import registry
 
-        with store.read() as connection:
-            problems = registry.check(connection, folder)
-        for problem in problems:
-            print(("" if problem.serious else "note: ") + str(problem))
-        serious = [p for p in problems if p.serious]
-        if serious:
-            raise CommandError(f"{len(serious)} problem(s) in the store (listed above)")
-        print("the store and the files agree")
+        folder = Path(args.directory)
+        foreign = registry.foreign_files(folder, None)
+        if not foreign:
+            raise
+        for path in foreign:
+            print(f"orphan: {registry.orphan_text(folder, path)}")
+        raise StoreError(
+            f"{error}, but the folder holds {len(foreign)} file(s) of a pipeline's output that "
+            "no store owns (listed above): restore its store (or name it with --db)"
+        ) from None
+    for problem in problems:
+        print(("" if problem.serious else "note: ") + str(problem))
+    serious = [p for p in problems if p.serious]
+    if serious:
+        raise CommandError(f"{len(serious)} problem(s) in the store (listed above)")
+    print("the store and the files agree")
+
+
+def command_replan(args: argparse.Namespace) -> None:
+    with _opened(args, "write") as (folder, store):
+        from .config import check_memory
+        from .loop import latest_cycle, replan
+        from .stages import DONE, STAGES
+
+        changes = _changes(args)
+        if not changes:
+            raise CommandError("replan needs the options to change (e.g. --learning-rate 0.0005)")
+        cycle = latest_cycle(store, args.game)
+        if cycle is None or cycle.stage == DONE:
+            raise CommandError(
+                f"no {args.game} cycle is under way: `samuel pipeline run {folder} "
+                f"{_options_text(changes)}` plans the next one with the options"
+            )
+        config = _config(args, cycle.config)
+        _check_before_running(config, args.game)
+        check_memory(config)
+        ctx = _context(folder, store, args.game, progress=False)
+        done = replan(store, ctx, config)
+        before = STAGES[: STAGES.index(done.stage)]
+        kept = f"; {', '.join(before)} keep what they made" if before else ""
+        print(
+            f"{args.game} cycle {done.number} replanned ({_options_text(changes)}): its "
+            f"{done.stage} stage planned again, {done.units} unit(s) to do, {done.kept} done "
+            f"kept{kept}"
+        )
+
+
+def command_migrate(args: argparse.Namespace) -> None:
+    with _opened(args, "write") as (folder, store):
+        from .store import head_revision, safe_url
+
+        print(f"the store {safe_url(store.url)} is at schema {head_revision()}")
 
 
 def command_gate(args: argparse.Namespace) -> None:
@@ -270,6 +483,30 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _config_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that set the configuration (``run`` and ``replan``). Each help line ends
+    with a new pipeline's default; a pipeline that exists goes on with its stored settings, and
+    an option given changes them (docs/pipeline.md)."""
+    from .config import PipelineConfig
+
+    defaults = PipelineConfig()
+    for name, (kind, text) in CONFIG_OPTIONS.items():
+        default = getattr(defaults, name)
+        shown = "none" if default is None else f"{default:,}" if type(default) is int else default
+        parser.add_argument(
+            "--" + name.replace("_", "-"), type=kind, default=None, help=f"{text} ({shown})"
+        )
+    parser.add_argument(
+        "--no-variance-reduction", action="store_true", help="plain Monte Carlo rollouts"
+    )
+    parser.add_argument(
+        "--moves-left",
+        action="store_true",
+        help="give the candidates the moves-left head (trained on the plies the labels' games "
+        "lasted); a champion that has it trains it anyway",
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The ``pipeline`` command's subcommands."""
     commands = parser.add_subparsers(dest="pipeline_command", required=True, metavar="COMMAND")
@@ -279,17 +516,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_argument(run)
     run.add_argument("--cycles", type=positive_int, help="stop after N cycles (default: never)")
     run.add_argument("--init", help="the first champion (default: the shipped network)")
-    for name, (kind, text) in CONFIG_OPTIONS.items():
-        run.add_argument("--" + name.replace("_", "-"), type=kind, default=None, help=text)
-    run.add_argument(
-        "--no-variance-reduction", action="store_true", help="plain Monte Carlo rollouts"
-    )
-    run.add_argument(
-        "--moves-left",
-        action="store_true",
-        help="give the candidates the moves-left head (trained on the plies the labels' games "
-        "lasted); a champion that has it trains it anyway",
-    )
+    _config_arguments(run)
     add_backend_arguments(run)
     run.add_argument("--no-progress", action="store_true", help="no progress bars")
     run.set_defaults(run=command_run)
@@ -327,6 +554,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     check = commands.add_parser("check", help="check the store against the model files")
     _common(check)
     check.set_defaults(run=command_check)
+
+    replan = commands.add_parser(
+        "replan", help="new options for the cycle under way (until it trains its candidate)"
+    )
+    _common(replan)
+    add_game_argument(replan)
+    _config_arguments(replan)
+    replan.set_defaults(run=command_replan)
+
+    migrate = commands.add_parser("migrate", help="upgrade the store's schema to this samuel's")
+    _common(migrate)
+    migrate.set_defaults(run=command_migrate)
 
     ablate = commands.add_parser("ablate", help="train without one source; match the two")
     _common(ablate)

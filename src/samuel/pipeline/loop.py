@@ -10,6 +10,14 @@ look claims them again (``work.py``).
 The first cycle of a game starts from a champion: the network given with ``--init``, the
 shipped network, or a random network from the seed, registered and promoted ("the starting
 model") in the transaction that begins the cycle.
+
+``--cycles N`` counts cycles, not this run's work: the run's cycles are the one under way when it
+starts (or the next to begin) and the N - 1 after it, and the run stops once the last of them is
+done, whoever did their units (another run may have, while this one was paused past its lease),
+and never begins a cycle after them.
+
+A cycle's configuration can be replaced (:func:`replan`) until it has trained its candidate: the
+stage under way is planned again from the new one, and the stages after it use it.
 """
 
 from __future__ import annotations
@@ -17,8 +25,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, delete, func, select, update
 
+from samuel.errors import CommandError
 from samuel.games.networks import load_network, random_network, shipped_network
 from samuel.progress import progress_bar
 from samuel.seeds import derive_seed
@@ -56,11 +65,28 @@ def _cycle(connection: Connection, cycle_id: int):
     return connection.execute(select(Cycle.__table__).where(Cycle.id == cycle_id)).one()
 
 
-def begin_cycle(store: Store, ctx: Context, config: PipelineConfig, init: str | None = None) -> int:
+def latest_cycle(store: Store, game: str):
+    """The game's newest cycle (done or under way), or None before the first."""
+    with store.read() as connection:
+        return _latest_cycle(connection, game)
+
+
+def begin_cycle(
+    store: Store,
+    ctx: Context,
+    config: PipelineConfig,
+    init: str | None = None,
+    last: int | None = None,
+) -> int | None:
     """Start the game's next cycle (and its first champion, before the first cycle); return its
-    id. Two runs starting it at once make one cycle: the second finds it begun."""
+    id, or the id of the cycle under way. Two runs starting it at once make one cycle: the
+    second finds it begun. None, and nothing begun, once cycle ``last`` is done (or a later one
+    has begun)."""
     with store.write() as connection:
         latest = _latest_cycle(connection, ctx.game, lock=True)
+        if latest is not None and last is not None:
+            if latest.number > last or (latest.number == last and latest.stage == DONE):
+                return None
         if latest is not None and latest.stage != DONE:
             return latest.id
         champion = registry.active_model(connection, ctx.game, lock=True)
@@ -166,13 +192,21 @@ def run(
     cycles: int | None = None,
     init: str | None = None,
 ) -> RunReport:
-    """Work on the game's cycles until ``cycles`` of them have finished (None: for ever). A cycle
-    under way when the run starts counts as its first."""
+    """Work on the game's cycles until ``cycles`` of them have finished (None: for ever): the
+    cycle under way when the run starts (or the next to begin) and the ones after it, whoever
+    does their units; the run begins no cycle after them (the module's docstring)."""
     report = RunReport()
     bar = None
     shown = None
-    while cycles is None or len(report.cycles) < cycles:
-        cycle_id = begin_cycle(store, ctx, config, init)
+    first = last = None
+    if cycles is not None:
+        latest = latest_cycle(store, ctx.game)
+        first = 1 if latest is None else latest.number + (1 if latest.stage == DONE else 0)
+        last = first + cycles - 1
+    while True:
+        cycle_id = begin_cycle(store, ctx, config, init, last=last)
+        if cycle_id is None:
+            break
         stage = advance(store, ctx, cycle_id)
         with store.read() as connection:
             cycle = _cycle(connection, cycle_id)
@@ -182,9 +216,12 @@ def run(
             if bar is not None:
                 bar.close()
                 bar = None
-            report.cycles.append(cycle.number)
-            ctx.say(describe_cycle(store, cycle_id))
+            if cycle.number not in report.cycles:
+                report.cycles.append(cycle.number)
+                ctx.say(describe_cycle(store, cycle_id))
             shown = None
+            if last is not None and cycle.number >= last:
+                break
             continue
         if shown != (cycle_id, stage):
             if bar is not None:
@@ -198,6 +235,8 @@ def run(
         if unit is None:
             time.sleep(POLL_SECONDS)
             continue
+        with store.read() as connection:  # the plan the unit belongs to (replan may change it)
+            cycle = _cycle(connection, cycle_id)
         with work.Heartbeat(store, unit):
             store_output = stages.work(ctx, cycle, unit)
         try:
@@ -212,7 +251,97 @@ def run(
             bar.update(1)
     if bar is not None:
         bar.close()
+    if first is not None:  # the run's cycles that others finished while it was not looking
+        with store.read() as connection:
+            rows = connection.execute(
+                select(Cycle.id, Cycle.number)
+                .where(
+                    Cycle.game == ctx.game,
+                    Cycle.number.between(first, last),
+                    Cycle.stage == DONE,
+                )
+                .order_by(Cycle.number)
+            ).all()
+        for row in rows:
+            if row.number not in report.cycles:
+                report.cycles.append(row.number)
+                ctx.say(describe_cycle(store, row.id))
+        report.cycles.sort()
     return report
+
+
+@dataclass
+class Replanned:
+    """What :func:`replan` did."""
+
+    number: int  # the cycle's number
+    stage: str  # the stage under way, planned again
+    units: int  # its units planned again (those not done)
+    kept: int  # its units already done, kept
+
+
+def replan(store: Store, ctx: Context, config: PipelineConfig) -> Replanned:
+    """Replace the configuration of the game's cycle under way by ``config``, while the cycle has
+    not trained its candidate; raise :class:`CommandError` saying why not otherwise.
+
+    The stages done keep what they made. The stage under way keeps its units that are done; the
+    others are deleted (a run working on one loses it: its output is dropped, as when a lease is
+    lost) and the stage is planned again from ``config``, leaving out the tasks that a unit
+    already did. The stages after it are planned from ``config`` when they come. One
+    transaction: every run sees the old plan or the new one."""
+    with store.write() as connection:
+        cycle = _latest_cycle(connection, ctx.game, lock=True)
+        if cycle is None or cycle.stage == DONE:
+            raise CommandError(
+                f"no {ctx.game} cycle is under way: `samuel pipeline run` plans the next one with "
+                "the options it is given"
+            )
+        if cycle.candidate_id is not None or STAGES.index(cycle.stage) > STAGES.index("train"):
+            raise CommandError(
+                f"{ctx.game} cycle {cycle.number} has trained its candidate (model "
+                f"{cycle.candidate_id}): its plan can no longer change; give the options to "
+                "`samuel pipeline run`, and they apply from the next cycle"
+            )
+        connection.execute(
+            update(Cycle).where(Cycle.id == cycle.id).values(config=config.to_json())
+        )
+        connection.execute(
+            delete(WorkUnit).where(
+                WorkUnit.cycle_id == cycle.id,
+                WorkUnit.stage == cycle.stage,
+                WorkUnit.state != "done",
+            )
+        )
+        kept = connection.execute(
+            select(WorkUnit.part, WorkUnit.task).where(
+                WorkUnit.cycle_id == cycle.id, WorkUnit.stage == cycle.stage
+            )
+        ).all()
+        done = [dict(row.task) for row in kept]
+        tasks = [
+            task
+            for task in plan(connection, ctx, _cycle(connection, cycle.id), cycle.stage)
+            if task not in done
+        ]
+        start = max((row.part for row in kept), default=-1) + 1
+        if tasks:
+            now = utc_now()
+            connection.execute(
+                WorkUnit.__table__.insert(),
+                [
+                    {
+                        "cycle_id": cycle.id,
+                        "stage": cycle.stage,
+                        "part": start + number,
+                        "task": task,
+                        "state": "pending",
+                        "attempts": 0,
+                        "created_at": now,
+                    }
+                    for number, task in enumerate(tasks)
+                ],
+            )
+    return Replanned(cycle.number, cycle.stage, len(tasks), len(kept))
 
 
 def describe_cycle(store: Store, cycle_id: int) -> str:

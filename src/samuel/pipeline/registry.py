@@ -7,11 +7,23 @@ transaction: the old champion is retired, the new one made active and the log ge
 edits the store by hand, which :func:`check` finds.
 
 Model files live in the pipeline's folder, ``models/GAME-ID.bin``; the store keeps the path
-relative to the folder, so the folder can move.
+relative to the folder, so the folder can move. The store *owns* the files it registers: a file
+in ``models/`` that no model of the store names (another pipeline's, whose store was lost or
+emptied) is never overwritten; ``samuel pipeline run`` refuses such a folder
+(:func:`foreign_files`) and :func:`check` lists them.
+
+**A model's file is put in place once its registration has committed.** It is written first
+under a hidden name beside its place (``models/.GAME-ID.bin.runRUN.pending``), and its hash
+registered with it; when the transaction commits the file is linked to its place (never over
+another file), and when it does not the pending file is deleted. A run killed in between
+leaves either a pending file whose registration never committed (hidden, harmless) or a
+registered model whose file is still pending, which the next load of the model puts in place
+(:func:`load_model`; :func:`check` reports it as a note).
 """
 
 from __future__ import annotations
 
+import errno
 import getpass
 import hashlib
 import os
@@ -23,12 +35,18 @@ import numpy as np
 from sqlalchemy import Connection, Row, func, select, update
 
 from samuel.errors import SamuelError
+from samuel.files import describe_os_error
 from samuel.games import get_game
 from samuel.games.networks import load_network, save_network
 
 from .schema import Label, Model, Position, Promotion, Tournament, utc_now
+from .store import StoreError, after_transaction
 
 MODELS_FOLDER = "models"
+ABLATIONS_FOLDER = "ablations"  # `samuel pipeline ablate`'s networks
+MAX_ID = 2**31 - 1  # ids are 32-bit integers (PostgreSQL's integer): a larger one names nothing
+PENDING = ".pending"  # the suffix of a model file written but not yet in its place
+QUICK_CHECK_LIMIT = 100  # SQLite's quick_check stops after this many problems
 
 
 class RegistryError(SamuelError):
@@ -64,8 +82,9 @@ def register_model(
     run_id: int | None,
 ) -> int:
     """Save ``params`` as a new model's file and register it; return its id. The file is written
-    (atomically) inside the registering transaction: if that transaction does not commit, the
-    file is an orphan that :func:`check` reports, never a model without its file."""
+    under a pending name inside the registering transaction and put in its place once that
+    commits (the module's docstring); a file already at its place is never overwritten (it is
+    another pipeline's: :class:`RegistryError`)."""
     model_id = connection.execute(
         Model.__table__.insert().returning(Model.id),
         {
@@ -80,20 +99,88 @@ def register_model(
         },
     ).scalar_one()
     relative = f"{MODELS_FOLDER}/{game}-{model_id:06d}.bin"
-    (folder / MODELS_FOLDER).mkdir(parents=True, exist_ok=True)
-    save_network(params, folder / relative, get_game(game).kernel_id)  # atomically
+    final = Path(folder) / relative
+    (Path(folder) / MODELS_FOLDER).mkdir(parents=True, exist_ok=True)
+    if os.path.lexists(final):
+        raise _taken(model_id, final)
+    pending = final.with_name(f".{final.name}.run{run_id}{PENDING}")
+    save_network(params, pending, get_game(game).kernel_id)  # atomically
     connection.execute(
-        update(Model)
-        .where(Model.id == model_id)
-        .values(path=relative, sha256=sha256_of(folder / relative))
+        update(Model).where(Model.id == model_id).values(path=relative, sha256=sha256_of(pending))
     )
+
+    def committed() -> None:
+        _put_in_place(pending, final, model_id)
+
+    def rolled_back() -> None:
+        try:
+            pending.unlink(missing_ok=True)
+        except OSError:
+            pass  # a hidden pending file harms nothing
+
+    if not after_transaction(connection, committed, rolled_back):
+        committed()  # not in Store.write: in place at once, as the caller's transaction goes on
     return model_id
 
 
+def _taken(model_id: int, final: Path) -> RegistryError:
+    return RegistryError(
+        f"cannot register model {model_id}: {final} exists and no model of the store owns it "
+        "(another pipeline's file?); move it away (`samuel pipeline check` lists such files)"
+    )
+
+
+def _put_in_place(pending: Path, final: Path, model_id: int) -> None:
+    """Move a model's pending file to its place, never over another file."""
+    try:
+        os.link(pending, final)  # fails if ``final`` exists: nothing is overwritten
+    except FileExistsError:
+        raise _taken(model_id, final) from None
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+            raise
+        if os.path.lexists(final):  # a file system without hard links
+            raise _taken(model_id, final) from None
+        os.replace(pending, final)
+        return
+    pending.unlink()
+
+
+def _pending_files(final: Path) -> list[Path]:
+    return sorted(final.parent.glob(f".{final.name}.run*{PENDING}"))
+
+
+def _recover(final: Path, model: Row) -> bool:
+    """Put a registered model's pending file in place (a run was killed after the registration
+    committed, before the file was moved); True if it did."""
+    for pending in _pending_files(final):
+        try:
+            if sha256_of(pending) != model.sha256:
+                continue
+            _put_in_place(pending, final, model.id)
+        except (OSError, RegistryError):
+            continue
+        return True
+    return False
+
+
 def get_model(connection: Connection, model_id: int) -> Row:
-    row = connection.execute(select(Model.__table__).where(Model.id == model_id)).one_or_none()
+    row = None
+    if 0 < model_id <= MAX_ID:  # a larger number would not even fit the query
+        row = connection.execute(select(Model.__table__).where(Model.id == model_id)).one_or_none()
     if row is None:
         raise RegistryError(f"no model {model_id} in the registry (samuel pipeline models)")
+    return row
+
+
+def get_tournament(connection: Connection, tournament_id: int) -> Row:
+    row = None
+    if 0 < tournament_id <= MAX_ID:
+        row = connection.execute(
+            select(Tournament.__table__).where(Tournament.id == tournament_id)
+        ).one_or_none()
+    if row is None:
+        raise RegistryError(f"no tournament {tournament_id} in the store (samuel pipeline status)")
     return row
 
 
@@ -126,13 +213,38 @@ def model_file(folder: Path, model: Row) -> Path:
     return path
 
 
+def missing_file_text(model: Row, path: Path, error: OSError) -> str:
+    """What a model file that cannot be read means, in words: which model, which file, why,
+    and what follows."""
+    if isinstance(error, FileNotFoundError):
+        what = {
+            "active": "the loop cannot run or gate against it until it is restored",
+            "candidate": "it cannot be gated or promoted until it is restored",
+            "rejected": "it cannot be gated again or promoted until it is restored",
+            "retired": "it cannot be promoted again until it is restored",
+        }.get(model.status, "it cannot be used until it is restored")
+        return (
+            f"model {model.id} ({model.game}, {model.status}): its file {model.path} is missing "
+            f"({path}); {what} (from a backup: the registry has its SHA-256)"
+        )
+    return (
+        f"model {model.id} ({model.game}, {model.status}): cannot read its file {path}: "
+        f"{describe_os_error(error)}"
+    )
+
+
 def load_model(folder: Path, model: Row) -> np.ndarray:
-    """A model's parameters, after checking its file against the registry's hash."""
+    """A model's parameters, after checking its file against the registry's hash (a file still
+    pending is put in place first: the module's docstring)."""
     path = model_file(folder, model)
     try:
         digest = sha256_of(path)
+    except FileNotFoundError as error:
+        if not _recover(path, model):
+            raise RegistryError(missing_file_text(model, path, error)) from None
+        digest = sha256_of(path)
     except OSError as error:
-        raise RegistryError(f"model {model.id}: cannot read {path}: {error.strerror}") from None
+        raise RegistryError(missing_file_text(model, path, error)) from None
     if digest != model.sha256:
         raise RegistryError(
             f"model {model.id}: {path} does not match the registry's SHA-256 (changed since it was "
@@ -154,6 +266,13 @@ def promote(
     model = get_model(connection, model_id)
     if model.status == "active":
         raise RegistryError(f"model {model_id} is already the active {model.game} model")
+    if tournament_id is not None:
+        tournament = get_tournament(connection, tournament_id)
+        if model_id not in (tournament.candidate_id, tournament.champion_id):
+            raise RegistryError(
+                f"tournament {tournament_id} was model {tournament.candidate_id} against "
+                f"{tournament.champion_id}: model {model_id} did not play in it"
+            )
     previous = active_model(connection, model.game, lock=True)
     if previous is not None:
         connection.execute(update(Model).where(Model.id == previous.id).values(status="retired"))
@@ -194,13 +313,15 @@ def list_models(connection: Connection, game: str | None = None) -> list[Row]:
 
 @dataclass(frozen=True)
 class Problem:
-    what: str  # a short kind: "file", "hash", "active", "log", "label", "key", "orphan"
+    # a short kind: "file", "hash", "active", "log", "label", "key", "orphan", "pending"
+    what: str
     text: str
 
     @property
     def serious(self) -> bool:
-        """An orphan file (left by a run killed while registering a model) harms nothing."""
-        return self.what != "orphan"
+        """A model file still pending (a run killed as it registered the model) is put in place
+        by the next load of the model: a note, not a problem."""
+        return self.what != "pending"
 
     def __str__(self) -> str:
         return f"{self.what}: {self.text}"
@@ -245,7 +366,23 @@ def check(connection: Connection, folder: Path) -> list[Problem]:
     """Everything wrong with the store against the files: a missing or changed model file, more
     than one active model of a game, a promotion log that disagrees with the statuses or with
     itself, labels that point at the wrong position, positions whose state does not match their
-    key, model files nobody registered."""
+    key, model files nobody registered. A SQLite file that is damaged (SQLite's own
+    ``quick_check`` of every page and index) raises :class:`StoreError` before the rest."""
+    if connection.dialect.name == "sqlite":
+        said = [str(row[0]) for row in connection.exec_driver_sql("PRAGMA quick_check")]
+        if said != ["ok"]:
+            damage = [
+                line.strip()
+                for text in said
+                for line in text.splitlines()
+                if line.strip() and not line.startswith("***")  # "*** in database main ***"
+            ] or ["(no detail)"]
+            first = "".join(c if c.isprintable() else "?" for c in damage[0])[:200]
+            raise StoreError(
+                f"the store is damaged: SQLite's quick_check finds {len(damage)}"
+                f"{' or more' if len(damage) >= QUICK_CHECK_LIMIT else ''} problem(s), "
+                f"the first: {first}; restore it from a backup"
+            )
     problems: list[Problem] = []
     models = list_models(connection)
     for model in models:
@@ -257,7 +394,22 @@ def check(connection: Connection, folder: Path) -> list[Problem]:
         try:
             digest = sha256_of(path)
         except OSError as error:
-            problems.append(Problem("file", f"model {model.id}: {path}: {error.strerror}"))
+            pending = (
+                [p for p in _pending_files(path) if _same_hash(p, model.sha256)]
+                if isinstance(error, FileNotFoundError)
+                else []
+            )
+            if pending:
+                problems.append(
+                    Problem(
+                        "pending",
+                        f"model {model.id}: its file is still {pending[0]} (a run was killed as "
+                        f"it registered the model); the next run or command that loads the model "
+                        f"puts it in place at {path}",
+                    )
+                )
+            else:
+                problems.append(Problem("file", missing_file_text(model, path, error)))
             continue
         if digest != model.sha256:
             problems.append(
@@ -330,10 +482,50 @@ def check(connection: Connection, folder: Path) -> list[Problem]:
     for tournament in connection.execute(select(Tournament.__table__)):
         if tournament.decision not in ("promote", "reject"):
             problems.append(Problem("log", f"tournament {tournament.id} has no decision"))
-    registered = {model.path for model in models}
-    files = folder / MODELS_FOLDER
-    if files.is_dir():
-        for path in sorted(files.glob("*.bin")):
-            if f"{MODELS_FOLDER}/{path.name}" not in registered:
-                problems.append(Problem("orphan", f"{path} is no registered model's file"))
+    for path in foreign_files(folder, {model.path for model in models}):
+        problems.append(Problem("orphan", orphan_text(folder, path)))
     return problems
+
+
+def _same_hash(path: Path, sha256: str) -> bool:
+    try:
+        return sha256_of(path) == sha256
+    except OSError:
+        return False
+
+
+def orphan_text(folder: Path, path: Path) -> str:
+    """What a file the store does not own means, for ``check``."""
+    return (
+        f"{path} is in the pipeline's folder, but no model of the store owns it (another "
+        f"pipeline's, whose store was lost or replaced?): `samuel pipeline run` refuses the "
+        f"folder {folder} until it is moved away"
+    )
+
+
+def _visible(folder: Path) -> list[Path]:
+    """The entries of ``folder`` but the hidden ones (pending and temporary files), sorted."""
+    try:
+        entries = list(folder.iterdir())
+    except FileNotFoundError:
+        return []
+    except NotADirectoryError:
+        return [folder]
+    return sorted(p for p in entries if not p.name.startswith("."))
+
+
+def foreign_files(folder: Path, registered: set[str] | None) -> list[Path]:
+    """The pipeline output in ``folder`` that a store with the models ``registered`` (their
+    paths; None: a store that holds no pipeline) does not own: every entry of ``models/`` that
+    is no registered model's file, and, when the store holds no pipeline, the ablations'
+    networks too. Hidden files (pending, temporary) are left out."""
+    folder = Path(folder)
+    known = registered or set()
+    found = [
+        path
+        for path in _visible(folder / MODELS_FOLDER)
+        if f"{MODELS_FOLDER}/{path.name}" not in known
+    ]
+    if registered is None:
+        found += _visible(folder / ABLATIONS_FOLDER)
+    return found

@@ -29,7 +29,7 @@ from samuel.seeds import derive_seed
 
 from . import dataset, registry
 from .bulk import import_labelled
-from .config import PipelineConfig
+from .config import RANDOM_PER_UNIT, TABLEBASE_PER_UNIT, PipelineConfig
 from .gating import gate, record_tournament
 from .relabel import prioritise
 from .schema import Cycle, Position, Tournament, WorkUnit
@@ -38,8 +38,6 @@ from .work import ClaimedUnit
 
 STAGES = ("generate", "random", "label", "train", "gate", "prioritise", "relabel")
 DONE = "done"
-RANDOM_PER_UNIT = 1000  # random positions made by one unit
-TABLEBASE_PER_UNIT = 2000
 MEASURED_POSITIONS = 100_000  # the most game positions the random source's distribution reads
 GAME_ID_SPAN = 1 << 20  # origin_game = unit id * span + the game's number in its unit
 

@@ -29,8 +29,8 @@ def _cycles(connection: Connection, game: str) -> list:
 
 
 def status_lines(store: Store, game: str) -> list[str]:
-    """``samuel pipeline status``: counts by source and label state, the active model, the
-    cycle under way, the last tournaments."""
+    """``samuel pipeline status``: counts by source and label state, the active model and its
+    score against the anchor (what the plot draws), the cycle under way, the last tournaments."""
     lines = [f"store: {safe_url(store.url)}", f"game: {game}"]
     with store.read() as connection:
         counts = dataset.count_positions(connection, game)
@@ -48,6 +48,16 @@ def status_lines(store: Store, game: str) -> list[str]:
             if active is None
             else f"active model: {active.id} ({active.path}, sha256 {active.sha256[:12]}...)"
         )
+        history = anchor_history(connection, game)
+        if history:
+            cycle, score, low, high, _ = history[-1]
+            anchor = connection.execute(
+                select(Tournament.anchor).where(Tournament.game == game).limit(1)
+            ).scalar_one()
+            lines.append(
+                f"the champion against {anchor}: {100 * score:.1f}% "
+                f"(95% range {100 * low:.1f}-{100 * high:.1f}), as of cycle {cycle}"
+            )
         cycles = _cycles(connection, game)
         if cycles:
             cycle = cycles[-1]

@@ -15,6 +15,13 @@ One code path serves both databases; where they differ it is said here and nowhe
 - **PostgreSQL**: bulk inserts ``COPY`` into a temporary table, then ``INSERT ... ON CONFLICT DO
   NOTHING`` from it; migrations take an advisory lock, so two first runs do not both create the
   tables.
+- **Reading only** (``Store.open(url, read_only=True)``, for ``status``, ``models``, ``check``):
+  SQLite opens the file ``mode=ro`` (``immutable`` in a folder that takes no files, where no
+  one can be writing) and never sets its journal mode; PostgreSQL's transactions are read-only.
+  Nothing is migrated and no run is recorded, so a read-only file or file system can be read,
+  and a store that does not exist is never created.
+- **Failures of the store itself** (a full disk, a damaged file, a lock held too long, a lost
+  server) become one-line :class:`StoreError` messages (:func:`describe_database_error`).
 """
 
 from __future__ import annotations
@@ -24,13 +31,15 @@ import hashlib
 import itertools
 import os
 import socket
+import sqlite3
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
+import urllib.parse
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 
@@ -91,7 +100,17 @@ def stored_keys(rows) -> list[int]:
 
 
 class StoreError(SamuelError):
-    """The store cannot be opened or used: a bad URL, an unreachable server, a newer schema."""
+    """The store cannot be opened or used: a bad URL, an unreachable server, a newer schema, a
+    damaged file, a full disk."""
+
+
+class NoPipelineError(StoreError):
+    """The store does not exist (``missing``), or exists and holds no pipeline: an empty file, a
+    database without the pipeline's tables. Only ``samuel pipeline run`` starts one."""
+
+    def __init__(self, message: str, missing: bool) -> None:
+        super().__init__(message)
+        self.missing = missing
 
 
 def database_url(db: str | None, folder: str | os.PathLike) -> str:
@@ -103,12 +122,24 @@ def database_url(db: str | None, folder: str | os.PathLike) -> str:
     return f"sqlite:///{path.resolve()}"
 
 
-def _sqlite_settings(engine: Engine) -> None:
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite store's URL (None for another database, or SQLite in memory)."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        return None
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def _sqlite_settings(engine: Engine, read_only: bool) -> None:
     @event.listens_for(engine, "connect")
     def connect(dbapi_connection, _record) -> None:
         dbapi_connection.isolation_level = None  # transactions are begun below, not by sqlite3
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
+        if not read_only:  # a store that is read is never changed, not even its journal mode
+            cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=NORMAL")  # WAL keeps committed data across a crash
@@ -117,13 +148,30 @@ def _sqlite_settings(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def begin(connection: Connection) -> None:
-        deferred = connection.get_execution_options().get("read_only", False)
+        deferred = read_only or connection.get_execution_options().get("read_only", False)
         connection.exec_driver_sql("BEGIN" if deferred else "BEGIN IMMEDIATE")
 
 
-def open_engine(url: str) -> Engine:
+def _read_only_sqlite(path: Path):
+    """A function that opens the SQLite file at ``path`` read-only (``mode=ro``: SQLite itself
+    refuses every write, and never creates the file). A store in a folder that takes no new
+    files, with no write-ahead log beside it, is opened ``immutable`` (SQLite could not make
+    the log's index there; with no log, no one is writing)."""
+    name = urllib.parse.quote(str(path.resolve()))
+    wal = path.with_name(path.name + "-wal")
+    immutable = not os.access(path.parent, os.W_OK) and not wal.exists()
+    uri = f"file:{name}?{'immutable=1' if immutable else 'mode=ro'}"
+
+    def connect():
+        return sqlite3.connect(uri, uri=True, check_same_thread=False)
+
+    return connect
+
+
+def open_engine(url: str, read_only: bool = False) -> Engine:
     """An engine for ``url``, with the settings the pipeline relies on; raises
-    :class:`StoreError` for a URL it cannot use."""
+    :class:`StoreError` for a URL it cannot use. ``read_only``: the database refuses writes
+    (SQLite opens the file ``mode=ro``; PostgreSQL's transactions are read-only)."""
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -138,13 +186,113 @@ def open_engine(url: str) -> Engine:
         folder = Path(parsed.database).parent
         if not folder.is_dir():
             raise StoreError(f"no folder {folder} for the SQLite store {parsed.database}")
+    options: dict = {}
+    if read_only and backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        options["creator"] = _read_only_sqlite(Path(parsed.database))
+    elif read_only and backend == "postgresql":
+        options["connect_args"] = {"options": "-c default_transaction_read_only=on"}
     try:
-        engine = create_engine(parsed, pool_pre_ping=True)
+        engine = create_engine(parsed, pool_pre_ping=True, **options)
     except (NoSuchModuleError, ImportError) as error:
         raise StoreError(f"cannot use {parsed.drivername!r}: {error}") from None
     if backend == "sqlite":
-        _sqlite_settings(engine)
+        _sqlite_settings(engine, read_only)
     return engine
+
+
+def _scripts():
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return ScriptDirectory.from_config(config)
+
+
+def head_revision() -> str:
+    """This program's newest schema revision."""
+    return _scripts().get_current_head()
+
+
+def schema_revision(connection: Connection) -> str | None:
+    """The store's schema revision (Alembic's), or None if it has none: no pipeline in it."""
+    if not inspect(connection).has_table("alembic_version"):
+        return None
+    return connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def check_pipeline(engine: Engine, url: str, older_is_fine: bool) -> None:
+    """Raise :class:`NoPipelineError` if the store holds no pipeline, :class:`StoreError` if its
+    schema is newer than this program's or (unless ``older_is_fine``) older."""
+    with engine.connect() as connection:
+        with connection.begin():
+            revision = schema_revision(connection)
+    where = safe_url(url)
+    if revision is None:
+        raise NoPipelineError(
+            f"the store {where} holds no pipeline (no tables: `samuel pipeline run` starts one)",
+            missing=False,
+        )
+    scripts = _scripts()
+    head = scripts.get_current_head()
+    if revision == head:
+        return
+    if revision not in {script.revision for script in scripts.walk_revisions()}:
+        raise StoreError(
+            f"the store's schema ({revision}) is newer than this samuel knows (newest: {head}): "
+            "upgrade samuel"
+        )
+    if not older_is_fine:
+        raise StoreError(
+            f"the store {where} has an older schema ({revision}; this samuel's is {head}), and "
+            "this command only reads: `samuel pipeline migrate DIR` upgrades it"
+        )
+
+
+def describe_database_error(error: BaseException, url: str) -> StoreError | None:
+    """A one-line :class:`StoreError` for what the database said when the store itself failed (a
+    full disk, a damaged file, a lock held too long, a lost server), or None for any other error
+    (a bug, or a constraint the caller must word itself)."""
+    from sqlalchemy import exc
+
+    original = error.orig if isinstance(error, exc.DBAPIError) else error
+    if isinstance(original, sqlite3.Error):
+        if type(original) not in (sqlite3.OperationalError, sqlite3.DatabaseError):
+            return None  # integrity and programming errors are the caller's (or bugs)
+    else:
+        try:
+            import psycopg
+        except ImportError:
+            return None
+        if not isinstance(original, psycopg.OperationalError | psycopg.InternalError):
+            return None
+    lines = str(original).strip().splitlines()
+    said = lines[0].strip() if lines else type(original).__name__
+    said = "".join(c if c.isprintable() else "?" for c in said)[:200]
+    where = safe_url(url)
+    lowered = said.lower()
+    code = getattr(original, "sqlstate", None) or ""
+    if "disk is full" in lowered or "no space left" in lowered or code == "53100":
+        return StoreError(
+            f"the store {where} is out of space ({said}): the work in flight was not stored, "
+            "and what was stored before is intact; free some space and run again"
+        )
+    if (
+        "malformed" in lowered
+        or "not a database" in lowered
+        or "corrupt" in lowered
+        or "could not decode" in lowered
+        or code in ("XX001", "XX002")
+    ):
+        return StoreError(
+            f"the store {where} is damaged ({said}): restore it from a backup "
+            "(`samuel pipeline check` verifies a store)"
+        )
+    if "readonly" in lowered or "read-only" in lowered:
+        return StoreError(f"the store {where} cannot be written ({said})")
+    if "locked" in lowered or "busy" in lowered:
+        return StoreError(f"the store {where} is locked by another process ({said}): try again")
+    return StoreError(f"the store {where}: {said}")
 
 
 def _alembic_config(connection: Connection):
@@ -196,19 +344,73 @@ def _migrate(connection: Connection) -> None:
                     raise StoreError(f"migrating broke a foreign key ({tuple(broken)}): not saved")
 
 
+AFTER_TRANSACTION = "samuel_after_transaction"  # connection.info: what to do after it ends
+
+
+def after_transaction(
+    connection: Connection, committed: Callable[[], None], rolled_back: Callable[[], None]
+) -> bool:
+    """Have ``committed`` called once the transaction of :meth:`Store.write` that ``connection``
+    is in commits, or ``rolled_back`` if it does not (files that belong with the rows written:
+    ``registry.register_model``). False (and nothing done) outside :meth:`Store.write`."""
+    hooks = connection.info.get(AFTER_TRANSACTION)
+    if hooks is None:
+        return False
+    hooks.append((committed, rolled_back))
+    return True
+
+
+def _store_file_problem(url: str) -> NoPipelineError | None:
+    """For a SQLite store: the error that says its file is missing or empty, if it is."""
+    path = sqlite_file(url)
+    if path is None:
+        return None
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        return NoPipelineError(
+            f"no store {path} (`samuel pipeline run` starts a pipeline)", missing=True
+        )
+    except OSError:
+        return None  # opening it says why
+    if size == 0:
+        return NoPipelineError(f"the store {path} is empty (0 bytes): it holds no pipeline", False)
+    return None
+
+
 @dataclass
 class Store:
-    """An open store: its engine, and the run (this process) that writes to it."""
+    """An open store: its engine, and the run (this process) that writes to it (none when the
+    store was opened read-only)."""
 
     engine: Engine
     url: str
-    run_id: int
+    run_id: int | None
+    read_only: bool = field(default=False)
 
     @classmethod
-    def open(cls, url: str, command: str | None = None) -> Store:
-        """Open (and migrate) the store at ``url`` and record this process as a run."""
-        engine = open_engine(url)
+    def open(
+        cls,
+        url: str,
+        command: str | None = None,
+        *,
+        read_only: bool = False,
+        create: bool = True,
+    ) -> Store:
+        """Open the store at ``url``. By default migrate it (creating the pipeline's tables in a
+        new store) and record this process as a run. ``create=False``: the store must exist and
+        hold a pipeline (:class:`NoPipelineError` otherwise). ``read_only``: nothing is written,
+        not even the run (the database refuses writes; the schema must be this program's)."""
+        if read_only or not create:
+            problem = _store_file_problem(url)
+            if problem is not None:
+                raise problem
+        engine = open_engine(url, read_only=read_only)
         try:
+            if read_only or not create:
+                check_pipeline(engine, url, older_is_fine=not read_only)
+            if read_only:
+                return cls(engine=engine, url=url, run_id=None, read_only=True)
             migrate(engine)
             with engine.begin() as connection:
                 run_id = connection.execute(
@@ -220,9 +422,16 @@ class Store:
                         "started_at": utc_now(),
                     },
                 ).scalar_one()
-        except DBAPIError as error:
+        except (DBAPIError, sqlite3.Error) as error:
             engine.dispose()
-            raise StoreError(f"cannot open the store {safe_url(url)}: {error.orig}") from None
+            described = describe_database_error(error, url)
+            original = getattr(error, "orig", error)
+            raise (
+                described or StoreError(f"cannot open the store {safe_url(url)}: {original}")
+            ) from None
+        except BaseException:
+            engine.dispose()
+            raise
         return cls(engine=engine, url=url, run_id=run_id)
 
     @property
@@ -231,9 +440,24 @@ class Store:
 
     @contextlib.contextmanager
     def write(self) -> Iterator[Connection]:
-        """A write transaction: committed at the end, rolled back on an error."""
-        with self.engine.begin() as connection:
-            yield connection
+        """A write transaction: committed at the end, rolled back on an error. What was asked
+        with :func:`after_transaction` is done once it has committed or rolled back."""
+        if self.read_only:
+            raise StoreError(f"the store {safe_url(self.url)} was opened read-only")
+        with self.engine.connect() as connection:
+            hooks: list[tuple[Callable[[], None], Callable[[], None]]] = []
+            connection.info[AFTER_TRANSACTION] = hooks
+            try:
+                with connection.begin():
+                    yield connection
+            except BaseException:
+                for _, rolled_back in hooks:
+                    rolled_back()
+                raise
+            finally:
+                connection.info.pop(AFTER_TRANSACTION, None)
+            for committed, _ in hooks:
+                committed()
 
     @contextlib.contextmanager
     def read(self) -> Iterator[Connection]:
