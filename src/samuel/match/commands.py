@@ -196,22 +196,21 @@ def command_match(args: argparse.Namespace) -> None:
             # dies): the games played are kept on disk as the match goes, marked incomplete.
             checkpoint=_checkpoint(json_path, records_path) if args.backend == "ray" else None,
         )
+        stopped = None
     except MatchInterrupted as error:
         # The backend failed (Ray's processes died): keep the games played, marked incomplete.
         if error.result is None:
             raise CommandError(f"{error}: no game had finished, so nothing was written") from None
-        result = error.result
-        print(format_match_report(result))
-        print()
-        _write_outputs(json_path, match_json(result), records_path, result.records())
-        raise CommandError(
-            f"the match stopped after {result.games} of {games} games ({error}); the report "
-            f"and records of the {result.games} games played are in {json_path} and "
-            f"{records_path}, marked incomplete"
-        ) from None
+        result, stopped = error.result, error
     print(format_match_report(result))
     print()
     _write_outputs(json_path, match_json(result), records_path, result.records())
+    if stopped is not None:
+        raise CommandError(
+            f"the match stopped after {result.games} of {games} games ({stopped}); the report "
+            f"and records of the {result.games} games played are in {json_path} and "
+            f"{records_path}, marked incomplete"
+        )
 
 
 def command_tournament(args: argparse.Namespace) -> None:
