@@ -134,18 +134,23 @@ def text_inputs(examples: list[str], alphabet: str) -> st.SearchStrategy[str]:
     )
 
 
-def random_positions(games: int = 6, seed: int = 1) -> list[Position]:
-    """The start and every seventh position of a few random games: both sides to move, sheep in
-    hand or not, sheep captured, games over."""
+def played_positions(rules, games: int, seed: int, ply_cap: int, every: int) -> list:
+    """Every ``every``-th position (after the start) of ``games`` seeded random games."""
     rng = np.random.default_rng(seed)
-    positions = [RULES.initial_position()]
+    positions = []
     for _ in range(games):
-        game = Game(RULES, ply_cap=120)
+        game = Game(rules, ply_cap=ply_cap)
         while game.outcome is None:
             moves = game.legal_moves()
             game.play(moves[rng.integers(len(moves))])
-        positions.extend(game.positions[1::7])
+        positions.extend(game.positions[1::every])
     return positions
+
+
+def random_positions(games: int = 6, seed: int = 1) -> list[Position]:
+    """The start and every seventh position of a few random games: both sides to move, sheep in
+    hand or not, sheep captured, games over."""
+    return [RULES.initial_position(), *played_positions(RULES, games, seed, 120, 7)]
 
 
 POSITIONS = random_positions()
@@ -423,15 +428,11 @@ CAPTURE_POSITIONS = [
 
 def random_draughts_positions(games: int = 4, seed: int = 3) -> list[DraughtsPosition]:
     """The start, positions with long captures and every fifth position of a few random games."""
-    rng = np.random.default_rng(seed)
-    positions = [DRAUGHTS.initial_position(), *map(DRAUGHTS.parse_position, CAPTURE_POSITIONS)]
-    for _ in range(games):
-        game = Game(DRAUGHTS, ply_cap=150)
-        while game.outcome is None:
-            moves = game.legal_moves()
-            game.play(moves[rng.integers(len(moves))])
-        positions.extend(game.positions[1::5])
-    return positions
+    return [
+        DRAUGHTS.initial_position(),
+        *map(DRAUGHTS.parse_position, CAPTURE_POSITIONS),
+        *played_positions(DRAUGHTS, games, seed, 150, 5),
+    ]
 
 
 DRAUGHTS_POSITIONS = random_draughts_positions()
