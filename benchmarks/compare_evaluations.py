@@ -56,7 +56,7 @@ def main() -> None:
     parser.add_argument("--only", help="comma-separated row names to play (all)")
     parser.add_argument("--json", help="where to save the rows as JSON")
     args = parser.parse_args()
-    shipped = shipped_network(get_game(args.game).kernel_id)
+    shipped = shipped_network(get_game(args.game).number)
     network = (
         Path(args.network)
         if args.network

@@ -288,7 +288,7 @@ def head_part(args) -> None:
     from samuel.train.selfplay import play_selfplay
 
     rules = get_game("tigers")
-    game = rules.kernel_id
+    game = rules.number
     network = load_network(args.net, game)
     table = load_tablebase(args.tablebase)
     seeds = np.array(

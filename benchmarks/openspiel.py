@@ -79,7 +79,7 @@ def part_alphabeta(args) -> None:
     player.choose_move(games[0])  # OpenSpiel's imports and Samuel's kernels, outside the timing
     rows, same = [], 0
     for game in games:
-        searcher = Searcher(rules.kernel_id)  # a fresh table for every position
+        searcher = Searcher(rules.number)  # a fresh table for every position
         keys = game.history_keys()
         result = searcher.search(
             rules.encode(game.position),

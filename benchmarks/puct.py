@@ -61,8 +61,8 @@ def main() -> None:
     print(f"{'game':10} {'position':>8} {'sims/s':>10} {'nodes/sim':>9}")
     for name in ("tigers", "draughts"):
         rules = get_game(name)
-        params = random_zero_network(rules.kernel_id, 0)
-        search = PuctSearch(rules.kernel_id, max_nodes=(args.sims + 1) * 200)
+        params = random_zero_network(rules.number, 0)
+        search = PuctSearch(rules.number, max_nodes=(args.sims + 1) * 200)
         total_sims, total_seconds = 0, 0.0
         for index, game in enumerate(positions(rules, seed=1)):
             search_once(search, params, game, PuctSettings(simulations=10))  # compile

@@ -144,22 +144,22 @@ class Rounds:
 
 def network(args, rules) -> tuple[np.ndarray, str, str]:
     """The network (with any heads), where it came from, and a file holding it for players."""
-    if args.net == "shipped" and shipped_network(rules.kernel_id) is None:
+    if args.net == "shipped" and shipped_network(rules.number) is None:
         args.net = "random"  # the game ships none
     if args.net == "random":
-        params = random_network(rules.kernel_id, RANDOM_WEIGHTS_SEED)
+        params = random_network(rules.number, RANDOM_WEIGHTS_SEED)
         path = Path(args.folder) / "random.bin"
-        save_network(params, path, rules.kernel_id)
+        save_network(params, path, rules.number)
         return params, f"random weights (seed {RANDOM_WEIGHTS_SEED:#x})", str(path)
-    path = str(shipped_network(rules.kernel_id)) if args.net == "shipped" else args.net
-    params = load_network(path, rules.kernel_id)
+    path = str(shipped_network(rules.number)) if args.net == "shipped" else args.net
+    params = load_network(path, rules.number)
     return params, ("the shipped network" if args.net == "shipped" else path), path
 
 
 def selfplay_work(args, params, rules) -> Work:
     config = TrainConfig(game=args.game, games=args.games, depth=args.depth)
     return Work(
-        game=rules.kernel_id,
+        game=rules.number,
         params=value_only(params),  # self-play plays on the value alone, head or not
         root=rules.encode(rules.initial_position()),
         depth=config.depth,
@@ -400,7 +400,7 @@ def measure_trainer(args, parts: list, rules, network: np.ndarray) -> dict:
     from samuel.train.trainer import Adam, mean_loss, train_epoch
 
     config = TrainConfig(game=args.game, epochs=args.epochs)
-    game = rules.kernel_id
+    game = rules.number
     state_size = games.compiled_game(game).state_words
 
     def step(buffer_generations: int) -> tuple[float, float]:

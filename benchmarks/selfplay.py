@@ -27,7 +27,7 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=3)
     parser.add_argument("--game", default="tigers", help="the game to play (tigers)")
     args = parser.parse_args()
-    params = random_network(get_game(args.game).kernel_id, RANDOM_WEIGHTS_SEED)
+    params = random_network(get_game(args.game).number, RANDOM_WEIGHTS_SEED)
     config = TrainConfig(game=args.game, games=args.games, depth=args.depth)
     warm_up = TrainConfig(game=args.game, games=4, depth=args.depth)
     self_play(params, warm_up, 1)  # compile or load the kernels

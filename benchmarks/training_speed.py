@@ -37,7 +37,7 @@ def self_play_samples(game: str, count: int) -> Samples:
     from samuel.train.config import TrainConfig
     from samuel.train.loop import label_games, self_play
 
-    params = random_network(get_game(game).kernel_id, 0x5EED)
+    params = random_network(get_game(game).number, 0x5EED)
     parts = []
     generation = 1
     total = 0
@@ -51,15 +51,15 @@ def self_play_samples(game: str, count: int) -> Samples:
 
 
 def ours(game: str, samples: Samples, batch_size: int, epochs: int) -> float:
-    kernel_id = get_game(game).kernel_id
-    params = random_network(kernel_id, 1)
+    number = get_game(game).number
+    params = random_network(number, 1)
     adam = Adam(len(params))
     rng = np.random.default_rng(0)
     warm_up = samples.take(np.arange(batch_size * 4))
-    train_epoch(kernel_id, params, adam, warm_up, batch_size, 1e-3, rng)
+    train_epoch(number, params, adam, warm_up, batch_size, 1e-3, rng)
     started = time.perf_counter()
     for _ in range(epochs):
-        train_epoch(kernel_id, params, adam, samples, batch_size, 1e-3, rng)
+        train_epoch(number, params, adam, samples, batch_size, 1e-3, rng)
     return epochs * len(samples) / (time.perf_counter() - started)
 
 
@@ -72,7 +72,7 @@ def pytorch(
         return None
     torch.set_num_threads(threads)
     torch.manual_seed(0)
-    e = encode(get_game(game).kernel_id, samples)
+    e = encode(get_game(game).number, samples)
     rows = range(len(e.counts))
     dense = [N.dense_inputs(e.inputs, e.active[i], e.values[i], e.counts[i]) for i in rows]
     inputs = torch.tensor(np.stack(dense))

@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--sims", type=int, default=100)
     parser.add_argument("--game", default="tigers", help="the game to play (tigers)")
     args = parser.parse_args()
-    params = random_zero_network(get_game(args.game).kernel_id, ZERO_WEIGHTS_SEED)
+    params = random_zero_network(get_game(args.game).number, ZERO_WEIGHTS_SEED)
     config = ZeroConfig(game=args.game, games=args.games, simulations=args.sims)
     zero_self_play(params, ZeroConfig(game=args.game, games=2, simulations=4), 1)  # compile
     print(

@@ -177,7 +177,7 @@ def test_pipeline_selfplay_positions_are_the_same_on_any_backend(name):
     from samuel.pipeline.fanout import selfplay_positions_on
 
     rules = get_game(name)
-    args = (rules.kernel_id, K.EVALUATOR_CLASSIC, rules.classic_weights(), 7, 1)
+    args = (rules.number, K.EVALUATOR_CLASSIC, rules.classic_weights(), 7, 1)
     local = selfplay_positions_on(None, *args, seed=11, ply_cap=60)
     scrambled = selfplay_positions_on(ScrambledBackend(5), *args, seed=11, ply_cap=60)
     same_arrays(local, scrambled, ("states", "games", "plies"))
@@ -190,7 +190,7 @@ def test_pipeline_expert_positions_are_the_same_on_any_backend(name):
     from samuel.pipeline.fanout import expert_positions_on
 
     rules = get_game(name)
-    game, weights = rules.kernel_id, rules.classic_weights()
+    game, weights = rules.number, rules.classic_weights()
     players = S.ExpertPlayers(
         game,
         (
@@ -226,7 +226,7 @@ def test_rollout_labels_are_the_same_on_any_backend(name):
     from samuel.train.rollouts import RolloutConfig
 
     rules = get_game(name)
-    game, weights = rules.kernel_id, rules.classic_weights()
+    game, weights = rules.number, rules.classic_weights()
     states = selfplay_positions(game, K.EVALUATOR_CLASSIC, weights, 2, 1, seed=7, ply_cap=40)
     states = states.states[:24]
     seeds = state_seeds(states, 99)
@@ -269,7 +269,7 @@ def test_a_gate_is_the_same_on_any_backend(tmp_path):
     from samuel.pipeline.config import PipelineConfig
     from samuel.pipeline.gating import gate
 
-    game = get_game("tigers").kernel_id
+    game = get_game("tigers").number
     paths = []
     for seed in (1, 2):
         paths.append(tmp_path / f"net{seed}.bin")

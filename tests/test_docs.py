@@ -83,9 +83,7 @@ def test_no_doc_points_outside_the_repository():
 
 
 def test_the_path_check_sees_a_missing_path_and_an_outside_one():
-    assert REPOSITORY_PATH.findall("see `src/samuel/nowhere.py`, then") == [
-        "src/samuel/nowhere.py"
-    ]
+    assert REPOSITORY_PATH.findall("see `src/samuel/nowhere.py`, then") == ["src/samuel/nowhere.py"]
     assert not list(ROOT.glob("src/samuel/nowhere.py"))
     assert OUTSIDE.search("the rules are in `shared/RULES.md`")
 

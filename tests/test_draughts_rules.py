@@ -492,7 +492,7 @@ def test_network_inputs_list_the_set_inputs() -> None:
 def test_draughts_is_registered_so_the_conformance_checks_run_on_it() -> None:
     # tests/test_games_conformance.py runs every check over every registered game.
     assert get_game("draughts") is RULES and "draughts" in conformance.GAMES
-    assert RULES.kernel_id == game_kernels.DRAUGHTS
+    assert RULES.number == game_kernels.DRAUGHTS
 
 
 def test_the_examples_in_the_docstrings_run() -> None:

@@ -242,9 +242,7 @@ def test_valid_moves_read_back_as_written() -> None:
 
 
 @pytest.mark.slow
-@given(
-    st.one_of(text_inputs(MOVE_TEXTS, MOVE_ALPHABET), POINTS), st.sampled_from(POSITIONS)
-)
+@given(st.one_of(text_inputs(MOVE_TEXTS, MOVE_ALPHABET), POINTS), st.sampled_from(POSITIONS))
 @fuzz_settings(1200)
 def test_moves_are_read_and_played_or_refused_with_the_games_errors(
     text: str, position: Position

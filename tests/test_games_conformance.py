@@ -23,9 +23,18 @@ def rules(request: pytest.FixtureRequest) -> GameRules:
     return registry()[request.param]
 
 
+def pick(rules: GameRules, position, rng: random.Random):
+    """A random legal move, or at a chance node an outcome drawn with its probability."""
+    outcomes = rules.chance_outcomes(position)
+    if outcomes:
+        return rng.choices([o for o, _ in outcomes], weights=[p for _, p in outcomes])[0]
+    return rng.choice(rules.legal_moves(position))
+
+
 def random_walk(rules: GameRules, seed: int, games: int = 6, plies: int = 120) -> list:
     """``(position, move)`` pairs along seeded random games, each game up to its end or
-    ``plies`` moves; a finished position comes with move None."""
+    ``plies`` moves (a chance node's outcome counts as one); a finished position comes with
+    move None."""
     rng = random.Random(seed)
     walk = []
     for _ in range(games):
@@ -34,7 +43,7 @@ def random_walk(rules: GameRules, seed: int, games: int = 6, plies: int = 120) -
             if rules.decided_outcome(position) is not None:
                 walk.append((position, None))
                 break
-            move = rng.choice(rules.legal_moves(position))
+            move = pick(rules, position, rng)
             walk.append((position, move))
             position = rules.play(position, move)
     return walk
@@ -43,7 +52,7 @@ def random_walk(rules: GameRules, seed: int, games: int = 6, plies: int = 120) -
 def test_the_start_is_open_and_has_moves(rules: GameRules) -> None:
     start = rules.initial_position()
     assert rules.decided_outcome(start) is None
-    assert len(rules.legal_moves(start)) > 0
+    assert len(rules.legal_moves(start)) > 0 or len(rules.chance_outcomes(start)) > 0
     assert rules.initial_position() == start and hash(rules.initial_position()) == hash(start)
     assert rules.side_to_move(start) in (0, 1)
     assert isinstance(rules.draw_board(start), str) and rules.draw_board(start)
@@ -91,7 +100,8 @@ def test_positions_and_moves_read_back_what_they_write(rules: GameRules) -> None
         text = rules.format_position(position)
         assert rules.parse_position(text) == position
         assert rules.format_position(rules.parse_position(text)) == text
-        for move in rules.legal_moves(position):
+        outcomes = [outcome for outcome, _ in rules.chance_outcomes(position)]
+        for move in rules.legal_moves(position) + outcomes:
             move_text = rules.format_move(move)
             assert rules.parse_move(move_text) == move
             assert rules.move_from_code(rules.move_code(move)) == move
@@ -136,7 +146,7 @@ def test_keys_and_encodings_tell_positions_apart(rules: GameRules) -> None:
     by_key: dict[int, bytes] = {}
     key_of: dict[bytes, int] = {}
     by_encoding: dict[bytes, object] = {}
-    for position, _ in random_walk(rules, seed=4):
+    for position, _ in random_walk(rules, seed=4, games=12):
         twin = rules.parse_position(rules.format_position(position))
         assert twin == position and hash(twin) == hash(position)
         assert rules.key(twin) == rules.key(position)
@@ -158,12 +168,13 @@ def test_a_random_game_under_a_ply_cap_ends(rules: GameRules) -> None:
         game = Game(rules, ply_cap=cap)
         assert game.outcome is None
         while game.outcome is None:
-            moves = game.legal_moves()
-            assert moves
-            game.play(rng.choice(moves))
+            assert game.legal_moves() or game.chance_outcomes()
+            game.play(pick(rules, game.position, rng))
         assert game.ply <= cap
         assert game.outcome.termination in terminations(rules)
         assert game.outcome.result in (-1, 0, 1)
+        assert game.outcome.points in rules.outcome_classes
+        assert game.outcome.score == game.outcome.result * game.outcome.points
         assert game.legal_moves() == []
         if game.outcome.termination is Termination.PLY_CAP:
             assert game.ply == cap and game.outcome.result == 0
@@ -173,7 +184,7 @@ def test_a_random_game_under_a_ply_cap_ends(rules: GameRules) -> None:
 
 
 def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
-    game = rules.kernel_id
+    game = rules.number
     sizes = game_kernels.compiled_game(game)
     assert sizes.state_words <= game_kernels.STATE_SIZE
     assert sizes.max_moves <= game_kernels.MAX_MOVES
@@ -182,9 +193,27 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
     weights = rules.classic_weights()
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
+    outcomes = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
+    probabilities = np.empty(game_kernels.MAX_MOVES, dtype=np.float64)
     for position, _ in random_walk(rules, seed=5):
         state = rules.encode(position)
         assert state.shape == (sizes.state_words,)
+        chance = rules.chance_outcomes(position)
+        count = game_kernels.chance(game, state, outcomes, probabilities)
+        assert count == len(chance) <= sizes.chance_outcomes
+        assert {
+            int(o): float(p) for o, p in zip(outcomes[:count], probabilities[:count], strict=True)
+        } == {rules.move_code(outcome): pytest.approx(p, abs=1e-12) for outcome, p in chance}
+        if chance:
+            assert sum(p for _, p in chance) == pytest.approx(1.0, abs=1e-12)
+            assert all(p > 0 for _, p in chance) and rules.legal_moves(position) == []
+            assert rules.decided_outcome(position) is None
+            side = game_kernels.sign(game, state)
+            for outcome, _ in chance:
+                game_kernels.play(game, state, rules.move_code(outcome), child)
+                assert np.array_equal(child, rules.encode(rules.play(position, outcome)))
+                assert game_kernels.sign(game, child) == side  # a roll keeps the side to move
+            continue
         n = game_kernels.generate(game, state, moves)
         legal = rules.legal_moves(position)
         assert sorted(moves[:n].tolist()) == sorted(rules.move_code(m) for m in legal)
@@ -194,7 +223,7 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
         assert game_kernels.sign(game, state) == (1 if first_to_move else -1)
         decided = rules.decided_outcome(position)
         result = game_kernels.result(game, state, n)
-        assert result == (game_kernels.NOT_OVER if decided is None else decided.result)
+        assert result == (game_kernels.NOT_OVER if decided is None else decided.score)
         if decided is not None:
             continue
         value = game_kernels.evaluate(
@@ -210,6 +239,28 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
             if game_kernels.is_capture(game, code):
                 assert irreversible  # a capture can never be undone
             assert 0 <= game_kernels.history_slot(game, code) < 1024
+
+
+def test_the_compiled_interface_is_complete_and_raises_nothing_inline(rules: GameRules) -> None:
+    """The game's compiled module has every function of the interface, with its parameters.
+    They are inlined into their callers (prange loops among them), where a ``raise`` would keep
+    numba from running the loop in parallel: they raise through a call instead
+    (``compiled_game.unknown_game``, ``move_buffer_full``)."""
+    import ast
+    import importlib
+    import inspect
+
+    from samuel.games import descriptors, dispatch
+
+    module = importlib.import_module(descriptors()[rules.name].compiled_module)
+    tree = ast.parse(inspect.getsource(module))
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    for name, (parameters, _) in dispatch.INTERFACE.items():
+        assert name in functions, f"{module.__name__} has no {name}"
+        wanted = ["game", *parameters.split(", ")]
+        assert [a.arg for a in functions[name].args.args] == wanted, name
+        raises = [n.lineno for n in ast.walk(functions[name]) if isinstance(n, ast.Raise)]
+        assert not raises, f"{module.__name__}.{name} raises inline at lines {raises}"
 
 
 def test_an_unknown_game_or_evaluator_is_an_error_not_a_zero(rules: GameRules) -> None:
@@ -230,16 +281,16 @@ def test_an_unknown_game_or_evaluator_is_an_error_not_a_zero(rules: GameRules) -
             game_kernels.EVALUATOR_HYBRID,
             7,
         )
-        if e not in game_kernels.compiled_game(rules.kernel_id).evaluators
+        if e not in game_kernels.compiled_game(rules.number).evaluators
     ]
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     params = np.zeros(1000, dtype=np.float32)
     for evaluator in missing:
         with pytest.raises(ValueError, match="no such evaluator"):
-            game_kernels.evaluate(rules.kernel_id, evaluator, params, state, scratch, active)
+            game_kernels.evaluate(rules.number, evaluator, params, state, scratch, active)
         with pytest.raises(ValueError, match="has no"):
-            Searcher(rules.kernel_id).search(
+            Searcher(rules.number).search(
                 state, np.array([rules.key(rules.initial_position())]), 0, evaluator, params, 2
             )
 
@@ -252,9 +303,10 @@ def api_perft(rules: GameRules, position, depth: int) -> int:
     moves)."""
     if depth == 0:
         return 1
+    outcomes = [outcome for outcome, _ in rules.chance_outcomes(position)]
     return sum(
         api_perft(rules, rules.play(position, move), depth - 1)
-        for move in rules.legal_moves(position)
+        for move in rules.legal_moves(position) + outcomes
     )
 
 
@@ -283,7 +335,7 @@ def test_moves_of_symmetric_positions_read_back_what_they_write(rules: GameRules
 
 def random_game(rules: GameRules, seed: int) -> Game:
     """A seeded random game: every other one from a position reached by random play, every
-    third under a ply cap of 25 (most reach it), every fourth stopped before its end."""
+    third under a ply cap of 12 (most reach it), every fourth stopped before its end."""
     rng = random.Random(seed)
     start = rules.initial_position()
     if seed % 2:
@@ -291,13 +343,13 @@ def random_game(rules: GameRules, seed: int) -> Game:
         for _ in range(rng.randrange(1, 30)):
             if walk.outcome is not None:
                 break
-            walk.play(rng.choice(walk.legal_moves()))
+            walk.play(pick(rules, walk.position, rng))
         if walk.outcome is None:
             start = walk.position
-    game = Game(rules, start, ply_cap=25 if seed % 3 == 0 else 300)
+    game = Game(rules, start, ply_cap=12 if seed % 3 == 0 else 300)
     stop = rng.randrange(40) if seed % 4 == 0 else 300
     while game.outcome is None and game.ply < stop:
-        game.play(rng.choice(game.legal_moves()))
+        game.play(pick(rules, game.position, rng))
     return game
 
 
@@ -324,7 +376,7 @@ def test_the_network_encoding_of_a_position_and_its_images_agree(rules: GameRule
     friendly one, and the network's value (first player's view) changes by the symmetry's sign."""
     from samuel.games.networks import random_network
 
-    game = rules.kernel_id
+    game = rules.number
     sizes = game_kernels.compiled_game(game)
     assert sizes.symmetries == rules.symmetry_count
     params = random_network(game, 5)

@@ -149,7 +149,7 @@ def test_a_head_can_be_added_to_a_value_network():
 
 @pytest.mark.parametrize("name", GAMES)
 def test_version_3_round_trips_with_and_without_the_head(tmp_path, name):
-    game = get_game(name).kernel_id
+    game = get_game(name).number
     for moves_left in (False, True):
         params = random_network(game, 4, moves_left=moves_left)
         path = tmp_path / f"net-{moves_left}.bin"
@@ -242,7 +242,7 @@ def test_training_teaches_the_head_the_plies_left():
     from samuel.train.trainer import Adam, plies_error, train_epoch
 
     rules = get_game("tigers")
-    game = rules.kernel_id
+    game = rules.number
     found = positions("tigers", 600, seed=14)
     states = np.stack([rules.encode(p) for p in found])
     sheep = np.array([bin(int(state[1])).count("1") for state in states], dtype=np.float32)
@@ -271,7 +271,7 @@ def test_heads_only_training_leaves_the_value_layers_exactly_as_they_were():
     from samuel.train.trainer import Adam, plies_error, train_epoch
 
     rules = get_game("tigers")
-    game = rules.kernel_id
+    game = rules.number
     states = np.stack([rules.encode(p) for p in positions("tigers", 300, seed=17)])
     plies = np.random.default_rng(18).integers(1, 60, len(states)).astype(np.float32)
     samples = Samples(states, np.ones(len(states), np.float32), plies)

@@ -49,7 +49,7 @@ def head_network(name: str, seed: int) -> np.ndarray:
     -1..1 and its plies left vary from position to position."""
     rng = np.random.default_rng(seed)
     shape = N.layout(inputs_of(name), moves_left=True)
-    params = random_network(get_game(name).kernel_id, seed, moves_left=True)
+    params = random_network(get_game(name).number, seed, moves_left=True)
     params[shape.b1 : shape.w2] = rng.normal(0, 0.3, N.HIDDEN1)
     params[shape.b2 : shape.w3] = rng.normal(0, 0.3, N.HIDDEN2)
     params[shape.w3 : shape.b3] *= 2.0  # steeper: more values beyond the threshold
@@ -66,7 +66,7 @@ def evaluate(
     scratch = np.zeros(K.SCRATCH, dtype=np.float32)
     scratch[K.MOVES_LEFT_REFERENCE] = reference
     active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
-    return K.evaluate(rules.kernel_id, evaluator, params, rules.encode(position), scratch, active)
+    return K.evaluate(rules.number, evaluator, params, rules.encode(position), scratch, active)
 
 
 def first_player_value(name: str, params: np.ndarray, position) -> float:
@@ -81,7 +81,7 @@ def first_player_value(name: str, params: np.ndarray, position) -> float:
 @pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("settings", [LOW, (DEFAULT_THRESHOLD, DEFAULT_MAX_EFFECT, 0.02)])
 def test_the_evaluator_equals_the_plain_formula(name, settings):
-    game = get_game(name).kernel_id
+    game = get_game(name).number
     net = head_network(name, 11)
     params = moves_left_parameters(game, net, *settings)
     threshold = float(np.float32(settings[0]))
@@ -153,7 +153,7 @@ def test_values_clearly_apart_keep_their_order_whatever_the_plies():
 
 def save(tmp_path, name: str, params: np.ndarray, file: str) -> str:
     path = tmp_path / file
-    save_network(params, path, get_game(name).kernel_id)
+    save_network(params, path, get_game(name).number)
     return f'"{path}"'
 
 
@@ -168,7 +168,7 @@ def test_with_the_head_off_the_search_is_exactly_the_value_networks(tmp_path, na
     net = head_network(name, 21)
     with_head = save(tmp_path, name, net, "head.bin")
     without = save(tmp_path, name, value_only(net), "value.bin")
-    assert has_moves_left(load_network(with_head.strip('"'), rules.kernel_id), rules.kernel_id)
+    assert has_moves_left(load_network(with_head.strip('"'), rules.number), rules.number)
     for depth in (1, 2, 3):
         for specs in ((with_head, without), (f"{with_head}:moves_left=off", without)):
             head_player, value_player = (
@@ -199,10 +199,10 @@ def test_with_the_head_off_the_search_is_exactly_the_value_networks(tmp_path, na
 def test_forced_wins_keep_their_exact_distance(name, position, winning_move, plies):
     rules = get_game(name)
     start = rules.parse_position(position)
-    params = moves_left_parameters(rules.kernel_id, head_network(name, 4), *LOW)
+    params = moves_left_parameters(rules.number, head_network(name, 4), *LOW)
     keys = np.array([rules.key(start)], dtype=np.int64)
     for seed in range(4):
-        result = Searcher(rules.kernel_id).search(
+        result = Searcher(rules.number).search(
             rules.encode(start), keys, 0, K.EVALUATOR_MOVES_LEFT, params, plies + 3, seed=seed
         )
         assert rules.format_move(rules.move_from_code(result.best_move)) == winning_move
@@ -220,18 +220,17 @@ def test_the_search_compares_its_leaves_with_its_root(name):
     reference; searching another root replaces it."""
     rules = get_game(name)
     net = head_network(name, 6)
-    params = moves_left_parameters(rules.kernel_id, net, *LOW)
-    searcher = Searcher(rules.kernel_id)
+    params = moves_left_parameters(rules.number, net, *LOW)
+    searcher = Searcher(rules.number)
     roots = search_positions(name, 8, seed=4)
     for position in roots:
         keys = np.array([rules.key(position)], dtype=np.int64)
         searcher.search(rules.encode(position), keys, 0, K.EVALUATOR_MOVES_LEFT, params, 2)
         written = searcher.tables[SCRATCH][K.MOVES_LEFT_REFERENCE]
-        expected = plies_left_estimate(rules.kernel_id, net, rules.encode(position))
+        expected = plies_left_estimate(rules.number, net, rules.encode(position))
         assert written == pytest.approx(expected, rel=1e-5)
     assert (
-        len({round(plies_left_estimate(rules.kernel_id, net, rules.encode(p)), 3) for p in roots})
-        > 1
+        len({round(plies_left_estimate(rules.number, net, rules.encode(p)), 3) for p in roots}) > 1
     )  # the roots differ, so each search wrote its own
 
 
@@ -293,7 +292,7 @@ def test_the_spec_options_build_the_evaluator(tmp_path):
 )
 def test_spec_errors_about_the_head_say_what_is_wrong(tmp_path, options, phrase):
     rules = get_game("tigers")
-    path = save(tmp_path, "tigers", random_network(rules.kernel_id, 1), "value.bin")
+    path = save(tmp_path, "tigers", random_network(rules.number, 1), "value.bin")
     with pytest.raises(PlayerSpecError, match=phrase):
         make_player(f"{path}:{options}", rules)
 
@@ -327,9 +326,9 @@ def test_only_network_players_take_the_head_options(spec):
 
 def test_net_with_moves_left_plays_the_shipped_head_on_the_shipped_value():
     rules = get_game("tigers")
-    shipped = load_network(SHIPPED_NETWORK, rules.kernel_id)
-    with_head = load_network(SHIPPED_MOVES_LEFT[rules.kernel_id], rules.kernel_id)
-    assert has_moves_left(with_head, rules.kernel_id)
+    shipped = load_network(SHIPPED_NETWORK, rules.number)
+    with_head = load_network(SHIPPED_MOVES_LEFT[rules.number], rules.number)
+    assert has_moves_left(with_head, rules.number)
     assert np.array_equal(value_only(with_head), shipped)  # bit-for-bit the shipped value
     plain = make_player("net", rules)
     assert plain.evaluator == K.EVALUATOR_NETWORK and np.array_equal(plain.params, shipped)
@@ -341,10 +340,10 @@ def test_net_with_moves_left_plays_the_shipped_head_on_the_shipped_value():
 
 def test_a_shipped_network_without_a_head_refuses_moves_left():
     rules = get_game("draughts")
-    shipped = shipped_network(rules.kernel_id)
-    if shipped is None or has_moves_left(load_network(shipped, rules.kernel_id), rules.kernel_id):
+    shipped = shipped_network(rules.number)
+    if shipped is None or has_moves_left(load_network(shipped, rules.number), rules.number):
         pytest.skip("no draughts network without a head is shipped")
-    assert shipped_moves_left_network(rules.kernel_id) is None
+    assert shipped_moves_left_network(rules.number) is None
     with pytest.raises(PlayerSpecError, match="has no moves-left head"):
         make_player("net:moves_left=on", rules)
 
@@ -383,12 +382,12 @@ def test_analyse_prints_the_networks_plies_left_estimate(tmp_path, capsys):
     rules = get_game("tigers")
     net = head_network("tigers", 6)
     path = tmp_path / "head.bin"
-    save_network(net, path, rules.kernel_id)
-    expected = plies_left_estimate(rules.kernel_id, net, rules.encode(rules.initial_position()))
+    save_network(net, path, rules.number)
+    expected = plies_left_estimate(rules.number, net, rules.encode(rules.initial_position()))
     for spec in (str(path), f"{path}:moves_left=on"):
         cli.main(["analyse", "start", "--depth", "2", "--player", spec])
         assert f"plies left {expected:.1f} (the network's estimate)" in capsys.readouterr().out
-    save_network(value_only(net), path, rules.kernel_id)
+    save_network(value_only(net), path, rules.number)
     cli.main(["analyse", "start", "--depth", "2", "--player", str(path)])
     assert "plies left" not in capsys.readouterr().out
 

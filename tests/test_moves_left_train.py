@@ -176,7 +176,7 @@ def test_moves_left_training_is_bit_identical_on_1_and_2_workers_and_trains_the_
     one = train(tiny(tmp_path / "one", workers=1, moves_left=True, game=game), **QUIET)
     two = train(tiny(tmp_path / "two", workers=2, moves_left=True, game=game), **QUIET)
     assert one.tobytes() == two.tobytes()
-    start = random_network(get_game(game).kernel_id, 0x5EED, moves_left=True)
+    start = random_network(get_game(game).number, 0x5EED, moves_left=True)
     head = slice(len(start) - N.MOVES_LEFT_PARAMS, None)
     assert not np.array_equal(one[head], start[head])
     saved = read_network(tmp_path / "one" / "latest.bin")

@@ -43,7 +43,7 @@ def set_inputs(name: str, position) -> tuple[np.ndarray, np.ndarray, int]:
     rules = get_game(name)
     active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
     values = np.zeros(K.MAX_SET_INPUTS, dtype=np.float32)
-    n = K.network_inputs(rules.kernel_id, rules.encode(position), active, values)
+    n = K.network_inputs(rules.number, rules.encode(position), active, values)
     return active, values, n
 
 
@@ -57,12 +57,12 @@ def plain_inputs(name: str, position) -> np.ndarray:
 
 
 def inputs_of(name: str) -> int:
-    return K.compiled_game(get_game(name).kernel_id).network_inputs
+    return K.compiled_game(get_game(name).number).network_inputs
 
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_encoder_lists_the_plain_references_set_inputs(name):
-    sizes = K.compiled_game(get_game(name).kernel_id)
+    sizes = K.compiled_game(get_game(name).number)
     kings = 0
     for position in positions(name, 150, seed=1):
         active, values, n = set_inputs(name, position)
@@ -178,7 +178,7 @@ def test_he_initialisation(inputs, count):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_save_and_load_round_trip_records_the_game(tmp_path, name):
-    game = get_game(name).kernel_id
+    game = get_game(name).number
     params = random_network(game, 1)
     path = tmp_path / "net.bin"
     save_network(params, path, game)

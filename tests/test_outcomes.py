@@ -34,7 +34,13 @@ def test_an_outcome_refuses_what_is_no_outcome() -> None:
     with pytest.raises(TypeError, match="enum member"):
         Outcome(termination="ply cap reached", winner=None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="a result is"):
-        Outcome.from_result(Termination.PLY_CAP, 2)
+        Outcome.from_result(Termination.PLY_CAP, 0.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="a result is"):
+        Outcome.from_result(Termination.PLY_CAP, True)
+    with pytest.raises(ValueError, match="whole number of points"):
+        Outcome(termination=Termination.PLY_CAP, winner=0, points=0)
+    gammon = Outcome.from_result(Termination.PLY_CAP, -2)
+    assert (gammon.winner, gammon.points, gammon.result, gammon.score) == (1, 2, -1, -2)
 
 
 def test_each_game_has_its_own_reasons_and_the_shared_ones() -> None:

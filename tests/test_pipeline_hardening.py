@@ -31,7 +31,7 @@ from samuel.pipeline.schema import Cycle, Model, Run, WorkUnit
 from samuel.pipeline.store import Provenance, Store, insert_positions
 from tests.test_pipeline_loop import LENIENT, STRICT, TINY, samuel
 
-TIGERS = get_game("tigers").kernel_id
+TIGERS = get_game("tigers").number
 
 
 def _one_line_error(result: subprocess.CompletedProcess, *words: str) -> None:

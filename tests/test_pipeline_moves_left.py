@@ -288,7 +288,7 @@ def _plies_left(name: str, count: int = 40) -> np.ndarray:
     """The plies from each position of :func:`selfplay_positions` to its game's end."""
     rules = get_game(name)
     played = play_selfplay(
-        rules.kernel_id, games.EVALUATOR_CLASSIC, rules.classic_weights(),
+        rules.number, games.EVALUATOR_CLASSIC, rules.classic_weights(),
         rules.encode(rules.initial_position()), depth=1, random_plies=6, epsilon=0.2,
         ply_cap=80, seeds=np.arange(1000, 1000 + count, dtype=np.int64),
     )  # fmt: skip

@@ -26,7 +26,7 @@ QUIET = {"progress": False, "log": lambda line: None}
 
 def classic(name):
     rules = get_game(name)
-    return rules, rules.kernel_id, rules.classic_weights()
+    return rules, rules.number, rules.classic_weights()
 
 
 def check_positions(game: int, states: np.ndarray, min_moves: int = 1) -> list:

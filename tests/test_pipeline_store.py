@@ -163,7 +163,7 @@ def _register(store, folder, status="candidate", parent=None, seed=0):
             connection,
             folder,
             "tigers",
-            random_network(get_game("tigers").kernel_id, seed),
+            random_network(get_game("tigers").number, seed),
             parent_id=parent,
             status=status,
             training={"seed": seed},
@@ -219,7 +219,7 @@ def test_promotion_is_one_logged_act_and_check_finds_tampering(store, tmp_path):
     ]
     assert statuses == {first: "retired", second: "active"}
     assert np.array_equal(
-        registry.load_model(tmp_path, model), random_network(get_game("tigers").kernel_id, 2)
+        registry.load_model(tmp_path, model), random_network(get_game("tigers").number, 2)
     )
 
     # A model file changed behind the registry's back.

@@ -30,7 +30,7 @@ def selfplay_positions(name: str, count: int = 40) -> tuple[np.ndarray, np.ndarr
     """Every position of ``count`` short classic self-play games, and each one's game."""
     rules = get_game(name)
     played = play_selfplay(
-        rules.kernel_id,
+        rules.number,
         games.EVALUATOR_CLASSIC,
         rules.classic_weights(),
         rules.encode(rules.initial_position()),

@@ -180,7 +180,7 @@ def test_net_is_the_shipped_network():
 
     player = make_player("net:depth=2", RULES)
     assert isinstance(player, SearchPlayer) and player.depth == 2
-    assert np.array_equal(player.params, load_network(SHIPPED_NETWORK, RULES.kernel_id))
+    assert np.array_equal(player.params, load_network(SHIPPED_NETWORK, RULES.number))
     assert player.choose_move(Game(RULES)) in Game(RULES).legal_moves()
 
 

@@ -242,9 +242,9 @@ def test_leaf_values_are_the_networks_in_each_games_view(name, plies):
     # for the side to move. A leaf visited once is worth its network value to its parent.
     rules = get_game(name)
     game = random_game(rules, 8, plies)
-    params = random_zero_network(rules.kernel_id, seed=11)
+    params = random_zero_network(rules.number, seed=11)
     root = rules.encode(game.position)
-    search = PuctSearch(rules.kernel_id)
+    search = PuctSearch(rules.number)
     # A negative reduction makes every unvisited move urgent: each is visited once.
     settings = PuctSettings(simulations=len(game.legal_moves()), fpu_reduction=-10.0)
     result = search.search(params, root, game.history_keys(), 0, settings)
@@ -256,8 +256,8 @@ def test_leaf_values_are_the_networks_in_each_games_view(name, plies):
         if result.visits[index] != 1 or search.tree[KIND][node] != INNER:
             continue
         child = np.zeros_like(root)
-        game_kernels.play(rules.kernel_id, root, move, child)
-        value = raw_network_value(rules.kernel_id, params, child)
+        game_kernels.play(rules.number, root, move, child)
+        value = raw_network_value(rules.number, params, child)
         if name == "tigers":
             expected = value if tigers_to_move else -value
         else:
@@ -356,12 +356,12 @@ def test_tablebase_positions_are_exact_and_searched_as_the_reference(one_capture
     position = rules.parse_position("TSSST/SSSSS/SS1SS/SSSSS/TSSST S 0")  # the hand is empty
     if sheep_move is not None:  # then the tigers are to move
         position = position.play(Move.parse(sheep_move))
-    params = random_zero_network(rules.kernel_id, seed=10)
+    params = random_zero_network(rules.number, seed=10)
     root, keys = position.encode(), np.array([position.key])
-    search = PuctSearch(rules.kernel_id)
+    search = PuctSearch(rules.number)
     settings = PuctSettings(simulations=60)
     result = search.search(params, root, keys, 0, settings, tablebase=table.layers)
-    expected = reference.puct(rules.kernel_id, params, root, keys, 0, settings, -1, table.layers)
+    expected = reference.puct(rules.number, params, root, keys, 0, settings, -1, table.layers)
     assert kernel_shape(search.tree) == reference.shape(expected)
     best = max(-table.value(position.play(Move.from_code(m)))[0] for m in result.moves)
     outcomes = []
@@ -398,7 +398,7 @@ def test_the_zero_player_keeps_the_tables_value_from_a_position_it_holds(tmp_pat
     build(tmp_path / "k2", 2, progress=False, log=lambda line: None)
     table, rules = load_tablebase(tmp_path / "k2"), TigersAndSheep(2)
     player = ZeroPlayer(
-        rules, random_zero_network(rules.kernel_id, seed=3), PuctSettings(30), tablebase=table
+        rules, random_zero_network(rules.number, seed=3), PuctSettings(30), tablebase=table
     )
     rng = np.random.default_rng(4)
     start = rules.parse_position("TSSST/SSSSS/SS1SS/SSSSS/TSSST S 0")  # the hand empty
@@ -540,8 +540,8 @@ def most_visited_line(tree, plies: int) -> list[int]:
 def test_tree_reuse_keeps_the_subtree_of_the_position_the_game_reached(name):
     rules = get_game(name)
     game = random_game(rules, 4, 10)
-    params = random_zero_network(rules.kernel_id, seed=12)
-    search = PuctSearch(rules.kernel_id, max_nodes=1 << 16)
+    params = random_zero_network(rules.number, seed=12)
+    search = PuctSearch(rules.number, max_nodes=1 << 16)
     settings = PuctSettings(600)
     first = search.search(
         params, rules.encode(game.position), game.history_keys(), game.window_start, settings
@@ -558,7 +558,7 @@ def test_tree_reuse_keeps_the_subtree_of_the_position_the_game_reached(name):
     assert subtree(search.tree, 0) == kept  # the same nodes, visits, values and priors
     assert len(kept) == nodes  # and nothing else
     # a search with reuse adds its simulations to that tree
-    search = PuctSearch(rules.kernel_id, max_nodes=1 << 16)
+    search = PuctSearch(rules.number, max_nodes=1 << 16)
     game.undo()
     game.undo()
     search.search(params, rules.encode(game.position), game.history_keys(), 0, settings)
@@ -641,8 +641,8 @@ def test_the_zero_player_reuses_its_tree_and_still_plays_the_same_games(zero_fil
 def test_the_principal_variation_is_the_chosen_move_then_the_most_visited_line(name):
     rules = get_game(name)
     game = random_game(rules, 7, 6)
-    params = random_zero_network(rules.kernel_id, seed=15)
-    search = PuctSearch(rules.kernel_id, max_nodes=1 << 16)
+    params = random_zero_network(rules.number, seed=15)
+    search = PuctSearch(rules.number, max_nodes=1 << 16)
     result = search.search(
         params, rules.encode(game.position), game.history_keys(), 0, PuctSettings(800)
     )
@@ -693,7 +693,7 @@ def zero_files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("zero")
     files = {}
     for name in ("tigers", "draughts"):
-        number = get_game(name).kernel_id
+        number = get_game(name).number
         files[name] = folder / f"{name}-zero.bin"
         save_zero_network(random_zero_network(number, seed=9), files[name], number)
     save_network(random_network(TIGERS, seed=9, moves_left=True), folder / "value.bin", TIGERS)
@@ -707,7 +707,7 @@ def test_a_side_net_plays_that_side_and_the_net_the_other(zero_files, tmp_path, 
 
     _, files = zero_files
     rules = get_game(name)
-    number = rules.kernel_id
+    number = rules.number
     other = tmp_path / "other.bin"
     save_zero_network(random_zero_network(number, seed=21), other, number)
     options = "sims=30,seed=3,reuse=off"

@@ -212,10 +212,10 @@ def test_self_play_parts_share_one_copy_of_the_network_and_give_the_games_played
     instances, monkeypatch
 ):
     rules = get_game("tigers")
-    params = random_network(rules.kernel_id, 5)
+    params = random_network(rules.number, 5)
     root = rules.encode(rules.initial_position())
     seeds = np.arange(100, 120, dtype=np.int64)
-    settings = (rules.kernel_id, EVALUATOR_NETWORK, params, root, 1, 4, 0.1, 80)
+    settings = (rules.number, EVALUATOR_NETWORK, params, root, 1, 4, 0.1, 80)
     here = play_selfplay(*settings, seeds)
     backend = instances.private()
     puts = []

@@ -144,7 +144,7 @@ def huge_files(tmp_path_factory):
     """A value network, one with the moves-left head, and a Zero network, each with huge
     weights, in one folder (a server's weights dir)."""
     folder = tmp_path_factory.mktemp("huge")
-    game = TIGERS.kernel_id
+    game = TIGERS.number
     files = {
         "value": folder / "huge.bin",
         "moves_left": folder / "huge-moves-left.bin",
@@ -212,7 +212,7 @@ def test_an_evaluation_that_is_not_a_number_is_an_error_not_a_move():
     network = SearchPlayer(
         TIGERS,
         game_kernels.EVALUATOR_NETWORK,
-        huge(random_network(TIGERS.kernel_id, 2)),
+        huge(random_network(TIGERS.number, 2)),
         depth=3,
         spec="overflowing",
     )

@@ -207,13 +207,11 @@ def test_the_observation_is_the_networks_input_encoding(name: str) -> None:
     rng = np.random.default_rng(3)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
-    inputs = game_kernels.GAMES[rules.kernel_id].network_inputs
+    inputs = game_kernels.GAMES[rules.number].network_inputs
     for _ in range(30):
         if state.is_terminal():
             break
-        n = game_kernels.network_inputs(
-            rules.kernel_id, rules.encode(state.position), active, values
-        )
+        n = game_kernels.network_inputs(rules.number, rules.encode(state.position), active, values)
         expected = dense_inputs(inputs, active, values, n)
         for player in (0, 1):
             assert np.array_equal(np.array(state.observation_tensor(player)), expected)

@@ -77,7 +77,7 @@ def test_a_variant_ends_at_its_own_captures_and_the_standard_game_is_unchanged()
     assert Position.parse(text).decided_outcome() is None
     assert TigersAndSheep(4).parse_position(text).legal_moves() == []
     assert len(Position.parse(text).legal_moves()) > 0
-    assert TigersAndSheep().kernel_id == 0 and TigersAndSheep(4).kernel_id != 0
+    assert TigersAndSheep().number == 0 and TigersAndSheep(4).number != 0
     with pytest.raises(ValueError, match="game ends at 3"):
         TigersAndSheep(3).parse_position(text)
 

@@ -196,9 +196,9 @@ def test_training_is_bit_identical_on_1_and_2_workers(tmp_path, game):
     one = train(tiny(tmp_path / "one", workers=1, **settings), **quiet)
     two = train(tiny(tmp_path / "two", workers=2, **settings), **quiet)
     assert one.tobytes() == two.tobytes()
-    kernel_id = get_game(game).kernel_id
-    assert not np.array_equal(one, random_network(kernel_id, 0x5EED))
-    assert np.array_equal(load_network(tmp_path / "one" / "latest.bin", kernel_id), one)
+    number = get_game(game).number
+    assert not np.array_equal(one, random_network(number, 0x5EED))
+    assert np.array_equal(load_network(tmp_path / "one" / "latest.bin", number), one)
 
 
 def test_a_run_resumes_from_the_newest_generation_and_numbers_carry_on(tmp_path):

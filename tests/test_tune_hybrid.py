@@ -28,7 +28,7 @@ def game(request):
 @pytest.fixture(scope="module")
 def net_file(tmp_path_factory, game):
     path = tmp_path_factory.mktemp("net") / "net.bin"
-    networks.save_network(networks.random_network(game.kernel_id, 17), path, game.kernel_id)
+    networks.save_network(networks.random_network(game.number, 17), path, game.number)
     return path
 
 
@@ -64,18 +64,16 @@ def test_hybrid_is_classic_plus_scale_times_network(game, net_file, tmp_path):
     (classic if game.name == "tigers" else _draughts_classic()).save_weights(weights, path)
     player = make_player(f"hybrid:net={net_file},scale=1.5,weights={path}", game)
     assert isinstance(player, SearchPlayer) and player.evaluator == games.EVALUATOR_HYBRID
-    net = networks.random_network(game.kernel_id, 17)
+    net = networks.random_network(game.number, 17)
     scratch = np.zeros(games.SCRATCH, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     values = []
     for position in positions(game, 40, seed=5):
         state = game.encode(position)
         hybrid = games.evaluate(
-            game.kernel_id, games.EVALUATOR_HYBRID, player.params, state, scratch, active
+            game.number, games.EVALUATOR_HYBRID, player.params, state, scratch, active
         )
-        rule = games.evaluate(
-            game.kernel_id, games.EVALUATOR_CLASSIC, weights, state, scratch, active
-        )
+        rule = games.evaluate(game.number, games.EVALUATOR_CLASSIC, weights, state, scratch, active)
         value = plain_value(game, net, position)
         assert hybrid == pytest.approx(rule + 1.5 * value, abs=1e-5)
         values.append(value)
@@ -90,8 +88,8 @@ def _draughts_classic():
 
 def test_the_hybrid_defaults_and_plays(game, net_file):
     player = make_player(f"hybrid:net={net_file}:depth=2", game)
-    assert player.params[0] == default_scale(game.kernel_id) and player.depth == 2
-    features = games.compiled_game(game.kernel_id).classic_features
+    assert player.params[0] == default_scale(game.number) and player.depth == 2
+    features = games.compiled_game(game.number).classic_features
     assert np.array_equal(
         player.params[1 : 1 + features], game.classic_weights().astype(np.float32)
     )

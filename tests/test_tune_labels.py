@@ -42,7 +42,7 @@ def test_search_labels_are_the_searchs_scores_in_the_first_players_view(name):
     weights = rules.classic_weights()
     for position, score in zip(found, scores, strict=True):
         keys = np.array([rules.key(position)], dtype=np.int64)
-        result = Searcher(rules.kernel_id).search(
+        result = Searcher(rules.number).search(
             position.encode(), keys, 0, game_kernels.EVALUATOR_CLASSIC, weights, 2
         )
         side = 1 if rules.side_to_move(position) == 0 else -1

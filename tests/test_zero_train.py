@@ -61,7 +61,7 @@ def with_threads(count: int, function):
 def random_zero(game: str) -> np.ndarray:
     from samuel.games.networks import random_zero_network
 
-    return random_zero_network(get_game(game).kernel_id, 3)
+    return random_zero_network(get_game(game).number, 3)
 
 
 @pytest.mark.slow
@@ -81,19 +81,19 @@ def test_the_same_seed_gives_the_same_games_targets_and_weights_on_1_and_2_threa
     a = train_zero(tiny(tmp_path / "one", game=game, workers=1), **QUIET)
     b = train_zero(tiny(tmp_path / "two", game=game, workers=2), **QUIET)
     assert a.tobytes() == b.tobytes()
-    kernel_id = get_game(game).kernel_id
-    assert np.array_equal(load_zero_network(tmp_path / "one" / "latest.bin", kernel_id), a)
+    number = get_game(game).number
+    assert np.array_equal(load_zero_network(tmp_path / "one" / "latest.bin", number), a)
     assert not np.array_equal(a, random_zero(game))
 
 
 @pytest.mark.parametrize("game", ["tigers", "draughts"])
 def test_policy_targets_are_visit_shares_over_the_distinct_legal_actions(tmp_path, game):
-    kernel_id = get_game(game).kernel_id
+    number = get_game(game).number
     samples = zero_samples(zero_self_play(random_zero(game), tiny(tmp_path, game=game), 1))
     assert len(samples) > 20
     for i in range(len(samples)):
         k = int(samples.legal_counts[i])
-        _, actions = game_actions.legal_actions(kernel_id, samples.states[i])
+        _, actions = game_actions.legal_actions(number, samples.states[i])
         assert list(samples.legal[i, :k]) == list(dict.fromkeys(actions.tolist()))
         assert samples.policy[i, :k].sum() == pytest.approx(1.0, abs=1e-5)
         assert (samples.policy[i, :k] >= 0).all() and not samples.policy[i, k:].any()
@@ -103,7 +103,7 @@ def test_policy_targets_are_visit_shares_over_the_distinct_legal_actions(tmp_pat
 
 @pytest.mark.parametrize("game", ["tigers", "draughts"])
 def test_value_targets_are_the_result_and_plies_left_count_down_to_the_end(tmp_path, game):
-    kernel_id = get_game(game).kernel_id
+    number = get_game(game).number
     config = tiny(tmp_path, game=game, games=8, ply_cap=150)
     parts = zero_self_play(random_zero(game), config, 1)
     samples = zero_samples(parts)
@@ -118,23 +118,23 @@ def test_value_targets_are_the_result_and_plies_left_count_down_to_the_end(tmp_p
         assert list(samples.plies[chosen]) == list(range(n, 0, -1))
         start += n
     # The network's view: Tigers & Sheep's value is the tigers', draughts' the side to move's.
-    encoded = encode_zero(kernel_id, samples)
+    encoded = encode_zero(number, samples)
     for i in range(len(samples)):
-        view = games.network_sign(kernel_id, samples.states[i])
+        view = games.network_sign(number, samples.states[i])
         assert encoded.targets[i] == samples.results[i] * view
     if game == "draughts":  # the half-turn with colours swapped: the same inputs and targets
-        turned = encode_zero(kernel_id, samples, np.ones(len(samples), dtype=np.int64))
+        turned = encode_zero(number, samples, np.ones(len(samples), dtype=np.int64))
         assert np.array_equal(turned.targets, encoded.targets)
         assert np.array_equal(turned.legal, encoded.legal)
     else:  # a symmetry maps the legal actions onto the image's legal actions
         image = np.empty_like(samples.states[0])
         for symmetry in range(8):
             symmetries = np.full(len(samples), symmetry, dtype=np.int64)
-            turned = encode_zero(kernel_id, samples, symmetries)
+            turned = encode_zero(number, samples, symmetries)
             assert np.array_equal(turned.targets, encoded.targets)
             for i in range(0, len(samples), 7):
-                games.transform(kernel_id, samples.states[i], symmetry, image)
-                _, actions = game_actions.legal_actions(kernel_id, image)
+                games.transform(number, samples.states[i], symmetry, image)
+                _, actions = game_actions.legal_actions(number, image)
                 k = int(samples.legal_counts[i])
                 assert sorted(turned.legal[i, :k]) == sorted(set(actions.tolist()))
 
@@ -168,10 +168,10 @@ def test_root_values_are_the_searchs_and_q_weight_mixes_them_in(tmp_path):
     parts = zero_self_play(params, config, 1)
     rules = get_game("tigers")
     root = rules.encode(rules.initial_position())
-    key = games.key(rules.kernel_id, root)
-    search = PuctSearch(rules.kernel_id)
+    key = games.key(rules.number, root)
+    search = PuctSearch(rules.number)
     settings = config.settings()
-    side = games.sign(rules.kernel_id, root)
+    side = games.sign(rules.number, root)
     starts = []
     for g in range(config.games):
         seed = zero_game_seed(config.seed, 1, g)
@@ -270,8 +270,8 @@ def test_self_play_searches_with_the_configs_implicit_minimax_weight(tmp_path):
     plain = zero_self_play(params, dataclasses.replace(config, minimax=0.0), 1)[0]
     rules = get_game("tigers")
     root = rules.encode(rules.initial_position())
-    key = np.array([games.key(rules.kernel_id, root)])
-    search = PuctSearch(rules.kernel_id)
+    key = np.array([games.key(rules.number, root)])
+    search = PuctSearch(rules.number)
     for g in range(config.games):
         seed = _mix(zero_game_seed(config.seed, 1, g))
         result = search.search(params, root, key, 0, config.settings(), seed, config.ply_cap)
@@ -284,7 +284,7 @@ def test_self_play_searches_with_the_configs_implicit_minimax_weight(tmp_path):
 
 
 def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
-    kernel_id = get_game("tigers").kernel_id
+    number = get_game("tigers").number
     parts = zero_self_play(random_zero("tigers"), tiny(tmp_path, games=8, ply_cap=150), 1)
     part = parts[0]
     moves = np.empty(games.MAX_MOVES, dtype=np.int64)
@@ -293,13 +293,13 @@ def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
             continue
         last = part.positions[g, int(part.plies[g]) - 1]
         # Some move of the last recorded position ends the game with the recorded result.
-        n = games.generate(kernel_id, last, moves)
+        n = games.generate(number, last, moves)
         ends = set()
         child = np.empty_like(last)
         for move in moves[:n]:
-            games.play(kernel_id, last, move, child)
-            m = games.generate(kernel_id, child, np.empty(games.MAX_MOVES, dtype=np.int64))
-            ends.add(int(games.result(kernel_id, child, m)))
+            games.play(number, last, move, child)
+            m = games.generate(number, child, np.empty(games.MAX_MOVES, dtype=np.int64))
+            ends.add(int(games.result(number, child, m)))
         assert int(part.results[g]) in ends
 
 
@@ -326,19 +326,19 @@ def test_training_on_a_fixed_set_of_positions_lowers_the_policy_loss(tmp_path):
     """32 positions of self-play, 40 epochs: the policy's cross-entropy falls in every one of
     the 8 orientations (a symmetry that scrambled the targets would not learn), and the value's
     error falls too."""
-    kernel_id = get_game("tigers").kernel_id
+    number = get_game("tigers").number
     config = tiny(tmp_path, games=6, simulations=32, learning_rate=1e-2, batch_size=16)
     params = random_zero("tigers")
     every = zero_samples(zero_self_play(params, config, 1))
     samples = every.select(slice(0, 32))
-    before = zero_losses(kernel_id, params, samples)
-    first = [policy_loss(kernel_id, params, samples, s) for s in range(8)]
+    before = zero_losses(number, params, samples)
+    first = [policy_loss(number, params, samples, s) for s in range(8)]
     adam = Adam(len(params))
     rng = np.random.default_rng(5)
     for _ in range(40):
-        train_zero_epoch(kernel_id, params, adam, samples, config, rng)
-    after = zero_losses(kernel_id, params, samples)
-    last = [policy_loss(kernel_id, params, samples, s) for s in range(8)]
+        train_zero_epoch(number, params, adam, samples, config, rng)
+    after = zero_losses(number, params, samples)
+    last = [policy_loss(number, params, samples, s) for s in range(8)]
     assert after[0] < before[0] - 0.25, (before, after)
     for symmetry in range(8):
         assert last[symmetry] < first[symmetry] - 0.15, (symmetry, first, last)
@@ -425,8 +425,8 @@ def test_bad_settings_raise_one_clear_error(tmp_path, changes, message):
 
 @pytest.mark.slow
 def test_a_value_network_is_refused_as_a_starting_point(tmp_path):
-    kernel_id = get_game("tigers").kernel_id
-    save_network(random_network(kernel_id, 1), tmp_path / "gen-001.bin", kernel_id)
+    number = get_game("tigers").number
+    save_network(random_network(number, 1), tmp_path / "gen-001.bin", number)
     with pytest.raises(SamuelError) as error:
         train_zero(tiny(tmp_path), **QUIET)
     assert "\n" not in str(error.value)
@@ -872,7 +872,7 @@ def test_self_play_keeps_each_games_in_table(tmp_path):
     config = tiny(tmp_path, games=4)
     in_tables = np.array([1, -1, IN_TABLE_ALL, IN_TABLE_NONE], dtype=np.int64)
     seeds = np.arange(4, dtype=np.int64)
-    game = get_game("tigers").kernel_id
+    game = get_game("tigers").number
     part = play_zero_selfplay(game, random_zero("tigers"), config, seeds, in_tables)
     assert np.array_equal(part.in_tables, in_tables)
     with pytest.raises(ValueError, match="in_tables"):

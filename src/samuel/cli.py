@@ -153,9 +153,9 @@ def _plies_left(rules, player, position) -> float | None:
         game_kernels.EVALUATOR_NETWORK: player.params,
         game_kernels.EVALUATOR_MOVES_LEFT: player.params[NETWORK:],
     }.get(player.evaluator)
-    if network is None or not has_moves_left(network, rules.kernel_id):
+    if network is None or not has_moves_left(network, rules.number):
         return None
-    return plies_left_estimate(rules.kernel_id, network, rules.encode(position))
+    return plies_left_estimate(rules.number, network, rules.encode(position))
 
 
 def _check_depth(depth: int | None) -> None:

@@ -61,9 +61,9 @@ def check_selfplay(game: str) -> tuple:
 
     rules = get_game(game)
     played = play_selfplay(
-        rules.kernel_id,
+        rules.number,
         EVALUATOR_NETWORK,
-        random_network(rules.kernel_id, CHECK_SEED),
+        random_network(rules.number, CHECK_SEED),
         rules.encode(rules.initial_position()),
         1,
         4,

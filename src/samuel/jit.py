@@ -17,10 +17,13 @@ Folders of older sources are left behind; delete the root to reclaim them.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 from pathlib import Path
 
 import numba
+
+from samuel.plugins import extra_game_packages
 
 # Parallel kernels (self-play, gradients, losses) use numba's default threading layer (OpenMP
 # here), unless NUMBA_THREADING_LAYER says otherwise. By default OpenMP's idle threads spin,
@@ -34,17 +37,34 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 KERNEL_MARKERS = (b"samuel.jit", b"from .jit", b"@kernel", b"@parallel_kernel")
 
-__all__ = ["cache_directory", "kernel", "parallel_kernel"]
+__all__ = ["cache_directory", "inline_kernel", "kernel", "parallel_kernel"]
 
 
-def cache_directory(package: Path, root: Path) -> Path:
-    """``root`` / a digest of the package's kernel modules (those that use this module)."""
+def cache_directory(package: Path, root: Path, extra: tuple[Path, ...] = ()) -> Path:
+    """``root`` / a digest of the package's kernel modules (those that use this module), and
+    of those of the ``extra`` packages (games registered from outside Samuel, whose kernels the
+    dispatch compiles into everything that calls it)."""
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(package.rglob("*.py")):
-        source = path.read_bytes()
-        if any(marker in source for marker in KERNEL_MARKERS):
-            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + source)
+    for folder in (package, *extra):
+        for path in sorted(folder.rglob("*.py")):
+            source = path.read_bytes()
+            if any(marker in source for marker in KERNEL_MARKERS):
+                name = path.relative_to(folder).as_posix()
+                if folder != package:
+                    name = f"{folder}/{name}"
+                digest.update(name.encode() + b"\0" + source)
     return root / digest.hexdigest()[:16]
+
+
+def _extra_game_folders() -> tuple[Path, ...]:
+    """The folders of the games registered from outside Samuel (``$SAMUEL_EXTRA_GAMES``)."""
+    folders = []
+    for name in extra_game_packages():
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            raise ImportError(f"$SAMUEL_EXTRA_GAMES names {name!r}, which is no package")
+        folders.append(Path(next(iter(spec.submodule_search_locations))))
+    return tuple(folders)
 
 
 def _cache_root() -> Path:
@@ -55,7 +75,9 @@ def _cache_root() -> Path:
 
 
 # Read by numba when each kernel below is decorated, so it must be set before any of them.
-numba.config.CACHE_DIR = str(cache_directory(Path(__file__).parent, _cache_root()))
+numba.config.CACHE_DIR = str(
+    cache_directory(Path(__file__).parent, _cache_root(), _extra_game_folders())
+)
 
 
 def kernel(function=None, **options):
@@ -64,6 +86,12 @@ def kernel(function=None, **options):
     if function is None:
         return numba.njit(**settings)
     return numba.njit(**settings)(function)
+
+
+def inline_kernel(function=None, **options):
+    """A kernel numba inlines into each caller (``inline="always"``): a game's interface
+    functions and their dispatch, the search's hottest calls, one call deep instead of three."""
+    return kernel(function, inline="always", **options)
 
 
 def parallel_kernel(function=None, **options):

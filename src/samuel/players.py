@@ -156,7 +156,7 @@ class SearchPlayer:
 
     def search(self, game: Game) -> SearchResult:
         if self._searcher is None:
-            self._searcher = Searcher(self.rules.kernel_id)
+            self._searcher = Searcher(self.rules.number)
         self.last = None
         try:
             result = self._searcher.search(
@@ -228,7 +228,7 @@ class ZeroPlayer:
             if self.seconds is not None:
                 simulations = min(simulations, self.seconds * TIMED_SIMULATIONS_PER_SECOND)
             nodes = SMALLEST_TREE + int(simulations) * NODES_PER_SIMULATION
-            self._search = PuctSearch(self.rules.kernel_id, min(nodes, MAX_TREE_NODES))
+            self._search = PuctSearch(self.rules.number, min(nodes, MAX_TREE_NODES))
         settings = self.settings
         if game.ply >= self.temperature_plies and settings.temperature > 0:
             settings = replace(settings, temperature=0.0)
@@ -488,7 +488,7 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
     evaluator = {"classic": game_kernels.EVALUATOR_CLASSIC, "hybrid": game_kernels.EVALUATOR_HYBRID}
     try:
         game_kernels.check_evaluator(
-            rules.kernel_id, evaluator.get(name, game_kernels.EVALUATOR_NETWORK)
+            rules.number, evaluator.get(name, game_kernels.EVALUATOR_NETWORK)
         )
     except ValueError as error:
         raise PlayerSpecError(f"{quoted(name)}: {error}") from None
@@ -499,11 +499,11 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
             )
         except SamuelError as error:  # each game's weights file has its own error type
             raise PlayerSpecError(str(error)) from None
-    shipped = shipped_network(rules.kernel_id)
+    shipped = shipped_network(rules.number)
     if name == "hybrid":
         scale = _number(options, "scale", float, name, -1e3, 1e3)
         _, classic_weights = _evaluation("classic", options, rules)
-        if len(classic_weights) != game_kernels.compiled_game(rules.kernel_id).classic_features:
+        if len(classic_weights) != game_kernels.compiled_game(rules.number).classic_features:
             raise PlayerSpecError(
                 "the hybrid takes classic weights without piece-square tables, and this weights "
                 "file has them (play it as classic:weights=FILE)"
@@ -515,12 +515,12 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
                 "hybrid:net=FILE.bin"
             )
         try:
-            network_params = load_network(shipped if net is None else net, rules.kernel_id)
+            network_params = load_network(shipped if net is None else net, rules.number)
         except WeightsFileError as error:
             raise PlayerSpecError(str(error)) from None
-        scale = default_scale(rules.kernel_id) if scale is None else scale
+        scale = default_scale(rules.number) if scale is None else scale
         return game_kernels.EVALUATOR_HYBRID, hybrid_parameters(
-            rules.kernel_id, scale, classic_weights, network_params
+            rules.number, scale, classic_weights, network_params
         )
     if name == "net" and shipped is None:
         raise PlayerSpecError(
@@ -530,9 +530,9 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
     path = shipped if name == "net" else Path(name)  # a name ending in .bin
     if name == "net" and options.get("moves_left") == "on":
         # the same value, with the head the nudge reads, where one is shipped
-        path = shipped_moves_left_network(rules.kernel_id) or path
+        path = shipped_moves_left_network(rules.number) or path
     try:
-        network_params = load_network(path, rules.kernel_id)
+        network_params = load_network(path, rules.number)
     except WeightsFileError as error:
         raise PlayerSpecError(str(error)) from None
     return _network_evaluation(name, options, rules, network_params)
@@ -571,7 +571,7 @@ def _network_evaluation(
     try:
         moves_left.check_settings(threshold, max_effect, slope, names=MOVES_LEFT_SETTINGS)
         params = moves_left.moves_left_parameters(
-            rules.kernel_id, network_params, threshold, max_effect, slope
+            rules.number, network_params, threshold, max_effect, slope
         )
     except ValueError as error:
         raise PlayerSpecError(f"{quoted(name)}: {error}") from None
@@ -643,16 +643,16 @@ def _zero_player(
     from samuel.games.networks import load_zero_network, shipped_zero_network
     from samuel.nn.weights import WeightsFileError
 
-    net = options.pop("net", None) or shipped_zero_network(rules.kernel_id)
+    net = options.pop("net", None) or shipped_zero_network(rules.number)
     if net is None:
         raise PlayerSpecError(
             f"{quoted(spec)}: no Samuel Zero network is shipped for {rules.title}; name one: "
             "zero:net=FILE.bin"
         )
     try:
-        params = load_zero_network(net, rules.kernel_id)
+        params = load_zero_network(net, rules.number)
         side_params = {
-            side: load_zero_network(options.pop(f"{name}_net"), rules.kernel_id)
+            side: load_zero_network(options.pop(f"{name}_net"), rules.number)
             for side, name in enumerate(rules.sides)
             if f"{name}_net" in options
         }

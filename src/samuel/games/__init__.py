@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from samuel.plugins import extra_game_packages
+
 if TYPE_CHECKING:
     from samuel.games.base import GameRules
     from samuel.games.descriptor import GameDescriptor
@@ -18,9 +20,16 @@ if TYPE_CHECKING:
 GAME_PACKAGES = ("samuel.games.tigers", "samuel.games.draughts")
 
 
+def game_packages() -> tuple[str, ...]:
+    """Every registered game's package: Samuel's own, then those ``$SAMUEL_EXTRA_GAMES`` names
+    (a game kept outside Samuel: one being written, or the tests' race game; set it before the
+    kernels load, :mod:`samuel.jit`)."""
+    return GAME_PACKAGES + extra_game_packages()
+
+
 def descriptors() -> dict[str, GameDescriptor]:
     """Every registered game's descriptor by name (imports no game's rules or kernels)."""
-    found = (importlib.import_module(package).DESCRIPTOR for package in GAME_PACKAGES)
+    found = (importlib.import_module(package).DESCRIPTOR for package in game_packages())
     return {descriptor.name: descriptor for descriptor in found}
 
 
@@ -36,3 +45,19 @@ def get_game(name: str) -> GameRules:
     if name not in games:
         raise ValueError(f"unknown game {name!r}; the games are: {', '.join(games)}")
     return games[name].rules()
+
+
+def descriptor_of(game: int) -> GameDescriptor:
+    """The descriptor of the game numbered ``game`` (a variant's number names its game in the low
+    8 bits); ValueError for a number no registered game has."""
+    base = int(game) & 255
+    for descriptor in descriptors().values():
+        if descriptor.number == base:
+            return descriptor
+    known = ", ".join(f"{d.number} ({d.name})" for d in descriptors().values())
+    raise ValueError(f"no game has number {base}; the games are: {known}")
+
+
+def default_game() -> str:
+    """The game a command plays unless told: the first registered."""
+    return next(iter(descriptors()))

@@ -61,8 +61,10 @@ _TIGERS_SYMMETRIES = np.asarray(tigers_board.SYMMETRIES, dtype=np.int64)
 def action_count(game: int) -> int:
     """How many actions the game numbered ``game`` has (its policy's length): 650 for Tigers &
     Sheep (any variant), 128 for English draughts. Raises ValueError for a number that names no
-    game."""
-    kernels.compiled_game(game)
+    game, or a game with no action space (Samuel Zero's policy cannot name its moves)."""
+    sizes = kernels.compiled_game(game)
+    if int(game) & kernels.GAME_MASK not in ACTION_COUNTS:
+        raise ValueError(f"{sizes.title} has no action space: Samuel Zero cannot play it yet")
     return ACTION_COUNTS[int(game) & kernels.GAME_MASK]
 
 

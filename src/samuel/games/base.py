@@ -31,11 +31,13 @@ class Termination(enum.Enum):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Outcome:
-    """The end of a game: why it ended and who won.
+    """The end of a game: why it ended, who won and how many points.
 
     ``termination`` is one of :class:`Termination` or one of the game's own reasons;
-    ``winner`` is the side that won (0 the first player, 1 the second) or None for a draw.
-    Keyword-only, so that no call can mix up a winner side with a result.
+    ``winner`` is the side that won (0 the first player, 1 the second) or None for a draw;
+    ``points`` what the win is worth (1 a plain win; a game that scores more, such as a gammon's
+    2, says which class each count is: :attr:`GameRules.outcome_classes`). Keyword-only, so that
+    no call can mix up a winner side with a result.
 
     >>> outcome = Outcome(termination=Termination.PLY_CAP, winner=None)
     >>> outcome.result, outcome.is_draw
@@ -44,6 +46,7 @@ class Outcome:
 
     termination: enum.Enum
     winner: Side | None
+    points: int = 1
 
     def __post_init__(self) -> None:
         side = isinstance(self.winner, int) and not isinstance(self.winner, bool)
@@ -51,6 +54,8 @@ class Outcome:
             raise ValueError(f"the winner is side 0, side 1 or None (a draw), not {self.winner!r}")
         if not isinstance(self.termination, enum.Enum):
             raise TypeError(f"a termination is an enum member, not {self.termination!r}")
+        if isinstance(self.points, bool) or not isinstance(self.points, int) or self.points < 1:
+            raise ValueError(f"a win is worth a whole number of points, not {self.points!r}")
 
     @property
     def result(self) -> Result:
@@ -58,16 +63,23 @@ class Outcome:
         return 0 if self.winner is None else 1 - 2 * self.winner
 
     @property
+    def score(self) -> int:
+        """The first player's points: ``result`` times what the win is worth (0 a draw)."""
+        return self.result * self.points
+
+    @property
     def is_draw(self) -> bool:
         return self.winner is None
 
     @classmethod
     def from_result(cls, termination: enum.Enum, result: Result) -> Outcome:
-        """The outcome whose :attr:`result` (first player's view, as the kernels give it) is
-        ``result``."""
-        if result not in (-1, 0, 1):
-            raise ValueError(f"a result is +1, 0 or -1, not {result!r}")
-        return cls(termination=termination, winner=None if result == 0 else int(result < 0))
+        """The outcome whose :attr:`score` (first player's points, as the kernels give it) is
+        ``result``: +1, 0 or -1 for most games, ±2 for a gammon ..."""
+        if isinstance(result, bool) or not isinstance(result, int | np.integer):
+            raise ValueError(f"a result is a whole number of points, not {result!r}")
+        if result == 0:
+            return cls(termination=termination, winner=None)
+        return cls(termination=termination, winner=int(result < 0), points=abs(int(result)))
 
 
 def terminations(rules: GameRules) -> tuple[enum.Enum, ...]:
@@ -155,7 +167,7 @@ class GameRules(Protocol):
 
     name: str  # the registry name, e.g. "tigers"
     title: str  # for people, e.g. "Tigers & Sheep"
-    kernel_id: int  # the game's number in samuel.games.kernels
+    number: int  # the game's number (its descriptor's; a variant's bits above): the kernels' name
     # The key identifies the first key_words words of encode(): positions with the same key have
     # those words equal, and differ at most in the words after (counters the key leaves out,
     # such as draughts' 40-move count).
@@ -164,10 +176,15 @@ class GameRules(Protocol):
     symmetry_count: int
     terminations: type[enum.Enum]  # the game's own ways to end (the shared: Termination)
     record_format: RecordFormat  # how its game records name it and its start
+    # What a win of so many points is called: {1: "win"}, or {1: "single game", 2: "gammon"}.
+    outcome_classes: Mapping[int, str]
 
     def initial_position(self) -> Hashable: ...
-    def legal_moves(self, position) -> list: ...
-    def play(self, position, move): ...
+    def legal_moves(self, position) -> list: ...  # none at a chance node
+    # At a chance node (dice to roll): its outcomes, each with its probability (they sum to 1);
+    # at any other position, none. An outcome is played like a move and has a code like one.
+    def chance_outcomes(self, position) -> list[tuple[object, float]]: ...
+    def play(self, position, move): ...  # a move, or a chance node's outcome
     def side_to_move(self, position) -> int:  # 0 for the first player, 1 for the second
         ...
     def decided_outcome(self, position) -> Outcome | None: ...
@@ -194,6 +211,10 @@ class PositionRules:
     ``move_type``)."""
 
     move_type: type
+    outcome_classes: Mapping[int, str] = {1: "win"}  # noqa: RUF012  (read only)
+
+    def chance_outcomes(self, position) -> list[tuple[object, float]]:
+        return []  # a game without chance
 
     def decided_outcome(self, position) -> Outcome | None:
         return position.decided_outcome()

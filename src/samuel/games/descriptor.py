@@ -19,15 +19,33 @@ class GameDescriptor:
     conformance test checks it)."""
 
     name: str  # the registry name: --game NAME
+    number: int  # the game's number (0-255): how compiled code and weights files name it
     title: str  # for people: "Tigers & Sheep"
     sides: tuple[str, str]  # the first player (whose wins are positive), then the second
     side_letters: tuple[str, str]  # the command line's short options: -T/--tigers, -S/--sheep
     first_to_move: int  # the side (0 or 1) that makes the first move of a game
     rules_module: str  # the module whose RULES are the game's rules
+    compiled_module: str  # its compiled interface: COMPILED and samuel.games.dispatch.INTERFACE
+
+    @property
+    def package(self) -> str:
+        """The game's package, where its rules module is."""
+        return self.rules_module.rpartition(".")[0]
 
     def rules(self):
         """The game's rules (imports its module, and with it the compiled kernels)."""
         return importlib.import_module(self.rules_module).RULES
+
+    def part(self, name: str):
+        """The game's module ``name`` (``tuning``, ``web`` ...: what one layer needs of the
+        game), or None for a game that has none, which that layer then refuses in a line."""
+        module = f"{self.package}.{name}"
+        try:
+            return importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise  # the part exists but something it imports does not
+            return None
 
     def default_players(self) -> dict[str, str]:
         """Who plays each side unless told: you the side that moves first, ``classic`` the

@@ -49,11 +49,17 @@ class Game:
         return len(self.moves)
 
     def legal_moves(self) -> list:
+        """The legal moves; none at a chance node or once the game is over."""
         return [] if self.outcome is not None else self.rules.legal_moves(self.position)
 
+    def chance_outcomes(self) -> list:
+        """At a chance node (dice to roll) its outcomes with their probabilities, else none.
+        An outcome is played with :meth:`play`, like a move, and counts as a ply."""
+        return [] if self.outcome is not None else self.rules.chance_outcomes(self.position)
+
     def play(self, move) -> None:
-        """Play a move; raises :class:`IllegalMoveError` (and changes nothing) if it is not legal
-        or the game is over."""
+        """Play a move, or a chance node's outcome; raises :class:`IllegalMoveError` (and
+        changes nothing) if it is not legal or the game is over."""
         if self.outcome is not None:
             raise IllegalMoveError(
                 f"{self.rules.format_move(move)} is not legal: the game is over "

@@ -1,14 +1,24 @@
 """The compiled interface every game offers to the search (and to self-play).
 
 A game's position is an int64 array of the game's ``state_words`` entries (:data:`GAMES`), a move
-one int64. Each function here dispatches on the game's number to that game's kernels, so the
-search is written once and a new game adds a branch here, not a new search. Numba compiles every
-branch into the caller; the branch on a constant-per-search integer costs next to nothing. A game
-number no branch knows, or an evaluator a game lacks, raises ``ValueError``: numba checks no
-bounds, so reading a position as the wrong game's would go on silently.
+one int64. The functions of :data:`samuel.games.dispatch.INTERFACE` (``generate``, ``play``,
+``chance``, ``result`` ...) dispatch on the game's number to that game's compiled module, through
+a dispatch written from the registry (:mod:`samuel.games.dispatch`): the search is written once,
+and a new game registers its package instead of editing this file. Numba compiles every branch
+into the caller; the branch on a constant-per-search integer costs next to nothing. A game number
+no branch knows, or an evaluator a game lacks, raises ``ValueError``: numba checks no bounds, so
+reading a position as the wrong game's would go on silently. What is the same for every game
+(the evaluators built on a game's classic evaluation and network encoding) is here.
 
 Values are from the point of view of the game's *first player* (for Tigers & Sheep, the tigers;
-for draughts, Black): ``sign`` is +1 when that player is to move, -1 otherwise.
+for draughts, Black): ``sign`` is +1 when that player is to move, -1 otherwise. A finished game's
+``result`` is the first player's points: +1 or -1 for a plain win or loss, 0 a draw, more for a
+game that scores more (a gammon: 2).
+
+**Chance.** A position may be a chance node: dice to roll. ``chance`` lists its outcomes and
+their probabilities (no outcomes: not a chance node), ``play`` applies an outcome as it applies a
+move, and the side to move is the same after a roll as before it; a move passes the turn. A game
+without chance always returns 0 outcomes.
 
 **Networks.** A game's encoder (:func:`network_inputs`) lists the set inputs of a position for the
 game-neutral network (:mod:`samuel.nn.network`); each game declares its input count and the view
@@ -30,119 +40,68 @@ The compiled sizes are per game (:class:`CompiledGame`) with one common maximum 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import importlib
 
 import numpy as np
 
 from samuel.jit import kernel
 from samuel.nn import network
 
-from .draughts import board as draughts_board
-from .draughts import classic as draughts_classic
-from .draughts import kernels as draughts
+from . import dispatch
+from .compiled_game import (  # noqa: F401  (compiled code reads these names from here)
+    EVALUATOR_CLASSIC,
+    EVALUATOR_HYBRID,
+    EVALUATOR_MOVES_LEFT,
+    EVALUATOR_NAMES,
+    EVALUATOR_NETWORK,
+    MAX_SET_INPUTS,
+    MOVES_LEFT_NETWORK,
+    NETWORK_VALUES,
+    NOT_OVER,
+    VIEW_FIRST_PLAYER,
+    VIEW_SIDE_TO_MOVE,
+    CompiledGame,
+)
 from .tigers import board as tigers_board
-from .tigers import classic as tigers_classic
-from .tigers import kernels as tigers
-from .tigers.tablebase.index import stored_code
-from .tigers.tablebase.values import code_outcome
 
 TIGERS_AND_SHEEP = 0
 DRAUGHTS = 1
-GAME_MASK = 255  # a game number's low bits name the game ...
+GAME_MASK = dispatch.GAME_MASK  # a game number's low bits name the game ...
 VARIANT_SHIFT = 8  # ... and the bits above, its variant (0: the standard rules)
 
-NOT_OVER = 2
+_dispatch = dispatch.load()
+# Each game's functions, dispatched on its number (dispatch.INTERFACE says what each does).
+generate = _dispatch.generate
+play = _dispatch.play
+chance = _dispatch.chance
+key = _dispatch.key
+sign = _dispatch.sign
+result = _dispatch.result
+is_capture = _dispatch.is_capture
+is_irreversible = _dispatch.is_irreversible
+history_slot = _dispatch.history_slot
+classic_evaluate = _dispatch.classic_evaluate
+classic_features = _dispatch.classic_features
+classic_weight_features = _dispatch.classic_weight_features
+network_inputs = _dispatch.network_inputs
+zero_network_inputs = _dispatch.zero_network_inputs
+network_sign = _dispatch.network_sign
+transform = _dispatch.transform
+symmetry_sign = _dispatch.symmetry_sign
+tablebase_result = _dispatch.tablebase_result
+network_input_count = _dispatch.network_input_count
+classic_feature_count = _dispatch.classic_feature_count
+chance_outcomes = _dispatch.chance_outcomes
 
-# Evaluators the search can use; each reads its own parameter array.
-EVALUATOR_CLASSIC = 0  # params: the classic weights (float64)
-EVALUATOR_NETWORK = 1  # params: the network's parameters (float32)
-EVALUATOR_HYBRID = 2  # params: [scale, classic weights, network] (float32; games/hybrid.py)
-# params: [threshold, max effect, slope, network with the moves-left head] (float32;
-# games/moves_left.py): the network's value, nudged by its plies-left estimate when decided
-EVALUATOR_MOVES_LEFT = 3
-MOVES_LEFT_NETWORK = 3  # where the network starts in the moves-left evaluator's params
-
-EVALUATOR_NAMES = {
-    EVALUATOR_CLASSIC: "classic",
-    EVALUATOR_NETWORK: "network",
-    EVALUATOR_HYBRID: "hybrid",
-    EVALUATOR_MOVES_LEFT: "network with moves left",
-}
-
-# Whose point of view a game's network value is in (CompiledGame.network_view).
-VIEW_FIRST_PLAYER = 0  # the first player's, whoever is to move (Tigers & Sheep)
-VIEW_SIDE_TO_MOVE = 1  # the side to move's (draughts: the inputs are seen from that side)
-
-
-@dataclass(frozen=True)
-class CompiledGame:
-    """What the compiled side of a game needs room for."""
-
-    title: str
-    state_words: int  # int64 words of a position (the friendly ``encode()``'s length)
-    max_moves: int  # the most legal moves a position has (the move buffers' lower bound)
-    evaluators: dict[int, int]  # evaluator number -> float32 scratch entries it uses
-    classic_features: int  # classic weights (the hybrid packs them before the network)
-    network_inputs: int  # the network's input count
-    most_set_inputs: int  # the most inputs a position sets (the encoder's buffers' lower bound)
-    network_view: int  # VIEW_FIRST_PLAYER or VIEW_SIDE_TO_MOVE
-    symmetries: int  # symmetries for augmentation (transform); 0 is the identity
-    classic_weights: int  # classic weights with the piece-square tables (classic.WEIGHT_COUNT)
-    # The Samuel Zero network's inputs: the first ones of network_inputs, those that say only
-    # where the pieces are and who is to move (Zero learns with no hand-written knowledge, so
-    # not Tigers & Sheep's classic features).
-    zero_inputs: int
-
-
-# The network's evaluation keeps its set inputs' values in the float32 scratch after the
-# forward pass's activations, and their indices in the int64 ``active`` buffer.
-NETWORK_VALUES = network.FORWARD_SCRATCH
-MAX_SET_INPUTS = 32  # the ``active`` buffer: at least every game's most_set_inputs
-
-
-def _evaluators(classic_features: int, most_set_inputs: int) -> dict[int, int]:
-    network_scratch = NETWORK_VALUES + most_set_inputs
-    return {
-        EVALUATOR_CLASSIC: classic_features,
-        EVALUATOR_NETWORK: network_scratch,
-        # the network first, then the classic features over the start of the same space
-        EVALUATOR_HYBRID: max(network_scratch, classic_features),
-        EVALUATOR_MOVES_LEFT: network_scratch,  # the head reads h1, which the forward pass left
-    }
-
-
-GAMES = {
-    TIGERS_AND_SHEEP: CompiledGame(
-        "Tigers & Sheep",
-        tigers_board.STATE_WORDS,
-        tigers_board.MAX_MOVES,
-        _evaluators(tigers_classic.FEATURE_COUNT, tigers.MOST_SET_INPUTS),
-        tigers_classic.FEATURE_COUNT,
-        tigers.NETWORK_INPUTS,
-        tigers.MOST_SET_INPUTS,
-        VIEW_FIRST_PLAYER,
-        len(tigers_board.SYMMETRIES),
-        tigers_classic.WEIGHT_COUNT,
-        tigers.SEED_NETWORK_INPUTS,
-    ),
-    DRAUGHTS: CompiledGame(
-        "English draughts",
-        draughts_board.STATE_WORDS,
-        draughts_board.MAX_MOVES,
-        _evaluators(draughts_classic.FEATURE_COUNT, 2 * draughts_board.MEN),
-        draughts_classic.FEATURE_COUNT,
-        draughts.NETWORK_INPUTS,
-        2 * draughts_board.MEN,  # every piece sets one input
-        VIEW_SIDE_TO_MOVE,
-        2,  # the identity and the half-turn with colours swapped
-        draughts_classic.WEIGHT_COUNT,
-        draughts.NETWORK_INPUTS,  # the pieces only
-    ),
+GAMES: dict[int, CompiledGame] = {
+    number: importlib.import_module(module).COMPILED
+    for number, module in dispatch.compiled_modules().items()
 }
 
 # The common maxima: one search table or buffer of these sizes serves every game.
 STATE_SIZE = max(g.state_words for g in GAMES.values())  # a game uses the first state_words
-MAX_MOVES = 192  # move buffers: at least every game's max_moves
+# move buffers: every game's moves and chance outcomes fit
+MAX_MOVES = max(max(g.max_moves, g.chance_outcomes) for g in GAMES.values())
 SCRATCH = 192  # float32 room for any evaluator's work: the network's activations and values
 # The moves-left evaluator's reference: the head's plies left at the search's root, which the
 # search writes here before it starts (:func:`set_moves_left_reference`). The last entry, past
@@ -153,18 +112,12 @@ MOVES_LEFT_REFERENCE = SCRATCH - 1
 def _check_sizes() -> None:
     """Every game's sizes fit the common ones (numba checks no bounds, so a game that outgrew a
     buffer would write past it). Run at import."""
-    for number, sizes in GAMES.items():
-        if not 0 <= number <= GAME_MASK:
-            raise RuntimeError(f"{sizes.title}: game number {number} does not fit GAME_MASK")
-        if sizes.state_words > STATE_SIZE:
-            raise RuntimeError(f"{sizes.title}: {sizes.state_words} state words > {STATE_SIZE}")
-        if sizes.max_moves > MAX_MOVES:
-            raise RuntimeError(f"{sizes.title}: {sizes.max_moves} moves > MAX_MOVES {MAX_MOVES}")
+    for sizes in GAMES.values():
         if sizes.most_set_inputs > MAX_SET_INPUTS:
             raise RuntimeError(
                 f"{sizes.title}: {sizes.most_set_inputs} set inputs > MAX_SET_INPUTS"
             )
-        if sizes.evaluators[EVALUATOR_MOVES_LEFT] > MOVES_LEFT_REFERENCE:
+        if sizes.evaluators.get(EVALUATOR_MOVES_LEFT, 0) > MOVES_LEFT_REFERENCE:
             raise RuntimeError(f"{sizes.title}: the moves-left evaluator overwrites its reference")
         for evaluator, scratch in sizes.evaluators.items():
             if scratch > SCRATCH:
@@ -185,11 +138,10 @@ def compiled_game(game: int) -> CompiledGame:
     if base not in GAMES:
         known = ", ".join(f"{n} ({g.title})" for n, g in GAMES.items())
         raise ValueError(f"no game has number {base}; the games are: {known}")
-    if base == TIGERS_AND_SHEEP and not 0 <= variant <= tigers.SHEEP:
-        raise ValueError(f"Tigers & Sheep has no variant {variant} (won by 1 to 20 captures)")
-    if base == DRAUGHTS and variant != 0:
-        raise ValueError(f"English draughts has no variants, not {variant}")
-    return GAMES[base]
+    sizes = GAMES[base]
+    if not 0 <= variant <= sizes.variants:
+        raise ValueError(f"{sizes.title} has no variant {variant}: it {sizes.variant_help}")
+    return sizes
 
 
 def check_evaluator(game: int, evaluator: int) -> None:
@@ -201,72 +153,13 @@ def check_evaluator(game: int, evaluator: int) -> None:
         raise ValueError(f"{sizes.title} has no {wanted} evaluator; it has: {have}")
 
 
-def tigers_and_sheep(captures_to_win: int = tigers.CAPTURES_TO_WIN) -> int:
+def tigers_and_sheep(captures_to_win: int = tigers_board.CAPTURES_TO_WIN) -> int:
     """The game number of Tigers & Sheep won by ``captures_to_win`` captures (standard: 5)."""
-    if not 1 <= captures_to_win <= tigers.SHEEP:
+    if not 1 <= captures_to_win <= tigers_board.SHEEP:
         raise ValueError(f"captures to win must be between 1 and 20, not {captures_to_win}")
-    if captures_to_win == tigers.CAPTURES_TO_WIN:
+    if captures_to_win == tigers_board.CAPTURES_TO_WIN:
         return TIGERS_AND_SHEEP
     return TIGERS_AND_SHEEP | (captures_to_win << VARIANT_SHIFT)
-
-
-@kernel
-def captures_to_win(game: int) -> int:
-    """The captures that win a Tigers & Sheep game numbered ``game``."""
-    variant = game >> VARIANT_SHIFT
-    return variant if variant > 0 else tigers.CAPTURES_TO_WIN
-
-
-@kernel
-def generate(game: int, state: np.ndarray, moves: np.ndarray) -> int:
-    """Legal moves into ``moves``; their number. A position the game's rules end by themselves
-    may still list moves (a draw by the 40-move rule): :func:`result` decides, not the count."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return tigers.generate_moves(
-            state[0], state[1], state[2], state[3], moves, captures_to_win(game)
-        )
-    if base == DRAUGHTS:
-        n = draughts.generate_moves(state[0], state[1], state[2], state[3], moves)
-        if n > moves.shape[0]:  # the kernel stopped writing at the end; the count is true
-            raise ValueError("more legal moves than the move buffer holds")
-        return n
-    raise ValueError("unknown game number")
-
-
-@kernel
-def play(game: int, state: np.ndarray, move: int, child: np.ndarray) -> None:
-    """Write the position after ``move`` (assumed legal) into ``child``."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        t, s, h, side = tigers.play_move(state[0], state[1], state[2], state[3], move)
-        child[0] = t
-        child[1] = s
-        child[2] = h
-        child[3] = side
-    elif base == DRAUGHTS:
-        b, w, k, side, quiet = draughts.play_move(
-            state[0], state[1], state[2], state[3], state[4], move
-        )
-        child[0] = b
-        child[1] = w
-        child[2] = k
-        child[3] = side
-        child[4] = quiet
-    else:
-        raise ValueError("unknown game number")
-
-
-@kernel
-def key(game: int, state: np.ndarray) -> int:
-    """A key identifying the position for repetition and the transposition table. For draughts
-    it leaves out the 40-move count: repetition compares the pieces and the side to move."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return tigers.position_key(state[0], state[1], state[2], state[3])
-    if base == DRAUGHTS:
-        return draughts.position_key(state[0], state[1], state[2], state[3])
-    raise ValueError("unknown game number")
 
 
 @kernel
@@ -279,123 +172,6 @@ def occurrences(keys: np.ndarray, window: int, ply: int) -> int:
         if keys[i] == keys[ply]:
             seen += 1
     return seen
-
-
-@kernel
-def sign(game: int, state: np.ndarray) -> int:
-    """+1 when the first player (whose wins are positive) is to move, else -1."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP or base == DRAUGHTS:  # both keep "first player to move" in word 3
-        return 1 if state[3] else -1
-    raise ValueError("unknown game number")
-
-
-@kernel
-def result(game: int, state: np.ndarray, move_count: int) -> int:
-    """The result (first player's view: 1, 0, -1) if the position ends the game, else NOT_OVER.
-
-    ``move_count`` is the number of legal moves, which the caller has just generated.
-    Repetition needs the game's history and is the caller's business.
-    """
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        if tigers.captured_sheep(state[1], state[2]) >= captures_to_win(game):
-            return tigers.TIGERS_WIN
-        if move_count == 0:
-            return tigers.SHEEP_WIN if state[3] else tigers.TIGERS_WIN
-        return NOT_OVER
-    if base == DRAUGHTS:
-        # No legal move loses, even on the 80th quiet ply; then the 40-move rule draws.
-        if move_count == 0:
-            return draughts.WHITE_WIN if state[3] else draughts.BLACK_WIN
-        if state[4] >= draughts.QUIET_PLY_LIMIT:
-            return draughts.DRAW
-        return NOT_OVER
-    raise ValueError("unknown game number")
-
-
-@kernel
-def is_capture(game: int, move: int) -> bool:
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return tigers.move_captured(move) != tigers.NO_POINT
-    if base == DRAUGHTS:
-        return draughts.move_jumps(move) > 0
-    raise ValueError("unknown game number")
-
-
-@kernel
-def is_irreversible(game: int, state: np.ndarray, move: int) -> bool:
-    """True if no position before ``move`` can occur again after it (for repetition)."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return tigers.move_origin(move) == tigers.NO_POINT or (
-            tigers.move_captured(move) != tigers.NO_POINT
-        )
-    if base == DRAUGHTS:
-        return draughts.is_irreversible(state[0], state[1], state[2], move)
-    raise ValueError("unknown game number")
-
-
-@kernel
-def history_slot(game: int, move: int) -> int:
-    """A small index (below 1024) for the history heuristic: origin and target of a move."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP or base == DRAUGHTS:
-        # Both games keep the origin and the target (5 bits each) in a move's low 10 bits.
-        return move & 1023
-    raise ValueError("unknown game number")
-
-
-@kernel
-def network_inputs(game: int, state: np.ndarray, active: np.ndarray, values: np.ndarray) -> int:
-    """The set inputs of the game's network for a position: their indices into ``active``, their
-    values into ``values`` (room for the game's ``most_set_inputs``, float32); how many."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return tigers.network_inputs(state[0], state[1], state[2], state[3], active, values)
-    if base == DRAUGHTS:
-        n = draughts.network_inputs(state[0], state[1], state[2], state[3], active)
-        for i in range(n):
-            values[i] = 1.0
-        return n
-    raise ValueError("unknown game number")
-
-
-@kernel
-def network_input_count(game: int) -> int:
-    """The game's network input count (``CompiledGame.network_inputs``)."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return tigers.NETWORK_INPUTS
-    if base == DRAUGHTS:
-        return draughts.NETWORK_INPUTS
-    raise ValueError("unknown game number")
-
-
-@kernel
-def zero_network_inputs(
-    game: int, state: np.ndarray, active: np.ndarray, values: np.ndarray
-) -> int:
-    """The set inputs of the game's Zero network, as :func:`network_inputs` lists them: the
-    position's set inputs below ``CompiledGame.zero_inputs`` (Tigers & Sheep's features, which
-    come last, are not computed)."""
-    if game & GAME_MASK == TIGERS_AND_SHEEP:
-        return tigers.board_inputs(state[0], state[1], state[2], state[3], active, values)
-    return network_inputs(game, state, active, values)
-
-
-@kernel
-def network_sign(game: int, state: np.ndarray) -> int:
-    """The factor between the first player's view and the game's network's view of a position:
-    +1 for a network in the first player's view; for one in the side to move's, :func:`sign`.
-    (It is its own inverse: it turns values either way.)"""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return 1
-    if base == DRAUGHTS:
-        return sign(game, state)
-    raise ValueError("unknown game number")
 
 
 @kernel
@@ -483,125 +259,15 @@ def evaluate(
     moves-left evaluator is :func:`moves_left_value`, its parameters packed as
     :mod:`samuel.games.moves_left` says.
     """
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        if evaluator == EVALUATOR_CLASSIC:
-            return tigers_classic.classic_evaluate(
-                state[0], state[1], state[2], state[3], params, scratch
-            )
-        if evaluator == EVALUATOR_NETWORK:
-            return network_value(game, params, state, scratch, active)
-        if evaluator == EVALUATOR_HYBRID:
-            split = 1 + tigers_classic.FEATURE_COUNT
-            value = network_value(game, params[split:], state, scratch, active)
-            classic = tigers_classic.classic_evaluate(
-                state[0], state[1], state[2], state[3], params[1:split], scratch
-            )
-            return classic + params[0] * value
-        if evaluator == EVALUATOR_MOVES_LEFT:
-            return moves_left_value(game, params, state, scratch, active)
-        raise ValueError("Tigers & Sheep has no such evaluator")
-    if base == DRAUGHTS:
-        if evaluator == EVALUATOR_CLASSIC:
-            return draughts_classic.classic_evaluate(
-                state[0], state[1], state[2], state[3], params, scratch
-            )
-        if evaluator == EVALUATOR_NETWORK:
-            return network_value(game, params, state, scratch, active)
-        if evaluator == EVALUATOR_HYBRID:
-            split = 1 + draughts_classic.FEATURE_COUNT
-            value = network_value(game, params[split:], state, scratch, active)
-            classic = draughts_classic.classic_evaluate(
-                state[0], state[1], state[2], state[3], params[1:split], scratch
-            )
-            return classic + params[0] * value
-        if evaluator == EVALUATOR_MOVES_LEFT:
-            return moves_left_value(game, params, state, scratch, active)
-        raise ValueError("English draughts has no such evaluator")
-    raise ValueError("unknown game number")
-
-
-@kernel
-def transform(game: int, state: np.ndarray, symmetry: int, image: np.ndarray) -> None:
-    """Write the position's image under symmetry ``symmetry`` (0 is the identity; the game has
-    ``CompiledGame.symmetries``) into ``image``. Its value in the first player's view is the
-    original's times :func:`symmetry_sign`."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        image[0] = tigers.transform_mask(state[0], symmetry)
-        image[1] = tigers.transform_mask(state[1], symmetry)
-        image[2] = state[2]
-        image[3] = state[3]
-    elif base == DRAUGHTS:
-        if symmetry == 0:
-            for i in range(draughts_board.STATE_WORDS):
-                image[i] = state[i]
-        else:  # the half-turn with colours swapped: Black's pieces become White's
-            image[0] = draughts.half_turn(state[1])
-            image[1] = draughts.half_turn(state[0])
-            image[2] = draughts.half_turn(state[2])
-            image[3] = 1 - state[3]
-            image[4] = state[4]
-    else:
-        raise ValueError("unknown game number")
-
-
-@kernel
-def symmetry_sign(game: int, symmetry: int) -> int:
-    """What a symmetry does to a value in the first player's view: Tigers & Sheep's 8 keep it
-    (+1); draughts' half-turn swaps the colours, so Black's value becomes White's (-1)."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        return 1
-    if base == DRAUGHTS:
-        return 1 if symmetry == 0 else -1
-    raise ValueError("unknown game number")
-
-
-@kernel
-def tablebase_result(game: int, state: np.ndarray, tablebase) -> tuple[bool, int, int]:
-    """``(found, outcome, plies)``: the perfect-play value of a position that is not over, if the
-    game's tablebase (its layers, :mod:`samuel.games.tigers.tablebase`) holds it. The outcome is
-    the side to move's (+1 a win, -1 a loss, 0 a draw) in ``plies`` plies. Draughts has no
-    tablebase."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        if state[2] == 0:  # the table holds every position with the hand empty
-            outcome, plies = code_outcome(stored_code(state[0], state[1], state[3], tablebase))
-            return True, outcome, plies
-        return False, 0, 0
-    if base == DRAUGHTS:
-        return False, 0, 0
-    raise ValueError("unknown game number")
-
-
-@kernel
-def classic_features(game: int, state: np.ndarray, out: np.ndarray) -> None:
-    """Write the classic evaluation's features of a position into ``out`` (the game's
-    ``FEATURE_COUNT`` entries, as its ``classic.FEATURES`` names them): what tuning fits the
-    classic weights on. The classic score is their dot product with the weights."""
-    base = game & GAME_MASK
-    if base == TIGERS_AND_SHEEP:
-        tigers_classic.classic_features(state[0], state[1], state[2], state[3], out)
-    elif base == DRAUGHTS:
-        draughts_classic.classic_features(state[0], state[1], state[2], state[3], out)
-    else:
-        raise ValueError("unknown game number")
-
-
-@kernel
-def classic_weight_features(game: int, state: np.ndarray, out: np.ndarray) -> None:
-    """Write every classic weight's feature of a position into ``out`` (the game's
-    ``WEIGHT_COUNT`` entries, as its ``classic.WEIGHTS`` names them): the named features, then
-    the piece-square tables'. The classic score with tables is their dot product with the
-    weights."""
-    base = game & GAME_MASK
-    out[:] = 0.0
-    if base == TIGERS_AND_SHEEP:
-        tigers_classic.classic_features(state[0], state[1], state[2], state[3], out)
-        tigers_classic.table_features(state[0], state[1], state[2], out)
-    elif base == DRAUGHTS:
-        draughts_classic.classic_features(state[0], state[1], state[2], state[3], out)
-        draughts_classic.table_features(state[0], state[1], state[2], out)
-    else:
-        raise ValueError("unknown game number")
+    if evaluator == EVALUATOR_CLASSIC:
+        return classic_evaluate(game, state, params, scratch)
+    if evaluator == EVALUATOR_NETWORK:
+        return network_value(game, params, state, scratch, active)
+    if evaluator == EVALUATOR_HYBRID:
+        split = 1 + classic_feature_count(game)
+        value = network_value(game, params[split:], state, scratch, active)
+        classic = classic_evaluate(game, state, params[1:split], scratch)
+        return classic + params[0] * value
+    if evaluator == EVALUATOR_MOVES_LEFT:
+        return moves_left_value(game, params, state, scratch, active)
+    raise ValueError("no such evaluator")

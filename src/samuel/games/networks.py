@@ -25,7 +25,7 @@ from samuel.nn import network, zero
 from samuel.nn.weights import WeightsFileError, file_bytes, read_network, save_parameters
 
 from . import kernels
-from .actions import action_count
+from .actions import ACTION_COUNTS, action_count
 from .tigers import kernels as tigers_kernels
 
 # The networks shipped with the package, by game number: the best of each game's documented
@@ -50,7 +50,10 @@ SHIPPED_MOVES_LEFT = {
 EARLIER_INPUTS = {kernels.TIGERS_AND_SHEEP: (tigers_kernels.SEED_NETWORK_INPUTS,)}
 # The largest network file of any game, heads included (a server refuses bigger ones unopened).
 LARGEST_FILE_BYTES = max(
-    max(file_bytes(g.network_inputs, True), file_bytes(g.zero_inputs, True, action_count(n)))
+    max(
+        file_bytes(g.network_inputs, True),
+        file_bytes(g.zero_inputs, True, action_count(n)) if n in ACTION_COUNTS else 0,
+    )
     for n, g in kernels.GAMES.items()
 )
 

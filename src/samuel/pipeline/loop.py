@@ -45,11 +45,11 @@ INITIAL_STREAM = 0x1417
 def starting_params(ctx: Context, init: str | None, seed: int):
     """The first champion's parameters and how they were chosen."""
     if init is not None:
-        return load_network(init, ctx.kernel_id), f"the network {init}"
-    shipped = shipped_network(ctx.kernel_id)
+        return load_network(init, ctx.number), f"the network {init}"
+    shipped = shipped_network(ctx.number)
     if shipped is not None:
-        return load_network(shipped, ctx.kernel_id), "the shipped network"
-    return random_network(ctx.kernel_id, derive_seed(seed, INITIAL_STREAM) & 0x7FFFFFFF), (
+        return load_network(shipped, ctx.number), "the shipped network"
+    return random_network(ctx.number, derive_seed(seed, INITIAL_STREAM) & 0x7FFFFFFF), (
         f"a random network (seed {seed})"
     )
 

@@ -129,7 +129,7 @@ def game_rules(game: int) -> GameRules:
         variant = game >> games.VARIANT_SHIFT
         return TigersAndSheep() if variant == 0 else TigersAndSheep(captures_to_win=variant)
     for rules in registry().values():
-        if rules.kernel_id == game:
+        if rules.number == game:
             return rules
     raise ValueError(f"no registered game has number {game}")  # pragma: no cover
 

@@ -65,8 +65,8 @@ class Context:
         return get_game(self.game)
 
     @property
-    def kernel_id(self) -> int:
-        return self.rules.kernel_id
+    def number(self) -> int:
+        return self.rules.number
 
     def tablebase(self, config: PipelineConfig):
         """The table the configuration names, loaded once (None without one)."""
@@ -186,7 +186,7 @@ def _measured_distribution(connection: Connection, ctx: Context, cycle) -> dict 
         return None
     from .store import states_from_bytes
 
-    return measure_distribution(ctx.kernel_id, states_from_bytes(list(rows))).to_json()
+    return measure_distribution(ctx.number, states_from_bytes(list(rows))).to_json()
 
 
 # Work: what a unit does. Each returns a function that stores the output, given the connection
@@ -212,7 +212,7 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     if task["kind"] == "selfplay":
         batch = selfplay_positions_on(
             ctx.backend,
-            ctx.kernel_id,
+            ctx.number,
             EVALUATOR_NETWORK,
             champion,
             task["games"],
@@ -225,10 +225,8 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             "selfplay", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
         )
     elif task["kind"] == "expert":
-        players = sources.default_expert_players(ctx.kernel_id, champion, ctx.tablebase(config))
-        batch = expert_positions_on(
-            ctx.backend, ctx.kernel_id, players, task["games"], task["seed"]
-        )
+        players = sources.default_expert_players(ctx.number, champion, ctx.tablebase(config))
+        batch = expert_positions_on(ctx.backend, ctx.number, players, task["games"], task["seed"])
         provenance = Provenance(
             "expert", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
         )
@@ -242,7 +240,7 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         provenance = Provenance("tablebase", None, task["seed"], ctx.store.run_id, unit.id)
     else:  # "random"
         distribution = sources.PlacementDistribution.from_json(task["distribution"])
-        batch = sources.random_positions(ctx.kernel_id, distribution, task["count"], task["seed"])
+        batch = sources.random_positions(ctx.number, distribution, task["count"], task["seed"])
         provenance = Provenance("random", None, task["seed"], ctx.store.run_id, unit.id)
     states = _full_width(batch.states)
     origin = np.where(batch.games >= 0, unit.id * GAME_ID_SPAN + batch.games, -1)
@@ -317,7 +315,7 @@ def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     seed = derive_seed(config.seed, cycle.number, STREAMS["relabel" if relabel else "label"])
     labels = rollout_labels_on(
         ctx.backend,
-        ctx.kernel_id,
+        ctx.number,
         EVALUATOR_NETWORK,
         ctx.params(model_id),
         np.ascontiguousarray(states[rest]),
@@ -381,7 +379,7 @@ def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed
         moves_left=config.moves_left,
     )
     params, report = train_supervised(
-        ctx.kernel_id,
+        ctx.number,
         ctx.params(champion_id),
         sample.states,
         sample.values,
@@ -513,7 +511,7 @@ def _prioritise(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     count = prioritise(
         ctx.store,
         ctx.game,
-        lambda states: evaluate_positions(ctx.kernel_id, EVALUATOR_NETWORK, params, states),
+        lambda states: evaluate_positions(ctx.number, EVALUATOR_NETWORK, params, states),
     )
     return lambda connection: {"positions": count, "model": champion}
 

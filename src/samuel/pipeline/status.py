@@ -289,7 +289,7 @@ def ablate(
             ctx, champion.id, config.replace(without=left_out), seed, cycle=0
         )
         paths[label] = out / f"{game}-{champion.id}-{label}.bin"
-        save_network(params, paths[label], ctx.kernel_id)
+        save_network(params, paths[label], ctx.number)
         reports[label] = training
     if backend is not None and not isinstance(backend, LocalBackend):
         # A cluster's workers may run in another folder: they read the networks by full path.

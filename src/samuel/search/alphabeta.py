@@ -9,6 +9,15 @@ win beats a slower one and a loss is put off as long as possible. Given a tableb
 holds by its perfect-play value instead of searching it. Moves that are equally good at
 the root are told apart by a seeded shuffle, so the same seed gives the same game.
 
+**Chance.** In a game with dice, a position whose dice are still to roll is a chance node: its
+value is the average of its outcomes' values, weighted by their probabilities (expectimax, as
+gnubg's n-ply), each outcome searched with a full window to the same depth: a move uses a ply of
+depth, a roll none, so depth 1 picks the move whose position (before the opponent's roll)
+evaluates best, and depth 2 averages the opponent's best replies over their rolls. Within each
+roll's subtree alpha-beta prunes as usual; across the rolls nothing is cut, so the value is exact.
+Such a game scores a finished game by its points (a gammon 2), in the units of its evaluations,
+which are expected points, instead of by ``WIN - plies``.
+
 The evaluation plugs in through ``(evaluator, params)``: the evaluator's number selects a branch
 of :func:`samuel.games.kernels.evaluate`, ``params`` is its parameter array (classic weights, a
 network's parameters). Python's part is :class:`Searcher`, which owns the tables and checks
@@ -39,6 +48,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 # Where each table sits in the tables tuple (see new_tables).
 HISTORY, KILLERS, STATES, PATH, PV, PV_LENGTH, COUNTERS = 4, 5, 6, 9, 10, 11, 12
 SCRATCH, ACTIVE = 13, 16  # the evaluator's scratch and set inputs
+CHANCE_WEIGHTS = 17  # each ply's chance outcomes' probabilities (the outcomes go in its moves)
 
 # counters[] slots
 NODES, STAMP, STOP = 0, 1, 2
@@ -89,7 +99,7 @@ def _from_table(score: float, ply: int) -> float:
 # functions, numba issue #6061).
 ENTER, NEXT_MOVE, RETURN = 0, 1, 2
 # Per-ply integer frame fields.
-F_DEPTH, F_COUNT, F_NEXT, F_BEST_MOVE, F_BOUND, F_SLOT, F_WINDOW, F_STAGE = range(8)
+F_DEPTH, F_COUNT, F_NEXT, F_BEST_MOVE, F_BOUND, F_SLOT, F_WINDOW, F_STAGE, F_CHANCE = range(9)
 # Per-ply score frame fields.
 F_ALPHA, F_BETA, F_BEST = range(3)
 # Stages of the search of one child: its first (full-window) search, a null-window probe, and
@@ -124,9 +134,13 @@ def _alphabeta(
         frame,
         scores,
         active,
+        chance_weights,
     ) = tables
     mask = tt_key.shape[0] - 1
     stamp = counters[STAMP]
+    # A game with chance scores a finished game by its points, in the units of its evaluations
+    # (expected points): an average over rolls mixes the two. Others score WIN - plies.
+    in_points = games.chance_outcomes(game) > 0
     ply = 0
     frame[0, F_DEPTH] = depth
     frame[0, F_WINDOW] = window_start
@@ -144,6 +158,7 @@ def _alphabeta(
             state = states[ply]
             key = games.key(game, state)
             path[root_index + ply] = key
+            frame[ply, F_CHANCE] = 0
             mode = RETURN
             if ply > 0:
                 seen = 0
@@ -153,12 +168,29 @@ def _alphabeta(
                 if seen >= 2:
                     value = 0.0  # this would be the position's third occurrence: a draw
                     continue
+            outcomes = games.chance(game, state, moves[ply], chance_weights[ply])
+            if outcomes > 0:
+                # Dice to roll: the value is the outcomes' average, weighted by their
+                # probabilities, each searched exactly (full window) to the same depth: a
+                # roll is no move. The side to move is the same after it.
+                if frame[ply, F_DEPTH] <= 0 or ply >= MAX_PLY - 1:
+                    side = games.sign(game, state)
+                    value = side * games.evaluate(game, evaluator, params, state, scratch, active)
+                    continue
+                frame[ply, F_CHANCE] = 1
+                frame[ply, F_COUNT] = outcomes
+                frame[ply, F_NEXT] = 0
+                scores[ply, F_BEST] = 0.0
+                mode = NEXT_MOVE
+                continue
             n = games.generate(game, state, moves[ply])
             result = games.result(game, state, n)
             side = games.sign(game, state)
             if result != games.NOT_OVER:
                 value = 0.0
-                if result * side > 0:
+                if in_points:
+                    value = float(result * side)
+                elif result * side > 0:
                     value = WIN - ply
                 elif result * side < 0:
                     value = -(WIN - ply)
@@ -223,6 +255,19 @@ def _alphabeta(
         elif mode == NEXT_MOVE:
             j = frame[ply, F_NEXT]
             n = frame[ply, F_COUNT]
+            if frame[ply, F_CHANCE]:
+                if j >= n:
+                    value = scores[ply, F_BEST]
+                    mode = RETURN
+                    continue
+                games.play(game, states[ply], moves[ply, j], states[ply + 1])
+                frame[ply + 1, F_DEPTH] = frame[ply, F_DEPTH]
+                frame[ply + 1, F_WINDOW] = frame[ply, F_WINDOW]
+                scores[ply + 1, F_ALPHA] = -INFINITY
+                scores[ply + 1, F_BETA] = INFINITY
+                ply += 1
+                mode = ENTER
+                continue
             if j >= n:
                 # Every move searched (or a cut-off): store the result and return it.
                 best = scores[ply, F_BEST]
@@ -275,6 +320,12 @@ def _alphabeta(
             if ply == 0:
                 return value
             ply -= 1
+            if frame[ply, F_CHANCE]:  # the roll's side is the parent's: no sign change
+                j = frame[ply, F_NEXT]
+                scores[ply, F_BEST] += chance_weights[ply, j] * value
+                frame[ply, F_NEXT] = j + 1
+                mode = NEXT_MOVE
+                continue
             score = -value
             alpha = scores[ply, F_ALPHA]
             beta = scores[ply, F_BETA]
@@ -402,9 +453,10 @@ def new_tables(table_bits, state_size, max_moves):
         np.zeros(MAX_PLY + 1, dtype=np.int64),  # PV lengths
         np.zeros(4, dtype=np.int64),  # counters: nodes, stamp, stop
         np.zeros(games.SCRATCH, dtype=np.float32),  # evaluator scratch
-        np.zeros((MAX_PLY + 1, 8), dtype=np.int64),  # search stack: integer fields
+        np.zeros((MAX_PLY + 1, 9), dtype=np.int64),  # search stack: integer fields
         np.zeros((MAX_PLY + 1, 3), dtype=np.float64),  # search stack: alpha, beta, best
         np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),  # evaluator scratch: network inputs
+        np.zeros((MAX_PLY, max_moves), dtype=np.float64),  # chance outcomes' probabilities
     )
 
 
@@ -439,13 +491,15 @@ class Searcher:
     """
 
     def __init__(self, game: int, table_bits: int = 18) -> None:
-        """A searcher for the game numbered ``game`` (a :class:`GameRules`' ``kernel_id``);
+        """A searcher for the game numbered ``game`` (a :class:`GameRules`' ``number``);
         raises ValueError for a number that names no game."""
         self.sizes = games.compiled_game(game)
         self.game = int(game)
         # Positions are the game's own width; the move buffers hold any game's moves.
         self.tables = new_tables(table_bits, self.sizes.state_words, games.MAX_MOVES)
         self._pv = np.zeros(MAX_PLY, dtype=np.int64)
+        self._outcomes = np.zeros(games.MAX_MOVES, dtype=np.int64)
+        self._weights = np.zeros(games.MAX_MOVES, dtype=np.float64)
 
     def search(
         self,
@@ -478,6 +532,8 @@ class Searcher:
                 f"a {self.sizes.title} position is {self.sizes.state_words} words, "
                 f"not an array of shape {root.shape}"
             )
+        if games.chance(self.game, root, self._outcomes, self._weights) > 0:
+            raise ValueError("the dice are still to roll in this position: search it after a roll")
         dropped = max(0, len(history_keys) - HISTORY_CAPACITY)
         history_keys = np.ascontiguousarray(history_keys[dropped:], dtype=np.int64)
         window_start = max(0, window_start - dropped)

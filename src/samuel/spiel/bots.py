@@ -86,7 +86,7 @@ def _registered(rules: GameRules, spec: str) -> None:
         registered = get_game(rules.name)
     except ValueError:
         registered = None
-    if registered is None or registered.kernel_id != rules.kernel_id:  # the same compiled rules
+    if registered is None or registered.number != rules.number:  # the same compiled rules
         raise PlayerSpecError(
             f"{quoted(spec)}: OpenSpiel plays Samuel's registered games only, not {rules!r}"
         )
@@ -252,7 +252,7 @@ class AlphaBetaPlayer(SpielPlayer):
         the evaluation's units."""
         return float(
             game_kernels.evaluate(
-                self.rules.kernel_id,
+                self.rules.number,
                 game_kernels.EVALUATOR_CLASSIC,
                 self.params,
                 self.rules.encode(position),

@@ -409,7 +409,7 @@ class NetworkInputsObserver:
         if params:
             raise SpielError(f"the observation takes no parameters, not {params!r}")
         self.rules = rules
-        size = game_kernels.GAMES[rules.kernel_id & game_kernels.GAME_MASK].network_inputs
+        size = game_kernels.GAMES[rules.number & game_kernels.GAME_MASK].network_inputs
         self.tensor = np.zeros(size, np.float32)
         self.dict = {"observation": self.tensor}
         self._active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
@@ -418,7 +418,7 @@ class NetworkInputsObserver:
     def set_from(self, state: SamuelState, player: int) -> None:
         self.tensor.fill(0.0)
         n = game_kernels.network_inputs(
-            self.rules.kernel_id, self.rules.encode(state.position), self._active, self._values
+            self.rules.number, self.rules.encode(state.position), self._active, self._values
         )
         self.tensor[self._active[:n]] = self._values[:n]
 
@@ -504,7 +504,7 @@ def move_of_actions(rules: GameRules, position, actions: Sequence[int]):
 
 
 def _actions_of(rules: GameRules):
-    actions = _BY_KERNEL.get(getattr(rules, "kernel_id", -1) & game_kernels.GAME_MASK)
+    actions = _BY_KERNEL.get(getattr(rules, "number", -1) & game_kernels.GAME_MASK)
     if actions is None:
         raise SpielError(f"OpenSpiel has no actions for {rules!r}")
     return actions

@@ -122,7 +122,7 @@ def generation_path(out_dir: Path, generation: int) -> Path:
 def starting_point(config: TrainConfig) -> tuple[np.ndarray, str, int]:
     """The parameters to start from, where they came from (and what became of the moves-left
     head), and the last generation number."""
-    game = get_game(config.game).kernel_id
+    game = get_game(config.game).number
     out_dir = Path(config.out_dir)
     last, newest = newest_generation(out_dir)
     if config.start_from is None and newest is None:
@@ -156,7 +156,7 @@ def self_play(
     if backend is not None and not isinstance(backend, LocalBackend):
         return play_selfplay_parts(
             backend,
-            rules.kernel_id,
+            rules.number,
             games.EVALUATOR_NETWORK,
             value_only(params),
             root,
@@ -171,7 +171,7 @@ def self_play(
     for start in range(0, config.games, SELFPLAY_CHUNK):
         parts.append(
             play_selfplay(
-                rules.kernel_id,
+                rules.number,
                 games.EVALUATOR_NETWORK,
                 value_only(params),  # self-play plays on the value alone, head or not
                 root,
@@ -331,7 +331,7 @@ def train(
     the network, are the same on any.
     """
     rules: GameRules = get_game(config.game)
-    game = rules.kernel_id
+    game = rules.number
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
     out_dir = check_output_folder(config.out_dir, "run folder")

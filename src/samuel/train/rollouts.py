@@ -504,7 +504,7 @@ def check_states(game: int, states: np.ndarray) -> np.ndarray:
     from samuel.games.states import STATE_PROBLEMS
 
     base = int(game) & games.GAME_MASK  # a variant is checked as its game
-    name = next(rules.name for rules in registry().values() if rules.kernel_id == base)
+    name = next(rules.name for rules in registry().values() if rules.number == base)
     problem = STATE_PROBLEMS[name](states)
     if problem is not None:
         raise ValueError(f"not a {sizes.title} position: {problem}")

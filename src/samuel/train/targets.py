@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from samuel.games import kernels as games
+from samuel.games.tigers import compiled as tigers_compiled
 from samuel.jit import kernel
 
 
@@ -88,7 +89,7 @@ def tablebase_plies(
         and plies.flags.writeable
     ):
         raise ValueError(f"plies must be a writeable float32 array of {len(states)} entries")
-    captures = games.captures_to_win(game)
+    captures = tigers_compiled.captures_to_win(game)
     if not isinstance(layers, tuple) or len(layers) != 2 * captures:
         raise ValueError(
             f"the tablebase of the game won by {captures} captures has {2 * captures} layers"

@@ -243,7 +243,7 @@ def zero_self_play(
 ) -> list[ZeroGames]:
     """The generation's games: on this machine's threads in chunks, so that ``progress(games
     done)`` can be called, or as the units of a cluster ``backend``; the same games on either."""
-    game = get_game(config.game).kernel_id
+    game = get_game(config.game).number
     seeds = np.array(
         [zero_game_seed(config.seed, generation, g) for g in range(config.games)], dtype=np.int64
     )
@@ -556,7 +556,7 @@ class ZeroReport:
 
 def zero_starting_point(config: ZeroConfig) -> tuple[np.ndarray, str, int]:
     """The Zero network to start from, where it came from, and the last generation number."""
-    game = get_game(config.game).kernel_id
+    game = get_game(config.game).number
     last, newest = newest_generation(Path(config.folder))
     if config.start_from is None and newest is None:
         params = random_zero_network(game, ZERO_WEIGHTS_SEED)
@@ -590,7 +590,7 @@ def train_zero(
     ``on_start()`` is called after the "starting from" line (the command prints its header).
     Self-play runs on ``backend`` (:mod:`samuel.backends`), by default this machine's threads.
     """
-    game = get_game(config.game).kernel_id
+    game = get_game(config.game).number
     if config.workers is not None:
         numba.set_num_threads(min(config.workers, numba.config.NUMBA_NUM_THREADS))
     selfplay_tablebase(config)  # a bad table stops the run before anything is written

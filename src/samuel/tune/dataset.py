@@ -172,7 +172,7 @@ def make_positions(
     seeds = np.array([data_game_seed(config.seed, g) for g in range(config.games)], dtype=np.int64)
     rows: dict[str, list[np.ndarray]] = {name: [] for name in ARRAYS}
     settings = (
-        game.kernel_id,
+        game.number,
         evaluator,
         params,
         root,

@@ -72,7 +72,7 @@ class TuningGame:
 
     name: str  # the registry name (samuel.games)
     title: str
-    kernel_id: int  # its number in samuel.games.kernels
+    number: int  # its number in samuel.games.kernels
     state_words: int  # a position's int64 words (a row of a data set's states)
     sides: tuple[str, str]  # the first player (results and scores are its view) and the second
     features: tuple[str, ...]  # the classic evaluation's named features, in the weights' order
@@ -119,8 +119,8 @@ def tuning_game(name: str) -> TuningGame:
     return TuningGame(
         name=name,
         title=rules.title,
-        kernel_id=rules.kernel_id,
-        state_words=games.GAMES[rules.kernel_id].state_words,
+        number=rules.number,
+        state_words=games.GAMES[rules.number].state_words,
         sides=rules.sides,
         features=classic.FEATURES,
         weights=classic.WEIGHTS,

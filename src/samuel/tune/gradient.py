@@ -158,7 +158,7 @@ def dense_features(
     not a possible position (the kernel would read outside its tables)."""
     states = checked_states(states, game)
     out = np.zeros((len(states), feature_width(game, tables)), dtype=np.float32)
-    _dense_features(tuning_game(game).kernel_id, states, tables, out)
+    _dense_features(tuning_game(game).number, states, tables, out)
     return out
 
 
@@ -168,14 +168,14 @@ def sparse_features(
     """The classic features of every position of ``game``, sparse (as :func:`dense_features`,
     without ever holding the dense rows: a million positions with tables would take 0.5 GB)."""
     states = checked_states(states, game)
-    kernel_id, width = tuning_game(game).kernel_id, feature_width(game, tables)
+    number, width = tuning_game(game).number, feature_width(game, tables)
     counts = np.zeros(len(states), dtype=np.int64)
-    _count_features(kernel_id, states, tables, width, counts)
+    _count_features(number, states, tables, width, counts)
     starts = np.zeros(len(states) + 1, dtype=np.int64)
     np.cumsum(counts, out=starts[1:])
     index = np.zeros(starts[-1], dtype=np.uint8)
     value = np.zeros(starts[-1], dtype=np.float32)
-    _fill_features(kernel_id, states, tables, width, starts, index, value)
+    _fill_features(number, states, tables, width, starts, index, value)
     return SparseFeatures(starts, index, value, width)
 
 

@@ -72,7 +72,7 @@ def search_scores(game: str, spec: str, states: np.ndarray) -> np.ndarray:
     wide = np.zeros((len(unique), games.STATE_SIZE), dtype=np.int64)
     wide[:, : states.shape[1]] = unique
     out = np.zeros(len(unique), dtype=np.float64)
-    _search_scores(tuning_game(game).kernel_id, evaluator, params, wide, depth, out)
+    _search_scores(tuning_game(game).number, evaluator, params, wide, depth, out)
     return out[inverse.reshape(-1)]
 
 
@@ -93,7 +93,7 @@ def rollout_targets(game: str, spec: str, states: np.ndarray, rollouts: int, see
     evaluator, params, depth = selfplay_player(spec, game)
     seeds = np.array([derive_seed(seed, row, ROLLOUT_STREAM) for row in range(len(states))])
     labels = rollout_labels(
-        tuning_game(game).kernel_id,
+        tuning_game(game).number,
         evaluator,
         params,
         states,

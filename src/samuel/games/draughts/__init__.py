@@ -9,11 +9,13 @@ from samuel.games.descriptor import GameDescriptor
 
 DESCRIPTOR = GameDescriptor(
     name="draughts",
+    number=1,
     title="English draughts",
     sides=("black", "white"),
     side_letters=("B", "W"),
     first_to_move=0,  # Black
     rules_module="samuel.games.draughts.rules",
+    compiled_module="samuel.games.draughts.compiled",
 )
 
 _EXPORTS = ("RULES", "EnglishDraughts", "Move", "Position", "draw_board")

@@ -97,9 +97,7 @@ def _code_problem(code: int) -> str:
 _STEP = re.compile(r"([0-9]+)-([0-9]+)")
 _CAPTURE = re.compile(r"[0-9]+(?:x[0-9]+)+")
 _SQUARES = re.compile(r"[0-9]+(?:[-x][0-9]+)+")  # squares joined by '-' or 'x', in any mix
-_MOVE_FORMS = (
-    "write a step as 11-15 and a capture with every landing square, as 22x15 or 15x24x31"
-)
+_MOVE_FORMS = "write a step as 11-15 and a capture with every landing square, as 22x15 or 15x24x31"
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,7 +577,7 @@ class EnglishDraughts(PositionRules):
     name = DESCRIPTOR.name
     title = DESCRIPTOR.title
     move_type = Move
-    kernel_id = DRAUGHTS
+    number = DRAUGHTS
     key_words = 4  # the key covers the pieces and the side to move, not the 40-move count
     sides = DESCRIPTOR.sides
     side_letters = DESCRIPTOR.side_letters  # the command line's -B/--black and -W/--white

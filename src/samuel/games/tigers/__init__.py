@@ -9,11 +9,13 @@ from samuel.games.descriptor import GameDescriptor
 
 DESCRIPTOR = GameDescriptor(
     name="tigers",
+    number=0,
     title="Tigers & Sheep",
     sides=("tigers", "sheep"),
     side_letters=("T", "S"),
     first_to_move=1,  # the sheep
     rules_module="samuel.games.tigers.rules",
+    compiled_module="samuel.games.tigers.compiled",
 )
 
 _EXPORTS = ("RULES", "Move", "Position", "TigersAndSheep", "draw_board")

@@ -414,7 +414,7 @@ class TigersAndSheep(PositionRules):
 
     ``TigersAndSheep()`` is the standard game (:data:`RULES`, registered as ``tigers``);
     ``TigersAndSheep(captures_to_win=4)`` is the variant won by 4 captures (named ``tigers-4``,
-    not registered): its positions carry the rule, and its ``kernel_id`` tells the compiled search.
+    not registered): its positions carry the rule, and its ``number`` tells the compiled search.
 
     >>> TigersAndSheep(captures_to_win=2).parse_position("T3T/5/5/5/T3T S 20").captures_to_win
     2
@@ -437,7 +437,7 @@ class TigersAndSheep(PositionRules):
     record_format = RecordFormat(game_tag="Game", game_value=title, start_tag="Start")
 
     def __init__(self, captures_to_win: int = CAPTURES_TO_WIN) -> None:
-        self.kernel_id = game_kernels.tigers_and_sheep(captures_to_win)  # checks the range
+        self.number = game_kernels.tigers_and_sheep(captures_to_win)  # checks the range
         self.captures_to_win = captures_to_win
         standard = captures_to_win == CAPTURES_TO_WIN
         self.name = DESCRIPTOR.name if standard else f"{DESCRIPTOR.name}-{captures_to_win}"
