@@ -77,6 +77,18 @@ def test_the_descriptor_says_what_the_rules_do(rules: GameRules) -> None:
     }
 
 
+def test_the_rules_have_every_member_the_interface_declares(rules: GameRules) -> None:
+    """Everything generic code uses of a game's rules is declared in ``GameRules``; a game's
+    rules offer all of it."""
+    declared = set(GameRules.__annotations__) | {
+        name for name, value in vars(GameRules).items() if callable(value) and name[0] != "_"
+    }
+    assert {"number", "outcome_classes", "chance_outcomes", "perft", "side_letters"} <= declared
+    missing = sorted(name for name in declared if not hasattr(rules, name))
+    assert not missing, f"{rules.title}'s rules lack {missing}"
+    assert rules.perft(rules.initial_position(), 1) >= 0
+
+
 def test_play_returns_a_new_position_and_leaves_the_old_one(rules: GameRules) -> None:
     for position, move in random_walk(rules, seed=1):
         if move is None:
@@ -406,3 +418,38 @@ def test_the_network_encoding_of_a_position_and_its_images_agree(rules: GameRule
                 assert game_kernels.network_value(
                     game, params, image, scratch, active
                 ) == pytest.approx(sign * value, abs=1e-6)
+
+
+def test_the_action_space_names_every_legal_move_and_maps_under_symmetries(
+    rules: GameRules,
+) -> None:
+    """A game with an action space (``CompiledGame.actions``: Samuel Zero's policy) gives every
+    legal move an action in range, and each symmetry maps the actions of a position's moves onto
+    those of its image's (as sets: moves may share an action). A game without one is refused in
+    a line."""
+    from samuel.games import actions as game_actions
+
+    game = rules.number
+    sizes = game_kernels.compiled_game(game)
+    if not sizes.actions:
+        with pytest.raises(ValueError, match="has no action space"):
+            game_actions.action_count(game)
+        return
+    assert game_actions.action_count(game) == sizes.actions
+    image = np.zeros(sizes.state_words, dtype=np.int64)
+    checked = 0
+    for position, move in random_walk(rules, seed=13, games=3, plies=60)[::3]:
+        if move is None or not rules.legal_moves(position):
+            continue  # finished, or dice to roll
+        state = rules.encode(position)
+        moves, actions = game_actions.legal_actions(game, state)
+        codes = sorted(rules.move_code(m) for m in rules.legal_moves(position))
+        assert sorted(moves.tolist()) == codes
+        assert ((actions >= 0) & (actions < sizes.actions)).all()
+        for symmetry in range(sizes.symmetries):
+            game_kernels.transform(game, state, symmetry, image)
+            _, image_actions = game_actions.legal_actions(game, image)
+            mapped = {game_actions.action_symmetry(game, symmetry, int(a)) for a in actions}
+            assert mapped == set(image_actions.tolist()), symmetry
+        checked += 1
+    assert checked >= 5

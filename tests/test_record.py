@@ -218,6 +218,21 @@ def test_a_finished_game_with_a_wrong_result_is_rejected_with_the_replayed_outco
         parse_records(text)
 
 
+def test_a_points_tag_must_agree_with_the_moves() -> None:
+    """A win worth more than a point says so in a Points tag (a gammon's 2; Race, the tests'
+    dice game, writes them); a Tigers & Sheep win is worth one, so a Points tag there is wrong."""
+    record = next(r for r in map(record_of, range(50)) if r.result == 1)
+    text = format_record(record)
+    assert "[Points" not in text
+    with_points = text.replace('[Result "1-0"]', '[Result "1-0"]\n[Points "2"]')
+    with pytest.raises(NotationError, match="Points 2 disagrees with the moves, whose winner"):
+        parse_records(with_points)
+    for bad in ("1", "two", "-2"):
+        with pytest.raises(NotationError, match="bad Points"):
+            parse_records(text.replace('[Result "1-0"]', f'[Result "1-0"]\n[Points "{bad}"]'))
+    assert dataclasses.replace(record, points=2).outcome.score == 2
+
+
 def test_replay_checks_a_record_built_by_hand() -> None:
     game = random_game(1)
     record = record_from_game(game, {}, date="2025.01.31")

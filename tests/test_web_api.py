@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import types
 import warnings
 
 import httpx
@@ -72,6 +73,17 @@ def test_the_page_and_its_files_are_served(client):
     for name in ("style.css", "app.js"):
         assert f"/static/{name}" in page.text
         assert client.get(f"/static/{name}").status_code == 200
+    # The game's drawing, from the game's folder (its web part says where).
+    from samuel.games.tigers import web
+
+    for name, kind, path in (
+        ("drawing.css", "text/css", web.STYLE),
+        ("drawing.js", "text/javascript", web.SCRIPT),
+    ):
+        assert f"/game/{name}" in page.text and path.name == name
+        answer = client.get(f"/game/{name}")
+        assert answer.status_code == 200 and answer.headers["content-type"].startswith(kind)
+        assert answer.content == path.read_bytes()
 
 
 def test_the_openapi_schema_documents_every_endpoint(client):
@@ -527,9 +539,9 @@ class FakeTablebase:
 
 
 def test_the_true_value_is_shown_once_the_hand_is_empty(monkeypatch):
-    import samuel.games.tigers.tablebase.probe as probe
+    from samuel.games.tigers import perfect
 
-    monkeypatch.setattr(probe, "load_tablebase", lambda directory: FakeTablebase())
+    monkeypatch.setattr(perfect, "load", lambda directory: FakeTablebase())
     with TestClient(make_app(tablebase_dir="tablebase")) as client:
         placing = new_game(client, start="T3T/5/2S2/5/T3T S 19")
         assert placing["true_value"] is None  # sheep still in hand
@@ -638,9 +650,9 @@ def test_a_symlink_out_of_the_weights_dir_is_refused_and_one_within_is_followed(
 
 
 def test_a_tablebase_outside_the_servers_is_refused(folders, monkeypatch):
-    import samuel.games.tigers.tablebase.probe as probe
+    from samuel.games.tigers import perfect
 
-    monkeypatch.setattr(probe, "load_tablebase", lambda directory: FakeTablebase())
+    monkeypatch.setattr(perfect, "load", lambda directory: FakeTablebase())
     with TestClient(make_app(tablebase_dir=folders / "tablebase")) as client:
         for folder in ("/root", "/etc", folders / "outside", "/nowhere"):
             for name in ("classic", "perfect"):
@@ -1100,6 +1112,37 @@ def test_draughts_serves_no_tablebase_and_other_games_not_at_all(tmp_path):
         make_app(game="draughts", tablebase_dir=tmp_path)
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make_app(game="chess")
+
+
+def test_a_game_without_a_web_part_is_refused(monkeypatch):
+    from samuel.errors import UnsupportedGameError
+    from samuel.games.descriptor import GameDescriptor
+
+    part = GameDescriptor.part
+
+    def no_draughts_page(descriptor, name):
+        return None if (descriptor.name, name) == ("draughts", "web") else part(descriptor, name)
+
+    monkeypatch.setattr(GameDescriptor, "part", no_draughts_page)
+    with pytest.raises(UnsupportedGameError) as refused:
+        make_app(game="draughts")
+    assert str(refused.value) == (
+        "the web app cannot show English draughts yet: its page draws Tigers & Sheep"
+    )
+    empty = types.ModuleType("samuel.games.draughts.web")  # a web part with nothing in it
+    monkeypatch.setattr(GameDescriptor, "part", lambda descriptor, name: empty)
+    with pytest.raises(UnsupportedGameError) as refused:
+        make_app(game="draughts")
+    assert str(refused.value).startswith(
+        "the web app cannot show English draughts: its web part (samuel.games.draughts.web) has "
+        "no DRAWING, SQUARES, "
+    ) and str(refused.value).endswith(", board, move_path")
+
+
+def test_draughts_draws_its_own_board(draughts):
+    drawing = draughts.get("/game/drawing.js").text
+    assert "useDrawing(DRAUGHTS)" in drawing and "a capture is compulsory" in drawing
+    assert ".draughts-piece" in draughts.get("/game/drawing.css").text
 
 
 def free_port() -> int:

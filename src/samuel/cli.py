@@ -16,7 +16,7 @@ from pathlib import Path
 from samuel.errors import CommandError, SamuelError
 from samuel.files import check_output_path, describe_os_error, save_or_keep
 from samuel.games import descriptors, get_game
-from samuel.options import add_game_argument, require_tigers
+from samuel.options import add_game_argument, require_tablebase
 from samuel.options import non_negative_int as _non_negative_int
 from samuel.options import positive_float as _positive_float
 from samuel.options import positive_int as _positive_int
@@ -168,7 +168,7 @@ def _check_depth(depth: int | None) -> None:
 
 def _check_tablebase(args: argparse.Namespace) -> None:
     if args.tablebase is not None:
-        require_tigers(args.game, "--tablebase", "the tablebase solves Tigers & Sheep endings")
+        require_tablebase(args.game)
 
 
 class _SidePlayer(argparse.Action):

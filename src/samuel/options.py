@@ -13,8 +13,6 @@ import argparse
 import math
 from collections.abc import Callable
 
-DEFAULT_GAME = "tigers"
-
 
 def number(
     kind: type, low: float | None = None, high: float | None = None, low_open: bool = False
@@ -89,28 +87,38 @@ def game_name(text: str) -> str:
 
 def add_game_argument(parser: argparse.ArgumentParser) -> None:
     """The ``--game`` option every game-playing command takes."""
-    from samuel.games import descriptors
+    from samuel.games import default_game, descriptors
 
     games = ", ".join(f"{name} ({game.title})" for name, game in descriptors().items())
     parser.add_argument(
         "--game",
         type=game_name,
-        default=DEFAULT_GAME,
+        default=default_game(),
         metavar="NAME",
-        help=f"the game: {games} ({DEFAULT_GAME})",
+        help=f"the game: {games} ({default_game()})",
     )
 
 
-def require_tigers(game: str, what: str, why: str) -> None:
-    """Refuse ``what`` (a command, or a part of one) for any game but Tigers & Sheep, in one line
-    saying ``why``: for the parts of Samuel that know no other game yet."""
+def require_part(game: str, part: str, what: str, why: str) -> None:
+    """Refuse ``what`` (a command, or a part of one) for a game whose package has no module
+    ``part`` (:meth:`~samuel.games.descriptor.GameDescriptor.part`), in one line naming the games
+    that have one and saying ``why`` (``{games}`` in it becomes their titles): for the parts of
+    Samuel that only some games have."""
     from samuel.errors import UnsupportedGameError
     from samuel.games import descriptors
 
-    if game != DEFAULT_GAME:
+    games = descriptors()
+    if games[game].part(part) is None:
+        having = " and ".join(d.title for d in games.values() if d.part(part) is not None)
         raise UnsupportedGameError(
-            f"{what} works for Tigers & Sheep only so far, not {descriptors()[game].title}: {why}"
+            f"{what} works for {having} only so far, not {games[game].title}: "
+            + why.format(games=having)
         )
+
+
+def require_tablebase(game: str) -> None:
+    """Refuse ``--tablebase`` for a game with no tablebase (no ``perfect`` part)."""
+    require_part(game, "perfect", "--tablebase", "the tablebase solves {games} endings")
 
 
 def add_backend_arguments(parser: argparse.ArgumentParser) -> None:

@@ -20,6 +20,7 @@ from typing import Protocol
 import numpy as np
 
 from samuel.errors import SamuelError
+from samuel.games import descriptor_of, descriptors
 from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules
 from samuel.games.game import Game
@@ -79,8 +80,10 @@ SPEC_HELP = (
 # network file too). A server confines exactly these.
 FILE_OPTIONS = {"weights": "classic weights file", "net": "network file", "tablebase": "tablebase"}
 # The zero player's network for one side (``zero:SIDE_net=FILE``), one option per side of each
-# game (tested against the registry).
-SIDE_NET_OPTIONS = ("tigers_net", "sheep_net", "black_net", "white_net")
+# registered game.
+SIDE_NET_OPTIONS = tuple(
+    f"{side}_net" for descriptor in descriptors().values() for side in descriptor.sides
+)
 FILE_OPTIONS.update({option: "network file" for option in SIDE_NET_OPTIONS})
 NETWORK_SUFFIX = ".bin"
 QUOTE_LIMIT = 80  # characters of a spec repeated in an error: enough to recognise it
@@ -578,14 +581,24 @@ def _network_evaluation(
     return game_kernels.EVALUATOR_MOVES_LEFT, params
 
 
+def tablebase_part(rules: GameRules):
+    """The tablebase of ``rules``' game (its ``perfect`` part: ``load``, ``DEFAULT_DIRECTORY``,
+    ``TablebaseError``), or None for a game that has none."""
+    try:
+        descriptor = descriptor_of(rules.number)
+    except ValueError:  # no registered game's rules
+        return None
+    return descriptor.part("perfect")
+
+
 def _tablebase(directory: str, rules: GameRules, spec: str):
     """The tablebase a searching player probes, checked against the rules it plays."""
-    from samuel.games.tigers.tablebase.files import TablebaseError
-    from samuel.games.tigers.tablebase.probe import load_tablebase
-
+    part = tablebase_part(rules)
+    if part is None:
+        raise PlayerSpecError(f"{quoted(spec)}: {rules.title} has no tablebase")
     try:
-        table = load_tablebase(directory)
-    except TablebaseError as error:
+        table = part.load(directory)
+    except part.TablebaseError as error:
         raise PlayerSpecError(f"{quoted(spec)}: {error}") from None
     if getattr(rules, "captures_to_win", None) != table.captures_to_win:
         raise PlayerSpecError(
@@ -596,12 +609,11 @@ def _tablebase(directory: str, rules: GameRules, spec: str):
 
 
 def _check_game(name: str, rules: GameRules) -> None:
-    """Refuse ``perfect`` for a game without a tablebase: only Tigers & Sheep has one."""
-    from samuel.games.tigers.rules import TigersAndSheep
-
-    if name == "perfect" and not isinstance(rules, TigersAndSheep):
+    """Refuse ``perfect`` for a game without a tablebase (a ``perfect`` part)."""
+    if name == "perfect" and tablebase_part(rules) is None:
+        having = [d.title for d in descriptors().values() if d.part("perfect") is not None]
         raise PlayerSpecError(
-            f"'perfect' plays from the Tigers & Sheep tablebase; {rules.title} has none"
+            f"'perfect' plays from the {' or '.join(having)} tablebase; {rules.title} has none"
         )
 
 
@@ -734,7 +746,7 @@ def make_player(
         evaluator, params = _evaluation("classic" if name == "perfect" else name, options, rules)
         directory = options.pop("tablebase", None) or tablebase
         if name == "perfect" and directory is None:
-            directory = "tablebase"  # samuel.games.tigers.tablebase.probe.DEFAULT_DIRECTORY
+            directory = tablebase_part(rules).DEFAULT_DIRECTORY
         spec_depth = _number(options, "depth", int, spec, 1, MAX_PLY - 1)
         spec_time = _number(options, "time", float, spec, 1e-3, 1e6)
         epsilon = _number(options, "epsilon", float, spec, 0.0, 1.0) or 0.0

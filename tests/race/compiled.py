@@ -5,7 +5,8 @@ can hold one against the other.
 A position is six int64 words: red's rear and front counters (points 0-6, lower first, 6 borne
 off), green's, 1 when red is to move (or to roll), and the dice: 0 while they are to be rolled
 (a chance node), else 10 * high + low. A move's code is rear pips * 8 + front pips (below 64); a
-roll's, 100 + 10 * high + low.
+roll's, 100 + 10 * high + low. A move's action (Samuel Zero's policy) is its code: 64 actions,
+which swapping the colours leaves as they are.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ ROLL_INPUTS = SIDE_INPUTS + 2  # then one for each roll being played
 NETWORK_INPUTS = ROLL_INPUTS + ROLLS
 MOST_SET_INPUTS = 6  # four counters, the side to move, the roll
 FEATURES = 2  # pips (green's to go less red's) and the turn
+ACTIONS = 64  # a move's action is its code
 
 COMPILED = CompiledGame(
     title="Race",
@@ -38,6 +40,7 @@ COMPILED = CompiledGame(
     classic_weights=FEATURES,
     zero_inputs=NETWORK_INPUTS,  # the counters, the turn and the dice: all of them
     chance_outcomes=ROLLS,
+    actions=ACTIONS,
 )
 
 
@@ -235,3 +238,13 @@ def symmetry_sign(game: int, symmetry: int) -> int:
 @inline_kernel
 def tablebase_result(game: int, state: np.ndarray, tablebase) -> tuple[bool, int, int]:
     return False, 0, 0
+
+
+@inline_kernel
+def move_action(game: int, state: np.ndarray, move: int) -> int:
+    return move if 0 <= move < ACTIONS else -1
+
+
+@inline_kernel
+def action_symmetry(game: int, symmetry: int, action: int) -> int:
+    return action if 0 <= symmetry < 2 and 0 <= action < ACTIONS else -1

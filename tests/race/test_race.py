@@ -22,12 +22,15 @@ if "race" not in descriptors():
         allow_module_level=True,
     )
 
+from samuel.games import actions as game_actions  # noqa: E402
 from samuel.games import get_game  # noqa: E402
 from samuel.games import kernels as game_kernels  # noqa: E402
 from samuel.games.base import IllegalMoveError, NotationError  # noqa: E402
 from samuel.games.game import Game  # noqa: E402
-from samuel.nn import network as neural  # noqa: E402
+from samuel.games.networks import random_network, random_zero_network  # noqa: E402
+from samuel.search import puct  # noqa: E402
 from samuel.search.alphabeta import Searcher  # noqa: E402
+from samuel.search.puct import PuctSearch, PuctSettings  # noqa: E402
 from tests.race import rules as race  # noqa: E402
 from tests.race.rules import RULES, Move, Position, Roll  # noqa: E402
 
@@ -353,9 +356,7 @@ def test_the_hand_worked_position_at_depth_4_is_solved() -> None:
 def test_the_search_with_a_network_is_the_expectimax_of_its_values() -> None:
     """The generic network evaluator on Race's encoding: the same expectimax, its leaves the
     network's values (first player's view, as the game says)."""
-    # samuel.games.networks.random_network(GAME, 3), without that module: it cannot load with
-    # a game that samuel.games.actions gives no action count (KeyError 200 at its import)
-    params = neural.random_parameters(game_kernels.network_input_count(GAME), 3, False)
+    params = random_network(GAME, 3)
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
 
@@ -368,3 +369,159 @@ def test_the_search_with_a_network_is_the_expectimax_of_its_values() -> None:
             exact = expectimax(position, depth, leaf=network)
             result = searched(position, depth, game_kernels.EVALUATOR_NETWORK, params)
             assert result.score == pytest.approx(float(exact), abs=1e-6)
+
+
+# -- Samuel Zero: actions and the PUCT search through chance nodes ------------------------------
+
+
+def test_a_moves_action_is_its_code() -> None:
+    assert game_actions.action_count(GAME) == 64
+    for position in walk(seed=2, games=4):
+        state = RULES.encode(position)
+        moves, actions = game_actions.legal_actions(GAME, state)
+        assert actions.tolist() == moves.tolist()
+        assert [game_actions.action_symmetry(GAME, 1, int(a)) for a in actions] == actions.tolist()
+    with pytest.raises(ValueError, match="no action"):
+        game_actions.move_action(GAME, state, 100 + 11)  # a roll is no move
+
+
+def zero_search(
+    text: str, simulations: int, seed: int = 0, reuse: bool = False, search=None, **settings
+):
+    """A PUCT search of the position ``text`` (a decision) with a random Zero network of
+    ``seed``, its only history."""
+    position = RULES.parse_position(text)
+    search = search or PuctSearch(GAME, max_nodes=1 << 20)
+    result = search.search(
+        random_zero_network(GAME, seed),
+        RULES.encode(position),
+        np.array([RULES.key(position)], dtype=np.int64),
+        0,
+        PuctSettings(simulations, **settings),
+        seed=seed,
+        reuse=reuse,
+    )
+    return position, search, result
+
+
+def exact_values(position: Position) -> dict[Move, Fraction]:
+    """Each legal move's exact value for the side to move: the expectimax to the game's end."""
+    return {
+        move: -expectimax(RULES.play(position, move), 30) for move in RULES.legal_moves(position)
+    }
+
+
+# Decision nodes near the end, whose trees PUCT covers: the hand-worked one first (a1b1, -7/9),
+# a gammon to take (a2b1), and positions where a move keeps or saves a gammon.
+NEAR_THE_END = (
+    "35/36 R 1-1",
+    "55/00 R 2-1",
+    "00/55 G 2-1",
+    "23/13 R 2-1",
+    "34/24 G 3-1",
+    "14/35 R 1-1",
+    "45/35 G 2-2",
+    "16/23 R 2-2",
+)
+
+
+@pytest.mark.parametrize("text", NEAR_THE_END)
+def test_puct_through_the_rolls_finds_the_exact_expectimax_move(text: str) -> None:
+    """PUCT draws each roll with its probability and searches on; with simulations enough to
+    cover the game's end, its most visited move is the one the exact expectimax calls best, and
+    its value is near the exact one (a mean over the tree, not the minimax: within a few
+    hundredths)."""
+    for seed in (0, 1):
+        position, _, result = zero_search(text, 20_000, seed, c_puct=3.0)
+        exact = exact_values(position)
+        chosen = RULES.move_from_code(result.best_move)
+        assert exact[chosen] == max(exact.values()), (text, seed, str(chosen))
+        assert result.value == pytest.approx(float(max(exact.values())), abs=0.06)
+        if text == "35/36 R 1-1":
+            assert chosen == Move(1, 1) and exact[chosen] == Fraction(-7, 9)
+
+
+def chance_nodes(search: PuctSearch, used: int) -> list[int]:
+    return [n for n in range(used) if search.tree[puct.KIND][n] == puct.CHANCE]
+
+
+def test_a_chance_node_draws_its_rolls_with_their_probabilities() -> None:
+    """Every position whose dice are to roll is a chance node: a child per roll, whose prior is
+    the roll's probability, the same side to move, and visits that add up to the node's (each
+    simulation through it draws one roll); the rolls are drawn about as often as they come up."""
+    _, search, result = zero_search("23/13 R 2-1", 5000)
+    tree = search.tree
+    nodes = chance_nodes(search, result.nodes)
+    assert len(nodes) > 10
+    rolls = {roll.code: float(roll.probability) for roll in Roll.all()}
+    for node in nodes:
+        first, count = tree[puct.FIRST_CHILD][node], tree[puct.CHILD_COUNT][node]
+        children = range(first, first + count)
+        assert {int(tree[puct.MOVE][c]): tree[puct.PRIOR][c] for c in children} == rolls
+        assert all(
+            tree[puct.SIDE][c] == tree[puct.SIDE][node] for c in children if tree[puct.VISITS][c]
+        )
+        assert tree[puct.VISITS][node] == sum(tree[puct.VISITS][c] for c in children)
+        assert tree[puct.PARENT][node] >= 0  # never the root
+    busiest = max(nodes, key=lambda n: tree[puct.VISITS][n])
+    first = tree[puct.FIRST_CHILD][busiest]
+    visits = tree[puct.VISITS][busiest]
+    assert visits > 1000
+    for c in range(first, first + 6):
+        assert tree[puct.VISITS][c] / visits == pytest.approx(tree[puct.PRIOR][c], abs=0.03)
+
+
+def test_the_same_seed_gives_the_same_search_through_the_rolls() -> None:
+    def fingerprint(seed: int):
+        _, search, result = zero_search("14/35 R 1-1", 3000, seed, noise_fraction=0.25)
+        return result.visits.tolist(), result.values.tolist(), result.nodes
+
+    assert fingerprint(3) == fingerprint(3)
+    assert fingerprint(3) != fingerprint(4)
+
+
+def test_a_search_starts_at_a_decision_not_at_dice_to_roll() -> None:
+    position = RULES.parse_position("23/13 R -")
+    with pytest.raises(ValueError, match="the dice are still to roll"):
+        PuctSearch(GAME).search(
+            random_zero_network(GAME, 0),
+            RULES.encode(position),
+            np.array([RULES.key(position)], dtype=np.int64),
+            0,
+            PuctSettings(10),
+        )
+
+
+def test_the_solver_and_minimax_backups_through_the_rolls() -> None:
+    """The solver proves no chance node (an average) and no position by one winning move (a
+    gammon may be open); a move that ends the game is still exact. Implicit minimax backups
+    average a chance node's rolls by their probabilities."""
+    _, search, result = zero_search("55/00 R 2-1", 2000, solver=True)
+    assert RULES.move_from_code(result.best_move) == Move(2, 1) and result.forced_plies == 1
+    assert result.value == pytest.approx(2.0, abs=0.02)
+    position, search, result = zero_search("35/36 R 1-1", 20_000, solver=True, c_puct=3.0)
+    assert RULES.move_from_code(result.best_move) == Move(1, 1)
+    tree = search.tree
+    rolls = [
+        n
+        for n in range(result.nodes)
+        if tree[puct.CHILD_COUNT][n] and tree[puct.MOVE][tree[puct.FIRST_CHILD][n]] >= 100
+    ]  # the nodes whose children are rolls: dice to roll, still chance nodes
+    assert rolls and all(tree[puct.KIND][n] == puct.CHANCE for n in rolls)
+    position, search, result = zero_search("34/24 G 3-1", 20_000, minimax=0.5, c_puct=3.0)
+    exact = exact_values(position)
+    assert exact[RULES.move_from_code(result.best_move)] == max(exact.values())
+
+
+def test_tree_reuse_follows_a_move_and_a_roll() -> None:
+    """The game goes on by the chosen move and a roll; the next search keeps the subtree under
+    that roll."""
+    position, search, result = zero_search("23/13 R 2-1", 3000)
+    moved = RULES.play(position, RULES.move_from_code(result.best_move))
+    rolled = RULES.play(moved, Roll(2, 1))
+    keys = np.array([RULES.key(p) for p in (position, moved, rolled)], dtype=np.int64)
+    again = search.search(
+        random_zero_network(GAME, 0), RULES.encode(rolled), keys, 2, PuctSettings(500), reuse=True
+    )
+    assert again.reused > 0
+    assert RULES.move_from_code(again.best_move) in RULES.legal_moves(rolled)

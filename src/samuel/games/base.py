@@ -178,6 +178,11 @@ class GameRules(Protocol):
     record_format: RecordFormat  # how its game records name it and its start
     # What a win of so many points is called: {1: "win"}, or {1: "single game", 2: "gammon"}.
     outcome_classes: Mapping[int, str]
+    side_letters: tuple[str, str]  # the command line's short per-side options: -T, -S
+    win_phrases: tuple[str, str]  # by side, as results are said: "tigers win"
+    view_phrase: str  # whose view scores take, for people: "tigers' view"
+    move_help: str  # how to type a move, for the terminal's prompt
+    max_perft_depth: int  # the deepest perft the command line runs (the counts' int64 bound)
 
     def initial_position(self) -> Hashable: ...
     def legal_moves(self, position) -> list: ...  # none at a chance node
@@ -201,6 +206,7 @@ class GameRules(Protocol):
     def format_move(self, move) -> str: ...
     def draw_board(self, position) -> str: ...
     def classic_weights(self, path: str | None = None) -> np.ndarray: ...
+    def perft(self, position, depth: int) -> int: ...  # leaf positions, compiled
 
 
 class PositionRules:

@@ -76,6 +76,10 @@ class CompiledGame:
     chance_outcomes: int = 0  # the most outcomes a chance node has (0: a game without chance)
     variants: int = 0  # the largest variant number its rules know (0: the standard rules only)
     variant_help: str = "has no variants"  # what its variants are, for an error message
+    # Samuel Zero's policy's actions (samuel.games.actions): the numbers the game's interface
+    # functions move_action and action_symmetry give its moves; 0: no action space (Samuel
+    # Zero, its PUCT search and the OpenSpiel adapter refuse the game).
+    actions: int = 0
 
 
 # Errors a game's interface functions raise. Those are inlined into their callers

@@ -58,6 +58,16 @@ INTERFACE = {
     "transform": ("state, symmetry, image", "the position's image under a symmetry"),
     "symmetry_sign": ("symmetry", "what the symmetry does to a first player's value"),
     "tablebase_result": ("state, tablebase", "(found, outcome, plies) from the game's table"),
+    "move_action": (
+        "state, move",
+        "the policy's action of a legal move (0 to COMPILED.actions - 1; -1 or a raising call"
+        " for a code that stands for none)",
+    ),
+    "action_symmetry": (
+        "symmetry, action",
+        "the action in the image of its position under the symmetry (-1 or a raising call for a"
+        " symmetry or action out of range)",
+    ),
 }
 
 # Constants of each game's COMPILED that compiled code reads through the dispatch.
@@ -65,6 +75,7 @@ CONSTANTS = {
     "network_input_count": "network_inputs",
     "classic_feature_count": "classic_features",
     "chance_outcomes": "chance_outcomes",
+    "policy_actions": "actions",
 }
 
 # Inlined into each caller, as are the games' own interface functions: one call deep at every

@@ -78,6 +78,23 @@ class Game:
         self._seen[self._keys[-1]] += 1
         self.outcome = self._judge()
 
+    def roll(self, dice: np.random.Generator):
+        """At a chance node, draw its outcome with the game's probabilities from one uniform
+        number of ``dice`` and play it; return it. The same generator state, the same roll."""
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise IllegalMoveError("there are no dice to roll in this position")
+        u = dice.random()
+        chosen = outcomes[-1][0]  # past the sum's rounding error: the last outcome
+        total = 0.0
+        for outcome, probability in outcomes:
+            total += probability
+            if u < total:
+                chosen = outcome
+                break
+        self.play(chosen)
+        return chosen
+
     def play_text(self, text: str) -> None:
         """Parse a move in the game's notation and play it."""
         self.play(self.rules.parse_move(text))

@@ -26,21 +26,22 @@ import numpy as np
 
 from samuel.nn.network import value_only
 
-from . import kernels
-from .draughts.hybrid import DEFAULT_SCALE as DRAUGHTS_SCALE
+from . import descriptor_of, kernels
 from .networks import parameter_count
-from .tigers.hybrid import DEFAULT_SCALE as TIGERS_SCALE
 
 SCALE = 0
 CLASSIC = 1
 
-DEFAULT_SCALES = {kernels.TIGERS_AND_SHEEP: TIGERS_SCALE, kernels.DRAUGHTS: DRAUGHTS_SCALE}
-
 
 def default_scale(game: int) -> float:
-    """The game's default scale (classic units per unit of network output)."""
+    """The game's default scale (classic units per unit of network output): its ``hybrid``
+    part's ``DEFAULT_SCALE``; ValueError for a game without one."""
     kernels.compiled_game(game)
-    return DEFAULT_SCALES[int(game) & kernels.GAME_MASK]
+    descriptor = descriptor_of(game)
+    part = descriptor.part("hybrid")
+    if part is None:
+        raise ValueError(f"{descriptor.title} has no hybrid scale (its package has no hybrid part)")
+    return part.DEFAULT_SCALE
 
 
 def hybrid_parameters(

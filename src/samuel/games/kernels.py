@@ -92,6 +92,9 @@ tablebase_result = _dispatch.tablebase_result
 network_input_count = _dispatch.network_input_count
 classic_feature_count = _dispatch.classic_feature_count
 chance_outcomes = _dispatch.chance_outcomes
+move_action = _dispatch.move_action
+action_symmetry = _dispatch.action_symmetry
+policy_actions = _dispatch.policy_actions
 
 GAMES: dict[int, CompiledGame] = {
     number: importlib.import_module(module).COMPILED

@@ -24,30 +24,50 @@ import numpy as np
 from samuel.nn import network, zero
 from samuel.nn.weights import WeightsFileError, file_bytes, read_network, save_parameters
 
-from . import kernels
+from . import descriptors, kernels
 from .actions import ACTION_COUNTS, action_count
-from .tigers import kernels as tigers_kernels
+
+NETWORKS_FOLDER = Path(__file__).parent.parent / "nn"  # where the shipped networks are
+
+
+def _training_parts() -> dict[int, object]:
+    """Each game's ``training`` part by its number (the games that have one)."""
+    found = {}
+    for descriptor in descriptors().values():
+        part = descriptor.part("training")
+        if part is not None:
+            found[descriptor.number] = part
+    return found
+
+
+def _shipped(name: str) -> dict[int, Path]:
+    """The networks of one kind shipped with the package, by game number: the file each game's
+    ``training`` part names under ``name`` (None: the game ships none of that kind)."""
+    return {
+        number: NETWORKS_FOLDER / getattr(part, name)
+        for number, part in _training_parts().items()
+        if getattr(part, name) is not None
+    }
+
 
 # The networks shipped with the package, by game number: the best of each game's documented
 # training run, picked by a screen and confirmed by a fresh match (docs/training.md for Tigers &
 # Sheep, docs/draughts.md for draughts).
-SHIPPED = {
-    kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped.bin",
-    kernels.DRAUGHTS: Path(__file__).parent.parent / "nn" / "shipped-draughts.bin",
-}
+SHIPPED = _shipped("SHIPPED")
 # The Samuel Zero networks shipped (docs/zero.md): the ``zero`` player's default network.
-SHIPPED_ZERO = {
-    kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped-zero.bin",
-}
+SHIPPED_ZERO = _shipped("SHIPPED_ZERO")
 # The shipped network with a moves-left head trained alone (docs/moves-left.md): its value is
 # bit-for-bit the shipped network's, and ``net:moves_left=on`` plays it.
-SHIPPED_MOVES_LEFT = {
-    kernels.TIGERS_AND_SHEEP: Path(__file__).parent.parent / "nn" / "shipped-moves-left.bin",
-}
+SHIPPED_MOVES_LEFT = _shipped("SHIPPED_MOVES_LEFT")
 # Each game's earlier input layouts, each the start of its present one: a file of one of them loads
 # as the present network with no weight on the inputs added since (network.widen), the same
-# function. Tigers & Sheep's seed network had the raw position only (games/tigers/kernels.py).
-EARLIER_INPUTS = {kernels.TIGERS_AND_SHEEP: (tigers_kernels.SEED_NETWORK_INPUTS,)}
+# function. Each game's ``training`` part lists its own (Tigers & Sheep's seed network had the raw
+# position only).
+EARLIER_INPUTS = {
+    number: tuple(part.EARLIER_INPUTS)
+    for number, part in _training_parts().items()
+    if part.EARLIER_INPUTS
+}
 # The largest network file of any game, heads included (a server refuses bigger ones unopened).
 LARGEST_FILE_BYTES = max(
     max(

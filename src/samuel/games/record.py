@@ -116,7 +116,17 @@ def _standard_tags(rules: GameRules) -> tuple[str, ...]:
     form = rules.record_format
     game = ("Game",) if form.game_tag == "Game" else ("Game", form.game_tag)
     setup = ("SetUp",) if form.setup_tag else ()
-    return (*game, *sides, "Date", *setup, form.start_tag, "Result", "Termination", "PlyCap")
+    return (
+        *game,
+        *sides,
+        "Date",
+        *setup,
+        form.start_tag,
+        "Result",
+        "Termination",
+        "Points",
+        "PlyCap",
+    )
 
 
 @dataclass(frozen=True)
@@ -138,6 +148,8 @@ class GameRecord:
     termination: enum.Enum | None = None  # one of terminations(rules)
     ply_cap: int | None = None
     extra_tags: tuple[tuple[str, str], ...] = ()  # any other tags, in order
+    # What the win was worth when more than a point (a gammon's 2: the Points tag), else None.
+    points: int | None = None
 
     def __post_init__(self) -> None:
         if not _DATE.match(self.date):
@@ -157,7 +169,7 @@ class GameRecord:
         """The outcome the record claims, when it names both the result and the termination."""
         if self.result is None or self.termination is None:
             return None
-        return Outcome.from_result(self.termination, self.result)
+        return Outcome.from_result(self.termination, self.result * (self.points or 1))
 
     @property
     def tags(self) -> dict[str, str]:
@@ -174,6 +186,8 @@ class GameRecord:
         tags["Result"] = RESULT_TOKENS[self.result]
         if self.termination is not None:
             tags["Termination"] = self.termination.value
+        if self.points is not None:
+            tags["Points"] = str(self.points)
         if self.ply_cap is not None:
             tags["PlyCap"] = str(self.ply_cap)
         tags.update(self.extra_tags)
@@ -209,6 +223,7 @@ def record_from_game(
         termination=None if outcome is None else outcome.termination,
         ply_cap=game.ply_cap,
         extra_tags=tuple((extra_tags or {}).items()),
+        points=None if outcome is None or outcome.points == 1 else outcome.points,
     )
 
 
@@ -303,6 +318,11 @@ def _replay(record: GameRecord, where: Callable[[int], str]) -> Game:
         raise NotationError(
             f"{where(game.ply)}: Result {claimed} disagrees with the moves, which "
             f"end {RESULT_TOKENS[outcome.result]} ({outcome.termination.value})"
+        )
+    if outcome is not None and (record.points or 1) != outcome.points:
+        raise NotationError(
+            f"{where(game.ply)}: Points {record.points or 1} disagrees with the moves, whose "
+            f"winner scores {outcome.points}"
         )
     if outcome is not None and record.termination not in (None, outcome.termination):
         raise NotationError(
@@ -426,6 +446,16 @@ def _parse_record(
                 f"bad PlyCap {_shown(value)}: it is a whole number of plies from 1 to 999999999",
             )
         ply_cap = int(value)
+    points = None
+    if "Points" in tags:
+        line, value = tags.pop("Points")
+        if not _PLY_CAP.fullmatch(value) or int(value) < 2 or result in (None, 0):
+            raise fail(
+                line,
+                f"bad Points {_shown(value)}: what a win is worth beyond a point, a whole "
+                "number from 2, for a won game",
+            )
+        points = int(value)
 
     moves, lines_of_moves, (result_line, token) = _parse_movetext(
         rules, _numbering(rules, start), move_lines, (move_lines or tag_lines)[-1][0], fail
@@ -445,6 +475,7 @@ def _parse_record(
         termination=termination,
         ply_cap=ply_cap,
         extra_tags=tuple((name, value) for name, (_, value) in tags.items()),
+        points=points,
     )
 
     def where(i: int) -> str:

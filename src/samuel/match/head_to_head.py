@@ -19,12 +19,19 @@ from dataclasses import dataclass, field
 
 from samuel.backends import Backend, RunInterrupted
 from samuel.errors import CommandError, SamuelError
-from samuel.games import get_game
+from samuel.games import default_game, get_game
 from samuel.games.record import GameRecord
 from samuel.match.openings import OpeningConfig, as_opening_config
 from samuel.match.runner import PairResult, PairTask, check_match_player, run_pairs
 from samuel.match.sprt import Sprt, SprtResult
-from samuel.match.stats import MatchStatistics, Pentanomial, Tally, match_statistics
+from samuel.match.stats import (
+    MatchStatistics,
+    Pentanomial,
+    PointsStatistics,
+    Tally,
+    match_statistics,
+    points_statistics,
+)
 from samuel.progress import progress_bar
 
 DEFAULT_GAMES = 200  # a 95% range of about +/-7 points around 50%: the seed's final checks
@@ -45,7 +52,7 @@ class MatchConfig:
     depth: int | None = None  # search depth for specs that set none (None: the player's own)
     seconds: float | None = None  # time per move for specs that set none (None: search by depth)
     sprt: Sprt | None = None  # stop as soon as this test decides
-    game: str = "tigers"  # the registry name of the game
+    game: str = field(default_factory=default_game)  # the registry name of the game
 
     def __post_init__(self) -> None:
         if self.games < 2 or self.games % 2:
@@ -107,6 +114,12 @@ class MatchResult:
         return 2 * len(self.pairs)
 
     @property
+    def points(self) -> PointsStatistics:
+        """The first player's points per game, won less lost (a gammon counts 2): the figure
+        of a game whose wins score more than a point."""
+        return points_statistics(pair.net_points for pair in self.pairs)
+
+    @property
     def by_side(self) -> dict[str, SideResult]:
         """The first player's results on each side of the game."""
         tally: dict[str, Counter] = {}
@@ -149,6 +162,7 @@ class MatchResult:
                         result=game.result,
                         termination=game.termination,
                         ply_cap=self.config.ply_cap,
+                        points=abs(game.net_points) if abs(game.net_points) > 1 else None,
                         extra_tags=(
                             ("Round", f"{pair.pair + 1}.{number + 1}"),
                             ("OpeningPlies", str(len(pair.opening))),
@@ -235,7 +249,7 @@ def play_match(
     sprt: Sprt | None = None,
     workers: int = 1,
     progress: bool = False,
-    game: str = "tigers",
+    game: str | None = None,
     backend: Backend | None = None,
     checkpoint: Callable[[MatchResult], None] | None = None,
 ) -> MatchResult:
@@ -265,7 +279,7 @@ def play_match(
         depth=depth,
         seconds=seconds,
         sprt=sprt,
-        game=game,
+        game=default_game() if game is None else game,
     )
     started = time.perf_counter()
     rules = get_game(config.game)

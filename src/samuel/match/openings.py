@@ -84,9 +84,12 @@ def opening_moves(rules: GameRules, config: OpeningConfig, seed: int, pair: int)
 
 def random_moves(rules: GameRules, start, plies: int, rng: np.random.Generator) -> tuple:
     """``plies`` random legal moves from ``start``, never one that ends the game (fewer if every
-    move would)."""
+    move would); at a chance node the dice are rolled with ``rng`` (a roll counts as a ply)."""
     game = Game(rules, start=start)
     for _ in range(plies):
+        if game.chance_outcomes():
+            game.roll(rng)
+            continue
         moves = game.legal_moves()
         while moves:
             game.play(moves.pop(int(rng.integers(len(moves)))))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
+import numpy as np
+
 from samuel.games.base import GameRules
 from samuel.games.game import Game
 from samuel.players import Player, Resigned
@@ -17,6 +19,7 @@ def play_game(
     after_move: Callable[[Game, Player], None] | None = None,
     opening: Sequence = (),
     game: Game | None = None,
+    dice: np.random.Generator | None = None,
 ) -> Game:
     """Play until the game ends; ``players`` maps each of ``rules.sides`` to its player.
 
@@ -28,6 +31,9 @@ def play_game(
     ``game``, if given, is played on instead of a new game from ``start`` under ``ply_cap``
     (which must then be left out): the caller keeps it, and with it every move played so far,
     whatever a player or ``after_move`` raises (``samuel play`` saves it then).
+
+    In a game with dice, ``dice`` rolls them at each chance node (``Game.roll``): the same
+    generator state gives the same rolls, so a match gives both games of a pair the same dice.
     """
     missing = [side for side in rules.sides if side not in players]
     if missing:
@@ -39,6 +45,11 @@ def play_game(
     for move in opening:
         game.play(move)
     while game.outcome is None:
+        if game.chance_outcomes():
+            if dice is None:
+                raise ValueError(f"{rules.title} is played with dice: give play_game its dice")
+            game.roll(dice)
+            continue
         player = players[rules.sides[rules.side_to_move(game.position)]]
         try:
             move = player.choose_move(game)

@@ -138,6 +138,12 @@ def format_match_report(result: MatchResult) -> str:
             "               every pair scored the same: with no spread to measure, this range "
             "(and the Elo's) is empty and says nothing"
         )
+    if _scores_points(config.game):
+        p = result.points
+        lines.append(
+            f"Points a game  {p.per_game:+.3f}  95% range {p.low:+.3f} to {p.high:+.3f}  "
+            f"(won less lost, {_classes(config.game)}; standard error {p.error:.3f})"
+        )
     lines += [
         f"Elo difference {_elo(s.elo)} +/- {_error(s.elo_error)}  95% range {_elo(s.elo_low)} "
         f"to {_elo(s.elo_high)}",
@@ -158,6 +164,18 @@ def format_match_report(result: MatchResult) -> str:
     )
     lines += [f"Endings        {endings}", "", f"Verdict: {verdict(result)}."]
     return "\n".join(lines)
+
+
+def _scores_points(game: str) -> bool:
+    """Whether a win of ``game`` can be worth more than a point (a gammon): its reports then
+    give the points a game, too."""
+    return max(get_game(game).outcome_classes) > 1
+
+
+def _classes(game: str) -> str:
+    """What the wins worth more than a point are called: "gammon 2"."""
+    classes = get_game(game).outcome_classes
+    return ", ".join(f"{name} {points}" for points, name in sorted(classes.items()) if points > 1)
 
 
 def _incomplete_lines(result: MatchResult) -> list[str]:
@@ -221,6 +239,7 @@ def match_json(result: MatchResult) -> dict[str, Any]:
         "los": s.los,
         "draw_ratio": s.draw_ratio,
         "pentanomial": list(s.pentanomial.counts),
+        **(_points_json(result) if _scores_points(config.game) else {}),
         "by_side": {
             side: {"wins": r.wins, "draws": r.draws, "losses": r.losses, "score": r.score}
             for side, r in result.by_side.items()
@@ -237,6 +256,17 @@ def match_json(result: MatchResult) -> dict[str, Any]:
             }
             for pair in result.pairs
         ],
+    }
+
+
+def _points_json(result: MatchResult) -> dict[str, Any]:
+    """A points-scoring game's points a game, and each pair's net points."""
+    p = result.points
+    return {
+        "points_per_game": p.per_game,
+        "points_error": p.error,
+        "points_range": [p.low, p.high],
+        "pair_net_points": [pair.net_points for pair in result.pairs],
     }
 
 

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from samuel.backends import Backend, LocalBackend
-from samuel.games import get_game
+from samuel.games import default_game, get_game
 from samuel.games.base import GameRules, Result
 from samuel.games.game import Game
 from samuel.match.openings import OpeningConfig, opening_moves
@@ -28,6 +30,14 @@ from samuel.players import HumanPlayer, Player, PlayerSpecError, make_player
 from samuel.seeds import derive_seed
 
 PLAYER_STREAM = 0x5EED  # keeps the players' seeds apart from the openings'
+DICE_STREAM = 0xD1CE  # and the dice's
+
+
+def dice(match_seed: int, pair: int) -> np.random.Generator:
+    """The dice of pair ``pair``: both of its games get a generator in the same state, so in a
+    game with dice they see the same rolls for as long as they stay alike (duplicate dice, as
+    backgammon's fair matches play them); a game without chance never draws from it."""
+    return np.random.default_rng(derive_seed(match_seed, pair, DICE_STREAM))
 
 
 def player_seed(match_seed: int, pair: int, game: int, side: int) -> int:
@@ -49,7 +59,7 @@ class PairTask:
     ply_cap: int | None
     depth: int | None = None  # default search depth for specs that do not set one
     seconds: float | None = None  # default time per move for specs that do not set one
-    game: str = "tigers"  # the registry name of the game
+    game: str = field(default_factory=default_game)  # the registry name of the game
 
 
 @dataclass(frozen=True)
@@ -60,7 +70,17 @@ class GamePlayed:
     result: Result  # from the view of the game's first side (the tigers): +1, 0, -1
     first_points: float  # the first player's points: 1 a win, 0.5 a draw, 0 a loss
     termination: enum.Enum  # the game's own Termination or samuel.games.base.Termination
-    moves: tuple[str, ...]  # every move in notation, the opening's included
+    moves: tuple[str, ...]  # every move in notation (and roll, in a game with dice)
+    # What the first player scored: +2 for a gammon it won, -1 for a plain loss, 0 a draw
+    # (None: not kept, so a win's 1 point, from first_points).
+    first_score: int | None = None
+
+    @property
+    def net_points(self) -> int:
+        """The first player's points, won or lost (``first_score``)."""
+        if self.first_score is None:
+            return round(2 * self.first_points - 1)
+        return self.first_score
 
 
 @dataclass(frozen=True)
@@ -76,6 +96,12 @@ class PairResult:
     def first_points(self) -> float:
         """The first player's points from the pair: 0, 0.5, 1, 1.5 or 2."""
         return sum(game.first_points for game in self.games)
+
+    @property
+    def net_points(self) -> int:
+        """What the first player scored over the pair's two games, won less lost (a gammon
+        counts 2)."""
+        return sum(game.net_points for game in self.games)
 
 
 def build_player(spec: str, rules: GameRules, task: PairTask, game: int, side: int) -> Player:
@@ -101,7 +127,13 @@ def play_pair(task: PairTask) -> PairResult:
             first_side: build_player(task.first, rules, task, game_number, game_number),
             second_side: build_player(task.second, rules, task, game_number, 1 - game_number),
         }
-        game = play_game(rules, players, opening=opening, ply_cap=task.ply_cap)
+        game = play_game(
+            rules,
+            players,
+            opening=opening,
+            ply_cap=task.ply_cap,
+            dice=dice(task.seed, task.pair),
+        )
         sign = 1 if game_number == 0 else -1
         played.append(
             GamePlayed(
@@ -110,6 +142,7 @@ def play_pair(task: PairTask) -> PairResult:
                 first_points=(1 + sign * game.outcome.result) / 2,
                 termination=game.outcome.termination,
                 moves=tuple(rules.format_move(move) for move in game.moves),
+                first_score=sign * game.outcome.score,
             )
         )
     return PairResult(
@@ -127,7 +160,10 @@ def check_match_player(
     player = make_player(spec, rules, depth=depth, seconds=seconds)
     if isinstance(player, HumanPlayer):
         raise PlayerSpecError("human cannot play in a match: matches are between engines")
-    player.choose_move(Game(rules))
+    game = Game(rules)
+    if game.chance_outcomes():  # a game that starts with a roll
+        game.roll(dice(0, 0))
+    player.choose_move(game)
     return player
 
 

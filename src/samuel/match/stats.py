@@ -158,3 +158,27 @@ def match_statistics(
         los=likelihood_of_superiority(wins, losses),
         draw_ratio=draws / games,
     )
+
+
+@dataclass(frozen=True)
+class PointsStatistics:
+    """Points per game, won less lost (a gammon counts 2), from the first player's view, with
+    their 95% range from the pairs' spread (a pair's two games share their opening and, in a game
+    with dice, their dice: duplicate dice, so a pair's net points measure skill, not luck)."""
+
+    per_game: float
+    error: float  # the standard error of per_game
+    low: float
+    high: float
+
+
+def points_statistics(pair_net_points: Iterable[int]) -> PointsStatistics:
+    """The :class:`PointsStatistics` of complete pairs, given each pair's net points (its two
+    games' first-player points, summed)."""
+    per_pair = [value / 2 for value in pair_net_points]  # per game, pair by pair
+    if not per_pair:
+        raise ValueError("a match of no games has no statistics")
+    mean = sum(per_pair) / len(per_pair)
+    variance = sum((x - mean) ** 2 for x in per_pair) / len(per_pair)
+    error = math.sqrt(variance / len(per_pair))
+    return PointsStatistics(mean, error, mean - Z95 * error, mean + Z95 * error)

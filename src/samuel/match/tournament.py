@@ -18,7 +18,7 @@ import numpy as np
 
 from samuel.backends import Backend
 from samuel.errors import CommandError
-from samuel.games import get_game
+from samuel.games import default_game, get_game
 from samuel.games.record import GameRecord
 from samuel.match.head_to_head import (
     DEFAULT_PLY_CAP,
@@ -47,7 +47,7 @@ class TournamentConfig:
     seconds: float | None = None
     anchor: str | None = None  # the player fixed at anchor_rating; None: the pool's average
     anchor_rating: float = 0.0
-    game: str = "tigers"
+    game: str = field(default_factory=default_game)
 
     def match_config(self) -> MatchConfig:
         """The settings every pairing's match is played with."""
@@ -142,13 +142,14 @@ def play_tournament(
     anchor_rating: float = 0.0,
     workers: int = 1,
     progress: bool = False,
-    game: str = "tigers",
+    game: str | None = None,
     backend: Backend | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``games`` games per pairing between the players the specs name,
     and fit their ratings (``anchor`` fixed at ``anchor_rating``, or the pool's average when
     ``anchor`` is None). Settings mean what they mean in
     :func:`samuel.match.head_to_head.play_match`."""
+    game = default_game() if game is None else game
     players = tuple(players)
     if len(players) < 2:
         raise CommandError("a tournament needs at least two players")

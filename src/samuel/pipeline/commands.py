@@ -282,16 +282,18 @@ def _backend(args: argparse.Namespace, workers: int):
 
 def _check_before_running(config, game: str) -> None:
     """Refuse a bad anchor or tablebase now, not in the middle of a cycle."""
-    from samuel.games import get_game
+    from samuel.games import descriptors, get_game
     from samuel.players import HumanPlayer, make_player
 
     rules = get_game(game)
     if config.tablebase is not None:
-        if game != "tigers":
-            raise CommandError("--tablebase is Tigers & Sheep's; other games have none")
-        from samuel.games.tigers.tablebase.probe import load_tablebase
-
-        table = load_tablebase(config.tablebase)
+        perfect = descriptors()[game].part("perfect")
+        if perfect is None:
+            tabled = [d.title for d in descriptors().values() if d.part("perfect") is not None]
+            raise CommandError(
+                f"--tablebase is {' and '.join(tabled) or 'no game'}'s; other games have none"
+            )
+        table = perfect.load(config.tablebase)
         if table.captures_to_win != rules.captures_to_win:
             raise CommandError(
                 f"{config.tablebase} is the table of the game won by {table.captures_to_win} "

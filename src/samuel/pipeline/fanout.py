@@ -62,7 +62,9 @@ def _expert_unit(shared: tuple, numbers: range) -> sources.ExpertGames:
     players = sources.ExpertPlayers(
         game,
         tuple(
-            sources.ExpertPlayer(name, evaluator, params, depth, sources._load_table(directory))
+            sources.ExpertPlayer(
+                name, evaluator, params, depth, sources._load_table(directory, game)
+            )
             for name, evaluator, params, depth, directory in experts
         ),
     )
@@ -114,9 +116,7 @@ def _label_unit(shared: tuple, part: range) -> RolloutLabels:
     game, evaluator, params, states, seeds, config, directory = shared
     table = None
     if directory is not None:
-        from samuel.games.tigers.tablebase.probe import load_tablebase
-
-        table = load_tablebase(directory)
+        table = sources._load_table(directory, game)
     return rollout_labels(
         game,
         evaluator,

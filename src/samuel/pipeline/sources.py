@@ -26,8 +26,8 @@ The sources
     :func:`random_positions`: positions made up to look like those of real games, in the way
     described next.
 ``tablebase``
-    :func:`tablebase_positions` (Tigers & Sheep only): positions with the hand empty drawn from a
-    built tablebase, with their exact values.
+    :func:`tablebase_positions` (a game with a tablebase: Tigers & Sheep): positions with the hand
+    empty drawn from a built tablebase, with their exact values.
 
 How random positions follow real ones
 -------------------------------------
@@ -71,8 +71,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from samuel.games import descriptor_of, descriptors
 from samuel.games import kernels as games
-from samuel.games import registry
 from samuel.games.base import GameRules
 from samuel.games.evaluators import check_params
 from samuel.games.networks import shipped_network
@@ -117,21 +117,25 @@ class PositionBatch:
         return len(self.states)
 
 
+def game_part(game: int):
+    """The ``pipeline`` part of the game numbered ``game`` (a variant's number names its game):
+    what the sources need of it; ValueError for a number that names no game, or a game without
+    the part."""
+    games.compiled_game(game)  # raises ValueError for no game or variant
+    descriptor = descriptor_of(game)
+    part = descriptor.part("pipeline")
+    if part is None:
+        raise ValueError(
+            f"{descriptor.title} has no pipeline part: the production loop cannot play it"
+        )
+    return part
+
+
 def game_rules(game: int) -> GameRules:
     """The :class:`GameRules` of the game numbered ``game`` (a ``games.kernels`` number, a
-    Tigers & Sheep variant included); ValueError for a number that names no game."""
-    games.compiled_game(game)  # raises ValueError for no game or variant
-    game = int(game)
-    base = game & games.GAME_MASK
-    if base == games.TIGERS_AND_SHEEP:
-        from samuel.games.tigers.rules import TigersAndSheep
-
-        variant = game >> games.VARIANT_SHIFT
-        return TigersAndSheep() if variant == 0 else TigersAndSheep(captures_to_win=variant)
-    for rules in registry().values():
-        if rules.number == game:
-            return rules
-    raise ValueError(f"no registered game has number {game}")  # pragma: no cover
+    variant included: its game's ``pipeline`` part makes them); ValueError for a number that
+    names no game."""
+    return game_part(game).rules(int(game))
 
 
 def game_name(game: int) -> str:
@@ -146,10 +150,7 @@ def decode_state(game: int, state: np.ndarray):
     state = np.asarray(state)
     if state.ndim != 1 or len(state) < words:
         raise ValueError(f"a {rules.title} state has {words} words, not shape {state.shape}")
-    position_type = type(rules.initial_position())
-    if int(game) & games.GAME_MASK == games.TIGERS_AND_SHEEP:
-        return position_type.decode(state[:words], rules.captures_to_win)
-    return position_type.decode(state[:words])
+    return game_part(game).decode(rules, state[:words])
 
 
 def _count(value, name: str, low: int, high: int) -> int:
@@ -270,7 +271,8 @@ def _gather(positions: np.ndarray, plies: np.ndarray, keep) -> PositionBatch:
 @dataclass(frozen=True, eq=False)
 class ExpertPlayer:
     """One expert: a search to ``depth`` with an evaluator, and for ``perfect`` a tablebase
-    (a :class:`samuel.games.tigers.tablebase.probe.Tablebase`) its search probes."""
+    (a loaded table of the game's ``perfect`` part: Tigers & Sheep's ``Tablebase``) its search
+    probes."""
 
     name: str  # for people and reports: "classic", "hybrid", "perfect"
     evaluator: int
@@ -299,7 +301,7 @@ class ExpertPlayers:
             table = player.tablebase
             if table is not None:
                 ctw = getattr(table, "captures_to_win", None)
-                if int(self.game) & games.GAME_MASK != games.TIGERS_AND_SHEEP:
+                if descriptor_of(self.game).part("perfect") is None:
                     raise ValueError(f"{player.name}: {rules.title} has no tablebase")
                 if ctw != rules.captures_to_win or not isinstance(table.layers, tuple):
                     raise ValueError(
@@ -317,24 +319,40 @@ class ExpertPlayers:
         return [(a, b) for a in range(n) for b in range(n)]
 
 
-def _load_table(tablebase):
+def _load_table(tablebase, game: int | None = None):
+    """``tablebase`` loaded (None stays None, a loaded table stays as it is): a folder is read by
+    the ``perfect`` part of the game numbered ``game`` (the default game if None)."""
     if tablebase is None or hasattr(tablebase, "layers"):
         return tablebase
-    from samuel.games.tigers.tablebase.probe import load_tablebase
-
     if not isinstance(tablebase, str | os.PathLike):
         raise ValueError(f"a tablebase is a loaded Tablebase or its folder, not {tablebase!r}")
-    return load_tablebase(tablebase)
+    return _perfect(game).load(tablebase)
 
 
-# Depths for this 2-core machine (shared with other work), measured warm with 2 numba threads:
-# Tigers & Sheep's self-games at these depths give about 620 decision points a second for
-# classic 6, 340 for hybrid 5 (the network at every leaf costs about a ply) and 1,500 for perfect
-# 6 (the table cuts the search short once the hand is empty); all nine pairings together, about
-# 590. Draughts' classic 8 gives about 540 a second. A ply deeper roughly divides these by 3-5.
+def _perfect(game: int | None):
+    """The ``perfect`` part (the tablebase) of the game numbered ``game`` (the default game if
+    None); ValueError for a game without one."""
+    from samuel.games import default_game
+
+    descriptor = descriptors()[default_game()] if game is None else descriptor_of(game)
+    perfect = descriptor.part("perfect")
+    if perfect is None:
+        raise ValueError(f"{descriptor.title} has no tablebase")
+    return perfect
+
+
+def _perfect_titles() -> str:
+    """The games with a tablebase, for people: "Tigers & Sheep"."""
+    titles = [d.title for d in descriptors().values() if d.part("perfect") is not None]
+    return " and ".join(titles) or "no game"
+
+
+# The expert players' depths, by game number: each game's ``pipeline`` part's (measured on a
+# 2-core machine; a ply deeper roughly divides the decision points a second by 3-5).
 EXPERT_DEPTHS = {
-    games.TIGERS_AND_SHEEP: {"classic": 6, "hybrid": 5, "perfect": 6},
-    games.DRAUGHTS: {"classic": 8, "hybrid": 6},
+    descriptor.number: dict(part.EXPERT_DEPTHS)
+    for descriptor in descriptors().values()
+    if (part := descriptor.part("pipeline")) is not None
 }
 
 
@@ -343,8 +361,8 @@ def default_expert_players(
 ) -> ExpertPlayers:
     """The strongest players Samuel has for the game: deep ``classic``; ``hybrid`` (classic +
     ``champion_params``, the champion network, at the game's default scale; without one, the
-    network shipped for the game, if any); for Tigers & Sheep given a ``tablebase`` (a loaded
-    table or its folder), ``perfect``. Depths: :data:`EXPERT_DEPTHS`."""
+    network shipped for the game, if any); for a game with a tablebase (Tigers & Sheep) given a
+    ``tablebase`` (a loaded table or its folder), ``perfect``. Depths: :data:`EXPERT_DEPTHS`."""
     from samuel.games.hybrid import default_scale, hybrid_parameters
     from samuel.games.networks import load_network
 
@@ -359,10 +377,10 @@ def default_expert_players(
         network = check_params(game, games.EVALUATOR_NETWORK, network)
         params = hybrid_parameters(game, default_scale(game), weights, network)
         players.append(ExpertPlayer("hybrid", games.EVALUATOR_HYBRID, params, depths["hybrid"]))
-    table = _load_table(tablebase)
+    if tablebase is not None and "perfect" not in depths:
+        raise ValueError(f"{rules.title} has no tablebase: 'perfect' plays {_perfect_titles()}")
+    table = _load_table(tablebase, game)
     if table is not None:
-        if "perfect" not in depths:
-            raise ValueError(f"{rules.title} has no tablebase: 'perfect' plays Tigers & Sheep")
         players.append(
             ExpertPlayer("perfect", games.EVALUATOR_CLASSIC, weights, depths["perfect"], table)
         )
@@ -632,27 +650,11 @@ class _Layout:
     most: tuple[int, ...]  # the largest value of each count field
 
 
-TIGERS_LAYOUT = _Layout(
-    ("sheep_on_board", "sheep_in_hand", "tiger_to_move", "captured"),
-    ("tigers", "sheep"),
-    25,
-    (0, 3, 6, 9, 12, 15, 18),
-    (20, 20, 1, 20),
-)
-DRAUGHTS_LAYOUT = _Layout(
-    ("black_men", "black_kings", "white_men", "white_kings", "black_to_move"),
-    ("black_men", "black_kings", "white_men", "white_kings"),
-    32,
-    (0, 1, 2, 3, 5, 7, 9, 11),
-    (12, 12, 12, 12, 1),
-)
-
-
 def _layout(game: int) -> _Layout:
-    games.compiled_game(game)
-    if int(game) & games.GAME_MASK == games.TIGERS_AND_SHEEP:
-        return TIGERS_LAYOUT
-    return DRAUGHTS_LAYOUT
+    """What a distribution of the game numbered ``game`` measures: its ``pipeline`` part's count
+    fields, kinds, squares and buckets; ValueError for a game without one."""
+    part = game_part(game)
+    return _Layout(part.COUNT_FIELDS, part.KINDS, part.SQUARES, part.BUCKET_LOWS, part.MOST)
 
 
 def _popcount(masks: np.ndarray) -> np.ndarray:
@@ -683,28 +685,7 @@ def _kind_masks_and_counts(game: int, states: np.ndarray) -> tuple[np.ndarray, n
     full = (1 << layout.squares) - 1
     if (s[:, :3] < 0).any() or (s[:, :2] > full).any() or not np.isin(s[:, 3], (0, 1)).all():
         raise ValueError("a state's masks or side to move are out of range: not a game's rows")
-    if layout is TIGERS_LAYOUT:
-        tigers, sheep, hand, side = s[:, 0], s[:, 1], s[:, 2], s[:, 3]
-        on_board = _popcount(sheep)
-        captured = 20 - on_board - hand
-        if (
-            (_popcount(tigers) != 4).any()
-            or (tigers & sheep).any()
-            or (hand > 20).any()
-            or (captured < 0).any()
-        ):
-            raise ValueError("a state is no Tigers & Sheep position (4 tigers, 20 sheep at most)")
-        masks = np.stack([tigers, sheep], axis=1)
-        counts = np.stack([on_board, hand, side, captured], axis=1)
-    else:
-        black, white, kings, side = s[:, 0], s[:, 1], s[:, 2], s[:, 3]
-        if (black & white).any() or (kings & ~(black | white)).any() or (kings > full).any():
-            raise ValueError("a state is no draughts position (overlapping pieces or kings)")
-        masks = np.stack([black & ~kings, black & kings, white & ~kings, white & kings], axis=1)
-        counts = np.concatenate([_popcount(masks), side[:, None]], axis=1)
-        if (counts[:, 0] + counts[:, 1] > 12).any() or (counts[:, 2] + counts[:, 3] > 12).any():
-            raise ValueError("a state is no draughts position (more than 12 pieces a side)")
-    return masks, counts
+    return game_part(game).masks_and_counts(s)
 
 
 @dataclass(frozen=True, eq=False)
@@ -763,15 +744,7 @@ class PlacementDistribution:
             raise ValueError(f"a count tuple is out of range (at most {layout.most})")
         if len(np.unique(self.counts, axis=0)) != len(self.counts):
             raise ValueError("a count tuple is listed twice")
-        if layout is TIGERS_LAYOUT:
-            board, hand, _, captured = self.counts.T
-            if (board + hand + captured != 20).any():
-                raise ValueError("sheep on board, in hand and captured must make 20")
-        else:
-            if (self.counts[:, 0] + self.counts[:, 1] > 12).any() or (
-                self.counts[:, 2] + self.counts[:, 3] > 12
-            ).any():
-                raise ValueError("a side has at most 12 pieces")
+        game_part(self.game).check_counts(self.counts)
         if (self.occupied > self.bucket_positions[:, :, None]).any():
             raise ValueError("a square is occupied in more positions than its bucket has")
 
@@ -943,26 +916,14 @@ def _square_weights(distribution: PlacementDistribution, kind: int, count: int) 
     return (occupied + SMOOTHING) / (positions + 2 * SMOOTHING)
 
 
-def _kind_counts(layout: _Layout, values: np.ndarray) -> list[int]:
-    if layout is TIGERS_LAYOUT:
-        return [4, int(values[0])]
-    return [int(v) for v in values[:4]]
-
-
-def _build_position(rules: GameRules, layout: _Layout, masks: list[int], values: np.ndarray):
+def _build_position(rules: GameRules, part, masks: list[int], values: np.ndarray):
     """The legal, undecided position with these kind masks and count tuple, or None: built
-    with the game's constructor, then read back through its own position parser."""
+    with the game's constructor (its ``pipeline`` part's ``position``), then read back through
+    its own position parser."""
     from samuel.games.base import NotationError
 
-    position_type = type(rules.initial_position())
     try:
-        if layout is TIGERS_LAYOUT:
-            position = position_type(
-                masks[0], masks[1], int(values[1]), bool(values[2]), rules.captures_to_win
-            )
-        else:
-            black, white = masks[0] | masks[1], masks[2] | masks[3]
-            position = position_type(black, white, masks[1] | masks[3], bool(values[4]), 0)
+        position = part.position(rules, masks, values)
         position = rules.parse_position(rules.format_position(position))
     except (NotationError, ValueError):
         return None
@@ -981,6 +942,7 @@ def random_positions(
     decided positions, or of too few distinct ones)."""
     rules = game_rules(game)
     layout = _layout(game)
+    part = game_part(game)
     if not isinstance(distribution, PlacementDistribution):
         raise ValueError(f"expected a PlacementDistribution, not {type(distribution).__name__}")
     base = int(game) & games.GAME_MASK
@@ -1007,7 +969,7 @@ def random_positions(
         values = distribution.counts[row]
         taken = np.zeros(layout.squares, dtype=bool)
         masks = []
-        for kind, n in enumerate(_kind_counts(layout, values)):
+        for kind, n in enumerate(part.kind_counts(values)):
             mask = 0
             if n:
                 if (kind, n) not in weights:
@@ -1026,7 +988,7 @@ def random_positions(
             masks.append(mask)
         if len(masks) < len(layout.kinds):
             continue
-        position = _build_position(rules, layout, masks, values)
+        position = _build_position(rules, part, masks, values)
         if position is None:
             continue
         state = rules.encode(position)
@@ -1048,41 +1010,46 @@ def random_positions(
 
 
 def tablebase_positions(
-    table, count: int, seed: int, distribution: PlacementDistribution | None = None
+    table,
+    count: int,
+    seed: int,
+    distribution: PlacementDistribution | None = None,
+    game: int | None = None,
 ) -> tuple[PositionBatch, np.ndarray]:
-    """``count`` distinct undecided positions with the hand empty drawn from a Tigers & Sheep
-    tablebase (a loaded ``Tablebase`` or its folder), and their exact values (float32: +1 the
-    tigers win, 0 a draw, -1 the sheep win, with perfect play; the tigers' view).
+    """``count`` distinct undecided positions drawn from a game's tablebase (a loaded
+    ``Tablebase``, or its folder, read as the table of the game numbered ``game``: the default
+    game's if None), and their exact values (float32: +1 the first player wins, 0 a draw, -1 the
+    second wins, with perfect play; the first player's view). For Tigers & Sheep, the positions
+    with the hand empty; +1 the tigers win.
 
     A *layer* is the positions with ``captured`` sheep captured and one side to move. Layers are
     drawn by ``distribution``'s frequencies of ``(captured, side to move)`` among its positions
-    with the hand empty (those the table's game has not already ended), or uniformly without a
-    distribution; a position uniformly within its layer (by index: every arrangement of 4 tigers
-    and the sheep, reachable in play or not). Decided positions (no legal move) are redrawn.
-    The draws are :func:`samuel.games.tigers.tablebase.sample.draw_positions`'s."""
-    from samuel.games.tigers.tablebase.sample import draw_positions
-
-    table = _load_table(table)
+    with the hand empty (those the table's game has not already ended: its game's ``pipeline``
+    part's ``table_weights``), or uniformly without a distribution; a position uniformly within
+    its layer (by index: every arrangement of 4 tigers and the sheep, reachable in play or not).
+    Decided positions (no legal move) are redrawn. The draws are the game's ``perfect`` part's
+    (:func:`samuel.games.tigers.tablebase.sample.draw_positions`)."""
+    table = _load_table(table, game)
     if table is None:
         raise ValueError("tablebase_positions needs a tablebase")
+    number = int(table.rules.number)
+    perfect = _perfect(number)
     count = _count(count, "the number of positions", 1, MAX_COUNT)
     weights = None  # uniform over the layers
     if distribution is not None:
         if not isinstance(distribution, PlacementDistribution):
             raise ValueError(f"expected a PlacementDistribution, not {type(distribution).__name__}")
-        if int(distribution.game) & games.GAME_MASK != games.TIGERS_AND_SHEEP:
-            raise ValueError("the distribution is not of Tigers & Sheep positions")
-        weights = np.zeros(2 * table.captures_to_win)  # the table's layers: 2 * captured + side
-        for values, n in zip(distribution.counts, distribution.count_positions, strict=True):
-            _, hand, side, captured = (int(v) for v in values)
-            if hand == 0 and captured < table.captures_to_win:
-                weights[2 * captured + side] += n
+        if int(distribution.game) & games.GAME_MASK != number & games.GAME_MASK:
+            raise ValueError(f"the distribution is not of {table.rules.title} positions")
+        weights = game_part(number).table_weights(
+            distribution.counts, distribution.count_positions, table.captures_to_win
+        )
         if weights.sum() == 0:
             raise ValueError(
                 "the distribution has no positions with the hand empty that the table holds"
             )
     rng = np.random.default_rng(derive_seed(_seed(seed), 2))
-    states, outcomes, _ = draw_positions(table, count, rng, weights)
+    states, outcomes, _ = perfect.draw_positions(table, count, rng, weights)
     batch = PositionBatch(states, np.full(count, -1, dtype=np.int64), np.zeros(count, np.int32))
     return batch, outcomes.astype(np.float32)
 

@@ -23,7 +23,7 @@ import numpy as np
 from sqlalchemy import Connection, select, update
 
 from samuel.backends import Backend
-from samuel.games import get_game
+from samuel.games import descriptors, get_game
 from samuel.games import kernels as game_kernels
 from samuel.seeds import derive_seed
 
@@ -68,14 +68,17 @@ class Context:
     def number(self) -> int:
         return self.rules.number
 
+    @property
+    def perfect(self):
+        """The game's ``perfect`` part (its tablebase), None for a game without one."""
+        return descriptors()[self.game].part("perfect")
+
     def tablebase(self, config: PipelineConfig):
         """The table the configuration names, loaded once (None without one)."""
         if config.tablebase is None:
             return None
         if config.tablebase not in self._tables:
-            from samuel.games.tigers.tablebase.probe import load_tablebase
-
-            self._tables[config.tablebase] = load_tablebase(config.tablebase)
+            self._tables[config.tablebase] = self.perfect.load(config.tablebase)
         return self._tables[config.tablebase]
 
     @functools.cache  # noqa: B019 - one context per run; a model's file never changes
@@ -112,7 +115,7 @@ def plan(connection: Connection, ctx: Context, cycle, stage: str) -> list[dict]:
             {"kind": "expert", "games": n, "seed": derive_seed(seed, EXPERT, part)}
             for part, n in enumerate(_parts(config.expert_games, config.games_per_unit))
         ]
-        if ctx.rules.name == "tigers":
+        if ctx.perfect is not None:  # a game with a tablebase draws positions from it
             tasks += [
                 {"kind": "tablebase", "count": n, "seed": derive_seed(seed, TABLEBASE, part)}
                 for part, n in enumerate(_parts(config.tablebase_positions, TABLEBASE_PER_UNIT))

@@ -34,6 +34,20 @@ expanded (not exact; no search of a few thousand simulations goes that deep unle
 Transpositions are not merged: a position reached by two paths is two nodes, each searched on its
 own (simple, and a node's repetition status then depends on one path only).
 
+**Chance.** In a game with dice, a position whose dice are still to roll
+(:func:`~samuel.games.kernels.chance` lists outcomes) is a *chance node*. Reached for the first
+time, it gets one child per outcome, each with its probability as its prior, and no value of its
+own: the simulation goes on through an outcome drawn with its probability from the search's
+generator, and the leaf below gives the value. Every later simulation through it draws again, so
+the outcomes' children are nodes of the tree like any other and repeated draws of one roll share
+their statistics; a chance node's mean is then the average of its outcomes' values, weighted by
+how often each was drawn, which tends to their expectation. A roll keeps the side to move, and the
+values are in the first player's view, so nothing is negated through it. The root of a search is
+a decision (:class:`PuctSearch` refuses a position whose dice are to roll). Such a game scores a
+finished game by its points (a gammon 2), as its rules do; the MCTS-solver proves nothing
+through a chance node, nor by a single winning move (a larger win may be open). A game without
+chance draws nothing more from the generator: its searches are as they were.
+
 **Moves left** (lc0's moves-left utility, ``docs/zero.md``; off unless ``moves_left_factor`` >
 0). Every node also keeps its mean plies left (the network's plies-left head at the leaf plus the
 plies from the node to the leaf; 0 at a terminal). When the node's ``|Q|`` is beyond
@@ -62,10 +76,8 @@ import numpy as np
 
 from samuel.errors import CommandError
 from samuel.games import actions as game_actions
+from samuel.games import descriptor_of
 from samuel.games import kernels as games
-from samuel.games.tigers import kernels as tigers_kernels
-from samuel.games.tigers.tablebase.index import layer_size
-from samuel.games.tigers.tablebase.values import CODE_DTYPE as CODE
 from samuel.jit import kernel
 from samuel.nn import zero
 
@@ -77,8 +89,8 @@ TIMED_STEP = 256  # simulations a step of a timed search (it resumes the tree st
 CLOCK_EVERY = 16  # simulations between a timed step's looks at the clock (about 0.2 ms)
 LARGEST_TREE = 1 << 26  # nodes: about 6 GB of arrays (96 bytes a node), more than any search
 
-# Node kinds.
-UNSEEN, INNER, TERMINAL, HORIZON = 0, 1, 2, 3
+# Node kinds. An inner node is a decision (a move to choose), a chance node dice to roll.
+UNSEEN, INNER, TERMINAL, HORIZON, CHANCE = 0, 1, 2, 3, 4
 # Where each array sits in the tree tuple (see new_tree).
 (
     PARENT,
@@ -165,8 +177,14 @@ def _reach(
     state = states[depth]
     side = games.sign(game, state)
     tree[SIDE][node] = side
-    n = games.generate(game, state, moves)
-    outcome = games.result(game, state, n)
+    # Dice to roll: the outcomes into the moves, their probabilities into the priors (both
+    # free until the expansion below). A finished position is no chance node.
+    outcomes = games.chance(game, state, moves, priors)
+    n = 0
+    outcome = games.NOT_OVER
+    if outcomes == 0:
+        n = games.generate(game, state, moves)
+        outcome = games.result(game, state, n)
     kind = INNER
     value = 0.0
     if outcome != games.NOT_OVER:
@@ -180,7 +198,7 @@ def _reach(
         if kind == INNER and 0 <= plies_to_cap <= depth:
             kind = TERMINAL  # the ply cap: a draw
     exact_plies = 0.0
-    if kind == INNER and depth > 0 and tablebase is not None:
+    if kind == INNER and depth > 0 and tablebase is not None and outcomes == 0:
         found, table_outcome, table_plies = games.tablebase_result(game, state, tablebase)
         if found:  # perfect play: the side to move's outcome in table_plies plies
             kind, value, exact_plies = TERMINAL, float(table_outcome * side), float(table_plies)
@@ -190,6 +208,8 @@ def _reach(
         tree[FIXED_PLIES][node] = exact_plies
         tree[MINIMAX][node] = value
         return True, value, exact_plies
+    if outcomes > 0 and depth < MAX_DEPTH:
+        return _expand_chance(tree, node, free, outcomes, moves, priors), 0.0, 0.0
     if depth < MAX_DEPTH and free + n > tree[PARENT].shape[0]:
         return False, 0.0, 0.0
     game_actions.move_actions(game, state, moves, n, legal)
@@ -226,6 +246,47 @@ def _reach(
     tree[CHILD_COUNT][node] = n
     tree[KIND][node] = INNER
     return True, value, float(plies)
+
+
+@kernel
+def _expand_chance(tree, node, free, count, outcomes, probabilities):
+    """Make ``node`` a chance node whose children, from ``free`` on, are its ``count``
+    ``outcomes`` (their codes as moves), each with its probability as its prior; False
+    (nothing changed) when they do not fit in the tree. The node gets no value of its own: the
+    simulation goes on through an outcome it draws (:func:`_sample`)."""
+    if free + count > tree[PARENT].shape[0]:
+        return False
+    for i in range(count):
+        child = free + i
+        tree[PARENT][child] = node
+        tree[FIRST_CHILD][child] = -1
+        tree[CHILD_COUNT][child] = 0
+        tree[MOVE][child] = outcomes[i]
+        tree[PRIOR][child] = probabilities[i]
+        tree[VISITS][child] = 0
+        tree[VALUE_SUM][child] = 0.0
+        tree[PLIES_SUM][child] = 0.0
+        tree[MINIMAX][child] = 0.0
+        tree[KIND][child] = UNSEEN
+    tree[FIRST_CHILD][node] = free
+    tree[CHILD_COUNT][node] = count
+    tree[MINIMAX][node] = 0.0
+    tree[KIND][node] = CHANCE
+    return True
+
+
+@kernel
+def _sample(tree, node):
+    """A child of the chance node ``node``, drawn with its outcome's probability (its prior)
+    from the search's generator."""
+    first = tree[FIRST_CHILD][node]
+    last = first + tree[CHILD_COUNT][node] - 1
+    draw = np.random.random()
+    for c in range(first, last):
+        draw -= tree[PRIOR][c]
+        if draw < 0.0:
+            return c
+    return last  # the last outcome, and any sliver that rounding left
 
 
 @kernel
@@ -280,6 +341,17 @@ def _back_up_minimax(tree, node):
     if tree[KIND][node] == TERMINAL:
         tree[MINIMAX][node] = tree[FIXED_VALUE][node]
         return
+    if tree[KIND][node] == CHANCE:  # the visited outcomes' values, by their probabilities
+        first = tree[FIRST_CHILD][node]
+        mass = 0.0
+        total = 0.0
+        for c in range(first, first + tree[CHILD_COUNT][node]):
+            if tree[VISITS][c] > 0:
+                mass += tree[PRIOR][c]
+                total += tree[PRIOR][c] * tree[MINIMAX][c]
+        if mass > 0.0:
+            tree[MINIMAX][node] = total / mass
+        return
     if tree[KIND][node] != INNER:
         return
     side = tree[SIDE][node]
@@ -293,22 +365,26 @@ def _back_up_minimax(tree, node):
 
 
 @kernel
-def _prove(tree, node):
+def _prove(tree, node, in_points):
     """The MCTS-solver's step after the exact ``node`` (a terminal) is reached: its parent is
     proven when it has a child that wins for its side to move, or when every child is exact;
     then the grandparent is looked at, and so on up to (not including) the root. A proven node
     becomes a terminal with its exact value: the best child's, and the plies of the quickest
-    win, or of the slowest loss, or the quickest draw."""
+    win, or of the slowest loss, or the quickest draw. In a game scored ``in_points`` (a win
+    may be worth more than one: a game with chance) a winning child proves nothing while
+    another child is open, and a chance node is never proven (its value is an average)."""
     parent, kind = tree[PARENT], tree[KIND]
     fixed, fixed_plies = tree[FIXED_VALUE], tree[FIXED_PLIES]
     child = node
     here = parent[child]
     while here > 0:
+        if kind[here] == CHANCE:
+            return  # an average over outcomes: not proven by one of them
         side = tree[SIDE][here]
         first = tree[FIRST_CHILD][here]
         count = tree[CHILD_COUNT][here]
-        wins = fixed[child] * side > 0.5
-        best = -2.0
+        wins = fixed[child] * side > 0.5 and not in_points
+        best = -np.inf
         plies = 0.0
         for c in range(first, first + count):
             if kind[c] != TERMINAL:
@@ -391,27 +467,43 @@ def _simulate(
     states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
     parent, visits = tree[PARENT], tree[VISITS]
     value_sum, plies_sum = tree[VALUE_SUM], tree[PLIES_SUM]
+    in_points = games.chance_outcomes(game) > 0  # a game with chance: scored in points
     done = 0
     for _ in range(simulations):
         if deadline > 0.0 and done % CLOCK_EVERY == CLOCK_EVERY - 1 and _now() > deadline:
             break
         node = 0
         depth = 0
-        while tree[KIND][node] == INNER:
-            child = _select(
-                tree, node, c_puct, fpu_reduction, ml_factor, ml_scale, ml_threshold, minimax
-            )
-            move = tree[MOVE][child]
-            games.play(game, states[depth], move, states[depth + 1])
-            keys[root_index + depth + 1] = games.key(game, states[depth + 1])
-            window[depth + 1] = (
-                root_index + depth + 1
-                if games.is_irreversible(game, states[depth], move)
-                else window[depth]
-            )
-            depth += 1
-            node = child
-        if tree[KIND][node] == UNSEEN:
+        full = False
+        while True:
+            while tree[KIND][node] == INNER or tree[KIND][node] == CHANCE:
+                if tree[KIND][node] == INNER:
+                    child = _select(
+                        tree,
+                        node,
+                        c_puct,
+                        fpu_reduction,
+                        ml_factor,
+                        ml_scale,
+                        ml_threshold,
+                        minimax,
+                    )
+                else:  # dice to roll: an outcome drawn with its probability
+                    child = _sample(tree, node)
+                move = tree[MOVE][child]
+                games.play(game, states[depth], move, states[depth + 1])
+                keys[root_index + depth + 1] = games.key(game, states[depth + 1])
+                window[depth + 1] = (
+                    root_index + depth + 1
+                    if games.is_irreversible(game, states[depth], move)
+                    else window[depth]
+                )
+                depth += 1
+                node = child
+            if tree[KIND][node] != UNSEEN:
+                value = tree[FIXED_VALUE][node]
+                plies = tree[FIXED_PLIES][node]
+                break
             ok, value, plies = _reach(
                 game,
                 params,
@@ -428,14 +520,17 @@ def _simulate(
                 ml_factor > 0.0,
             )
             if not ok:
-                break  # the tree is full
-            if tree[KIND][node] == INNER:
-                free += tree[CHILD_COUNT][node]
-        else:
-            value = tree[FIXED_VALUE][node]
-            plies = tree[FIXED_PLIES][node]
+                full = True
+                break
+            if tree[KIND][node] != CHANCE:
+                if tree[KIND][node] == INNER:
+                    free += tree[CHILD_COUNT][node]
+                break
+            free += tree[CHILD_COUNT][node]  # a chance node: on through an outcome it draws
+        if full:
+            break  # the tree is full
         if solver and tree[KIND][node] == TERMINAL:
-            _prove(tree, node)
+            _prove(tree, node, in_points)
         while node >= 0:
             visits[node] += 1
             value_sum[node] += value
@@ -574,7 +669,7 @@ def _follow(game, tree, root, keys, here, child):
     here[: root.shape[0]] = root
     node = 0
     for i in range(keys.shape[0]):
-        if tree[KIND][node] != INNER:
+        if tree[KIND][node] != INNER and tree[KIND][node] != CHANCE:
             return -1
         first = tree[FIRST_CHILD][node]
         found = -1
@@ -624,7 +719,7 @@ def _reroot(tree, old, node):
         before = source[here]
         tree[FIRST_CHILD][here] = -1  # a leaf's children, if any, are dropped
         tree[CHILD_COUNT][here] = 0
-        if old[KIND][before] == INNER:
+        if old[KIND][before] == INNER or old[KIND][before] == CHANCE:
             first = old[FIRST_CHILD][before]
             count = old[CHILD_COUNT][before]
             tree[FIRST_CHILD][here] = free
@@ -793,19 +888,13 @@ class PuctSearch:
         return kept if kept <= self.max_nodes // 2 else 0
 
     def _check_tablebase(self, tablebase: tuple[np.ndarray, ...]) -> None:
-        """Raise ValueError unless ``tablebase`` is the layers of this game's tablebase: one per
-        count of captured sheep below the captures that win and side to move, of bytes."""
-        if self.game & games.GAME_MASK != games.TIGERS_AND_SHEEP:
+        """Raise ValueError unless ``tablebase`` is the layers of this game's tablebase, as the
+        game's ``search`` part checks them; a game without that check has no tablebase."""
+        part = descriptor_of(self.game).part("search")
+        check = getattr(part, "check_tablebase", None)
+        if check is None:
             raise ValueError(f"{self.sizes.title} has no tablebase")
-        captures = (self.game >> games.VARIANT_SHIFT) or tigers_kernels.CAPTURES_TO_WIN
-        if not isinstance(tablebase, tuple) or len(tablebase) != 2 * captures:
-            raise ValueError(
-                f"a tablebase of the game won by {captures} captures has {2 * captures} layers"
-            )
-        for index, layer in enumerate(tablebase):
-            size = layer_size(index // 2)  # layers[2 * captured + tiger_to_move]
-            if not isinstance(layer, np.ndarray) or layer.shape != (size,) or layer.dtype != CODE:
-                raise ValueError(f"tablebase layer {index} is not {size} codes of type {CODE}")
+        check(self.game, tablebase)
 
     def search(
         self,
@@ -859,6 +948,10 @@ class PuctSearch:
             raise ValueError(f"the root is at the ply cap: {plies_to_cap} plies left")
         if tablebase is not None:
             self._check_tablebase(tablebase)
+        outcomes = np.empty(games.MAX_MOVES, dtype=np.int64)
+        weights = np.empty(games.MAX_MOVES, dtype=np.float64)
+        if games.chance(self.game, np.ascontiguousarray(root), outcomes, weights) > 0:
+            raise ValueError("the dice are still to roll in this position: search it after a roll")
         moves, _ = game_actions.legal_actions(self.game, root)
         if len(moves) == 0 or games.result(self.game, root, len(moves)) != games.NOT_OVER:
             raise ValueError("the game is over in this position: there is nothing to search")
@@ -965,7 +1058,7 @@ class PuctSearch:
         """The chosen root child's move, then the most visited line below it (ties: the
         first)."""
         tree, node, line = self.tree, chosen, [int(self.tree[MOVE][chosen])]
-        while tree[KIND][node] == INNER and len(line) < MAX_DEPTH:
+        while tree[KIND][node] in (INNER, CHANCE) and len(line) < MAX_DEPTH:
             first = int(tree[FIRST_CHILD][node])
             visits = tree[VISITS][first : first + int(tree[CHILD_COUNT][node])]
             if visits.max() == 0:

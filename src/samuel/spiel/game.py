@@ -1,10 +1,14 @@
-"""Samuel's games as OpenSpiel games: ``samuel_tigers`` and ``samuel_draughts``.
+"""Samuel's games as OpenSpiel games: ``samuel_<name>`` for each registered game that has a
+``spiel`` part (``samuel/games/<name>/spiel.py``: its actions), ``samuel_tigers`` and
+``samuel_draughts`` today.
 
-Importing this module registers both with ``pyspiel``; ``pyspiel.load_game("samuel_tigers")``
+Importing this module registers them with ``pyspiel``; ``pyspiel.load_game("samuel_tigers")``
 (or ``"samuel_draughts(ply_cap=100)"``) then gives a game whose states are backed by Samuel's
 rules and compiled kernels (``docs/openspiel.md``).
 
-Actions (integers, as OpenSpiel wants them):
+Actions (integers, as OpenSpiel wants them) are the game's own, as its ``spiel`` part declares
+them (``ACTIONS``: their number, the longest move in actions, each move code's actions, each
+action's text):
 
 - Tigers & Sheep (650 distinct): a placement on point ``t`` is ``625 + t``; a step or a jump from
   ``o`` to ``t`` is ``o * 25 + t`` (a jump's captured point is implied). Points are 0..24,
@@ -18,7 +22,8 @@ Actions (integers, as OpenSpiel wants them):
   legal move's path is a proper start of another's.)
 
 A game ends as a Samuel :class:`~samuel.games.game.Game` does: when the position decides it, at
-the third occurrence of a position (a draw) or after ``ply_cap`` moves (a draw).
+the third occurrence of a position (a draw) or after ``ply_cap`` moves (a draw). A game with
+chance nodes (dice) has no ``spiel`` part: the adapter's games are deterministic.
 """
 
 from __future__ import annotations
@@ -31,14 +36,9 @@ import pyspiel
 from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from samuel.errors import SamuelError
-from samuel.games import actions as game_actions
-from samuel.games import get_game, registry
+from samuel.games import descriptors, get_game
 from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules, IllegalMoveError, Outcome, Termination
-from samuel.games.draughts import board as draughts_board
-from samuel.games.draughts import kernels as draughts_kernels
-from samuel.games.tigers import board as tigers_board
-from samuel.games.tigers.rules import point_name
 
 
 class SpielError(SamuelError, ValueError):
@@ -58,84 +58,22 @@ Path = tuple[int, ...]  # the actions that make one Samuel move
 # -- Actions ----------------------------------------------------------------------------------
 
 
-class TigersActions:
-    """Tigers & Sheep's actions: one per move (see the module's docstring), Samuel's own
-    (:mod:`samuel.games.actions`, the policy's)."""
-
-    POINTS = tigers_board.POINTS
-    PLACEMENT = game_actions.TIGERS_PLACEMENT  # 625: the first placement action
-    num_distinct = game_actions.TIGERS_ACTIONS  # 650
-    longest_move = 1  # actions in one move
-
-    def path(self, code: int) -> Path:
-        return (int(game_actions.tigers_action(code)),)
-
-    def is_capture(self, code: int) -> bool:
-        return False  # a jump is one action, and nothing hangs on knowing it is one
-
-    def describe(self, action: int, capturing: bool) -> str:
-        """The action in Samuel's notation (``capturing`` is for draughts)."""
-        if action >= self.PLACEMENT:
-            return point_name(action - self.PLACEMENT)
-        origin, target = divmod(action, self.POINTS)
-        if (int(tigers_board.NEIGHBOURS[origin]) >> target) & 1:
-            return f"{point_name(origin)}-{point_name(target)}"
-        if target in tigers_board.JUMP_LAND[origin]:
-            return f"{point_name(origin)}x{point_name(target)}"
-        return f"{point_name(origin)} to {point_name(target)} (not along a line)"
+def _spiel_actions() -> dict:
+    """Each registered game's actions by its registry name, for the games that have a ``spiel``
+    part (its ``ACTIONS``: ``num_distinct``, ``longest_move``, ``path(code)``,
+    ``is_capture(code)``, ``describe(action, capturing)``, ``describe_path(path)``)."""
+    found = {}
+    for name, descriptor in descriptors().items():
+        part = descriptor.part("spiel")
+        if part is not None:
+            found[name] = part.ACTIONS
+    return found
 
 
-def _step_directions() -> dict[tuple[int, int], int]:
-    return {
-        (origin, int(draughts_board.STEP[origin, d])): d
-        for origin in range(draughts_board.SQUARES)
-        for d in range(4)
-        if draughts_board.STEP[origin, d] >= 0
-    }
-
-
-class DraughtsActions:
-    """English draughts' actions: one per step or single jump (see the module's docstring)."""
-
-    num_distinct = draughts_board.SQUARES * 4  # 128
-    longest_move = draughts_board.MAX_JUMPS  # a capture takes each of 12 pieces at most once
-    _step_direction = _step_directions()
-
-    def path(self, code: int) -> Path:
-        origin = code & draughts_kernels.SQUARE_FIELD
-        jumps = (code >> draughts_kernels.JUMPS_SHIFT) & draughts_kernels.JUMPS_FIELD
-        if jumps == 0:
-            target = (code >> draughts_kernels.SQUARE_BITS) & draughts_kernels.SQUARE_FIELD
-            return (origin * 4 + self._step_direction[origin, target],)
-        path, square = [], origin
-        for j in range(jumps):
-            direction = (code >> (draughts_kernels.PATH_SHIFT + 2 * j)) & 3
-            path.append(square * 4 + direction)
-            square = int(draughts_board.JUMP_LAND[square, direction])
-        return tuple(path)
-
-    def is_capture(self, code: int) -> bool:
-        return (code >> draughts_kernels.JUMPS_SHIFT) & draughts_kernels.JUMPS_FIELD > 0
-
-    def describe(self, action: int, capturing: bool) -> str:
-        """The action in Samuel's notation: a jump if ``capturing`` (a capture is due, or being
-        made), else a step."""
-        square, direction = divmod(action, 4)
-        table = draughts_board.JUMP_LAND if capturing else draughts_board.STEP
-        target = int(table[square, direction])
-        if target < 0:
-            names = ("up-left", "up-right", "down-left", "down-right")
-            return f"{square + 1} {names[direction]} (off the board)"
-        return f"{square + 1}{'x' if capturing else '-'}{target + 1}"
-
-
-ACTIONS = {"tigers": TigersActions(), "draughts": DraughtsActions()}  # by Samuel's game name
+ACTIONS = _spiel_actions()  # by Samuel's game name
 GAME_NAMES = tuple(PREFIX + name for name in ACTIONS)  # the names pyspiel knows them by
 # By the game's number in samuel.games.kernels (a variant's rules share its game's actions).
-_BY_KERNEL = {
-    game_kernels.TIGERS_AND_SHEEP: ACTIONS["tigers"],
-    game_kernels.DRAUGHTS: ACTIONS["draughts"],
-}
+_BY_KERNEL = {descriptors()[name].number: actions for name, actions in ACTIONS.items()}
 
 
 @dataclass(frozen=True)
@@ -253,12 +191,12 @@ class SamuelGame(pyspiel.Game):
         return table
 
 
-class TigersGame(SamuelGame):
-    samuel_name = "tigers"
+def _game_class(name: str) -> type[SamuelGame]:
+    """The pyspiel game class of Samuel's game ``name``: ``TigersGame`` for ``tigers``."""
+    return type(f"{name.title()}Game", (SamuelGame,), {"samuel_name": name})
 
 
-class DraughtsGame(SamuelGame):
-    samuel_name = "draughts"
+GAME_CLASSES = {name: _game_class(name) for name in ACTIONS}  # by Samuel's game name
 
 
 # -- States -----------------------------------------------------------------------------------
@@ -387,16 +325,8 @@ class SamuelState(pyspiel.State):
         standing = self.standing
         text = self.get_game().rules.format_position(standing.position)
         if standing.path:
-            text += f" after {_jumps_text(standing.path)}"
+            text += f" after {self.get_game().actions.describe_path(standing.path)}"
         return text
-
-
-def _jumps_text(path: Path) -> str:
-    """The jumps so far of a draughts capture being made, as ``15x24x31``."""
-    squares = [a // 4 for a in path]
-    last = path[-1]
-    squares.append(int(draughts_board.JUMP_LAND[last // 4, last % 4]))
-    return "x".join(str(square + 1) for square in squares)
 
 
 class NetworkInputsObserver:
@@ -426,18 +356,20 @@ class NetworkInputsObserver:
         return str(state)
 
 
-for _game in (TigersGame, DraughtsGame):
-    pyspiel.register_game(_game_type(_game.samuel_name, get_game(_game.samuel_name)), _game)
+for _name, _game in GAME_CLASSES.items():
+    pyspiel.register_game(_game_type(_name, get_game(_name)), _game)
 
 
 # -- For Samuel's players -----------------------------------------------------------------------
 
 
-def load(game: str = "tigers", ply_cap: int = DEFAULT_PLY_CAP) -> pyspiel.Game:
-    """The pyspiel game of Samuel's game ``game`` (its registry name: ``tigers``, ``draughts``),
-    a draw after ``ply_cap`` plies."""
+def load(game: str | None = None, ply_cap: int = DEFAULT_PLY_CAP) -> pyspiel.Game:
+    """The pyspiel game of Samuel's game ``game`` (its registry name: ``tigers``, ``draughts``;
+    None: the first registered game that OpenSpiel knows), a draw after ``ply_cap`` plies."""
+    if game is None and ACTIONS:
+        game = next(iter(ACTIONS))
     if game not in ACTIONS:
-        known = ", ".join(name for name in registry() if name in ACTIONS)
+        known = ", ".join(name for name in descriptors() if name in ACTIONS)
         raise SpielError(f"OpenSpiel knows no Samuel game {game!r}; the games are: {known}")
     return pyspiel.load_game(PREFIX + game, {"ply_cap": _check_ply_cap(ply_cap)})
 

@@ -8,20 +8,24 @@ import resource
 import time
 
 from samuel.errors import CommandError
-from samuel.games.tigers.tablebase.values import describe
 from samuel.options import add_backend_arguments, backend_of, non_negative_int, positive_int
 from samuel.progress import progress_bar
 
-DEFAULT_DIRECTORY = "tablebase"
+from . import tablebase_game
+
+DEFAULT_DIRECTORY = "tablebase"  # the default game's table (its perfect part's DEFAULT_DIRECTORY)
 START = "start"  # the position every game starts from, as the other commands take it
 
 
-def _default_directory(captures_to_win: int) -> str:
-    return DEFAULT_DIRECTORY if captures_to_win == 5 else f"{DEFAULT_DIRECTORY}-{captures_to_win}"
+def _side(sides: tuple[str, str], first_to_move: bool) -> str:
+    """The side to move of a layer: the first player's if ``first_to_move``."""
+    return sides[0] if first_to_move else sides[1]
 
 
-def counts_table(results) -> list[str]:
-    """The build's counts: per layer and side, raw and up to symmetry, with totals."""
+def counts_table(results, sides: tuple[str, str] | None = None) -> list[str]:
+    """The build's counts: per layer and side (``sides``: the game's, the default game's if
+    None), raw and up to symmetry, with totals."""
+    sides = tablebase_game()[0].sides if sides is None else sides
     header = (
         f"{'captured':>8} {'to move':>7} | {'positions':>13} {'wins':>13} {'draws':>13} "
         f"{'losses':>13} | {'sym positions':>13} {'sym wins':>12} {'sym draws':>12} "
@@ -44,7 +48,7 @@ def counts_table(results) -> list[str]:
         totals = [t + v for t, v in zip(totals, row, strict=True)]
         longest = max(c.longest_win, c.longest_loss)
         lines.append(
-            f"{r.captured:>8} {'tigers' if r.tiger_to_move else 'sheep':>7} | "
+            f"{r.captured:>8} {_side(sides, r.tiger_to_move):>7} | "
             + " ".join(f"{v:>13,}" for v in row[:4])
             + " | "
             + f"{row[4]:>13,} "
@@ -67,13 +71,14 @@ def counts_table(results) -> list[str]:
 def command_build(args: argparse.Namespace) -> None:
     from .build import build
 
-    directory = args.out or _default_directory(args.captures)
+    descriptor, perfect = tablebase_game()
+    directory = args.out or perfect.default_directory(args.captures)
     started = time.perf_counter()
     results = build(directory, args.captures, progress=not args.no_progress)
     seconds = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux -> GiB
     print(f"tablebase of the game won by {args.captures} captures in {directory}/")
-    for line in counts_table(results):
+    for line in counts_table(results, descriptor.sides):
         print(line)
     longest = max(max(r.counts.longest_win, r.counts.longest_loss) for r in results)
     print(f"longest forced result: {longest} plies")
@@ -81,21 +86,21 @@ def command_build(args: argparse.Namespace) -> None:
 
 
 def command_verify(args: argparse.Namespace) -> None:
-    from samuel.games.tigers.tablebase.files import TablebaseError
-
     from .verify import verify
 
+    descriptor, perfect = tablebase_game()
+    describe = perfect.describe
     started = time.perf_counter()
     report = verify(args.directory, checksums=not args.no_checksums)
     print(f"{report.positions:,} positions checked in {time.perf_counter() - started:.1f} s")
     for entry in report.examples:
         print(
-            f"wrong: captured {entry.captured}, {'tigers' if entry.tiger_to_move else 'sheep'} "
+            f"wrong: captured {entry.captured}, {_side(descriptor.sides, entry.tiger_to_move)} "
             f"to move, index {entry.index}: stored {describe(entry.stored)}, its moves give "
             f"{describe(entry.expected)}"
         )
     if not report.ok:
-        raise TablebaseError(
+        raise perfect.TablebaseError(
             f"the tablebase in {args.directory} is wrong: "
             f"{report.wrong_positions:,} positions inconsistent, bad checksums "
             f"{list(report.bad_checksums) or 'none'}, wrong header counts "
@@ -105,9 +110,8 @@ def command_verify(args: argparse.Namespace) -> None:
 
 
 def command_probe(args: argparse.Namespace) -> None:
-    from samuel.games.tigers.tablebase.probe import format_move_values, load_tablebase
-
-    table = load_tablebase(args.dir)
+    _, perfect = tablebase_game()
+    table = perfect.load(args.dir)
     rules = table.rules
     position = (
         rules.initial_position() if args.position == START else rules.parse_position(args.position)
@@ -133,16 +137,15 @@ def command_probe(args: argparse.Namespace) -> None:
             )
         )
         return
-    for line in format_move_values(table, position):
+    for line in perfect.format_move_values(table, position):
         print(line)
 
 
 def command_score(args: argparse.Namespace) -> None:
-    from samuel.games.tigers.tablebase.probe import load_tablebase
-
     from .score import score_player
 
-    table = load_tablebase(args.dir)
+    _, perfect = tablebase_game()
+    table = perfect.load(args.dir)
     backend = backend_of(args)
     started = time.perf_counter()
     with progress_bar(args.positions, "positions", enabled=not args.no_progress) as bar:

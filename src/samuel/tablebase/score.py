@@ -5,21 +5,23 @@ position of the movement phase (hand empty) where the player moved, chosen at ra
 sampled positions are independent and the 95% ranges are plain binomial ones (Wilson's). A move
 is a *blunder* if it changes the true value for the side that plays it: from a win to a draw or a
 loss, or from a draw to a loss (from a lost position no move is a blunder). For a network player
-it also compares the network's value of each position (tigers' view, -1..1) with the truth.
+it also compares the network's value of each position (the first player's view, -1..1: for Tigers
+& Sheep the tigers') with the truth. The table is a game's (its ``perfect`` part's: Tigers &
+Sheep's), and the game's rules come with it (``table.rules``).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
+from samuel.games import descriptor_of
 from samuel.games import kernels as game_kernels
-from samuel.games.tigers.tablebase.probe import Tablebase
 from samuel.match.openings import random_moves
 from samuel.match.play import play_game
 from samuel.match.stats import Z95
@@ -48,7 +50,8 @@ class ScoredMove:
     move: object  # a Move
     value: tuple[int, int]  # the position's (outcome, plies), side to move's view
     after: tuple[int, int]  # the move's (outcome, plies) for the side that played it
-    network_value: float | None  # the network's value (tigers' view), for network players
+    network_value: float | None  # the network's value (first player's view), for network players
+    mover: int = 0  # the side that moved: 0 the first player, 1 the second
 
     @property
     def blunder(self) -> bool:
@@ -60,9 +63,12 @@ class ScoreReport:
     player: str
     moves: tuple[ScoredMove, ...]
     games: int
-    # The true value (tigers' view: +1, 0, -1) of the first position of each game's movement
-    # phase, for the games that got there.
+    # The true value (the first player's view: +1, 0, -1) of the first position of each game's
+    # movement phase, for the games that got there.
     movement_starts: tuple[int, ...] = ()
+    # the table's game's rules: how its sides' wins and view are said (not compared: the same
+    # game's rules may be two objects)
+    rules: object = field(default=None, compare=False, repr=False)
 
     def count(self, outcome: int) -> int:
         return sum(1 for m in self.moves if m.value[0] == outcome)
@@ -80,9 +86,10 @@ class ScoreReport:
         return wilson_range(self.blunders, len(self.moves))
 
     def network_error(self) -> tuple[float, float, float] | None:
-        """Mean |network value - true value| (tigers' view) and its 95% range, if a network."""
+        """Mean |network value - true value| (the first player's view) and its 95% range, if a
+        network."""
         errors = [
-            abs(m.network_value - true_tigers_value(m))
+            abs(m.network_value - true_first_value(m))
             for m in self.moves
             if m.network_value is not None
         ]
@@ -118,29 +125,31 @@ class ScoreReport:
             f"{100 * (1 - self.blunder_rate):.1f}% of moves keep the true value"
         )
         starts = self.movement_starts
+        first_wins, second_wins = self.rules.win_phrases
         if starts:
             lines.append(
                 f"movement    began in {len(starts)} of {self.games} games, true value: "
-                f"tigers win {starts.count(1)}, draw {starts.count(0)}, sheep win "
+                f"{first_wins} {starts.count(1)}, draw {starts.count(0)}, {second_wins} "
                 f"{starts.count(-1)}"
             )
         error = self.network_error()
         if error is not None:
             lines.append(
                 f"net error   mean |value - truth| {error[0]:.3f} "
-                f"(95% range {error[1]:.3f}-{error[2]:.3f}), tigers' view, truth +1/0/-1"
+                f"(95% range {error[1]:.3f}-{error[2]:.3f}), {self.rules.view_phrase}, truth "
+                "+1/0/-1"
             )
         return lines
 
 
-def true_tigers_value(move: ScoredMove) -> int:
-    """The position's true result from the tigers' point of view."""
-    return move.value[0] if move.position.tiger_to_move else -move.value[0]
+def true_first_value(move: ScoredMove) -> int:
+    """The position's true result from the first player's point of view."""
+    return move.value[0] if move.mover == 0 else -move.value[0]
 
 
 def score_player(
     spec: str,
-    table: Tablebase,
+    table,
     positions: int = 400,
     seed: int = 0,
     opening_plies: tuple[int, int] = (4, 8),
@@ -194,11 +203,11 @@ def score_player(
         scored.append(move)
         if progress is not None:
             progress(len(scored))
-    return ScoreReport(spec, tuple(scored), games, tuple(starts))
+    return ScoreReport(spec, tuple(scored), games, tuple(starts), table.rules)
 
 
 def _score_game(
-    table: Tablebase,
+    table,
     spec: str,
     seed: int,
     opening_plies: tuple[int, int],
@@ -206,8 +215,8 @@ def _score_game(
     start,
     g: int,
 ) -> tuple[int | None, ScoredMove | None]:
-    """Game ``g``: the true value (tigers' view) of its first movement-phase position (None if
-    it never got there) and its sampled move (None if it has no position to sample)."""
+    """Game ``g``: the true value (the first player's view) of its first movement-phase position
+    (None if it never got there) and its sampled move (None if it has no position to sample)."""
     rules = table.rules
     players = {
         side: make_player(spec, rules, seed=seed + 2 * g + i) for i, side in enumerate(rules.sides)
@@ -221,7 +230,7 @@ def _score_game(
     first_value = None
     if first is not None:
         outcome, _ = table.value(first)
-        first_value = outcome if first.tiger_to_move else -outcome
+        first_value = outcome if rules.side_to_move(first) == 0 else -outcome
     candidates = [
         i for i in range(len(opening), len(game.moves)) if table.covers(game.positions[i])
     ]
@@ -230,31 +239,31 @@ def _score_game(
     i = candidates[int(rng.integers(len(candidates)))]
     position, move = game.positions[i], game.moves[i]
     outcome, plies = table.value(position.play_unchecked(move))
-    player = players[rules.sides[rules.side_to_move(position)]]
+    mover = rules.side_to_move(position)
+    player = players[rules.sides[mover]]
     return first_value, ScoredMove(
         g,
         position,
         move,
         table.value(position),
         (-outcome, plies + 1 if outcome else 0),
-        _network_value(player, position),
+        _network_value(player, position, rules),
+        mover,
     )
 
 
 def _score_unit(shared: tuple, games: range) -> list[tuple[int | None, ScoredMove | None]]:
     """A backend's unit: the games numbered ``games``, the table read from its folder (mapped
-    once per worker process) rather than sent."""
-    from samuel.games.tigers.tablebase.probe import load_tablebase
-
-    directory, spec, seed, opening_plies, ply_cap, start = shared
-    table = load_tablebase(directory)
+    once per worker process) by its game's ``perfect`` part rather than sent."""
+    directory, spec, seed, opening_plies, ply_cap, start, game = shared
+    table = descriptor_of(game).part("perfect").load(directory)
     return [_score_game(table, spec, seed, opening_plies, ply_cap, start, g) for g in games]
 
 
 def _score_on(
     backend: Backend,
     spec: str,
-    table: Tablebase,
+    table,
     positions: int,
     seed: int,
     opening_plies: tuple[int, int],
@@ -265,7 +274,8 @@ def _score_on(
 ) -> ScoreReport:
     """:func:`score_player`'s games as ``backend``'s units, in waves sized by what the games so
     far yielded; the results taken in game order up to the game that completes the sample."""
-    shared = (str(Path(table.directory).resolve()), spec, seed, opening_plies, ply_cap, start)
+    directory = str(Path(table.directory).resolve())
+    shared = (directory, spec, seed, opening_plies, ply_cap, start, int(table.rules.number))
     scored: list[ScoredMove] = []
     starts: list[int] = []
     games = 0
@@ -291,16 +301,15 @@ def _score_on(
                     starts.append(first_value)
                 if move is not None:
                     scored.append(move)
-    return ScoreReport(spec, tuple(scored), games, tuple(starts))
+    return ScoreReport(spec, tuple(scored), games, tuple(starts), table.rules)
 
 
-def _network_value(player, position) -> float | None:
+def _network_value(player, position, rules) -> float | None:
     if not isinstance(player, SearchPlayer) or player.evaluator != game_kernels.EVALUATOR_NETWORK:
         return None
     scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
+    game = int(rules.number) & game_kernels.GAME_MASK  # the standard game's network
     return float(
-        game_kernels.network_value(
-            game_kernels.TIGERS_AND_SHEEP, player.params, position.encode(), scratch, active
-        )
+        game_kernels.network_value(game, player.params, rules.encode(position), scratch, active)
     )

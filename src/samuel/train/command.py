@@ -6,7 +6,7 @@ import argparse
 import math
 import sys
 
-from samuel.games import get_game
+from samuel.games import default_game, descriptors, get_game
 from samuel.options import (
     add_backend_arguments,
     add_game_argument,
@@ -33,7 +33,7 @@ def table_header(sides: tuple[str, str], moves_left: bool = False) -> str:
     )
 
 
-HEADER = table_header(("tigers", "sheep"))  # Tigers & Sheep's
+HEADER = table_header(descriptors()[default_game()].sides)  # the default game's
 STOPPED = "stopped: every finished generation is saved; run the same command to go on"
 
 

@@ -8,7 +8,7 @@ import math
 from dataclasses import dataclass
 
 from samuel.errors import CommandError
-from samuel.games import registry
+from samuel.games import default_game, descriptors, registry
 
 RANDOM_WEIGHTS_SEED = 0x5EED  # the network a run starts from when there is nothing to resume
 TRAINING_SEED = 0x7EA1  # shuffles, orientations and balancing draw from (this, generation)
@@ -18,7 +18,7 @@ TABLE_POSITIONS_SEED = 0x7AB1E  # a generation's tablebase positions draw from (
 
 @dataclass(frozen=True)
 class TrainConfig:
-    game: str = "tigers"  # the game to learn (a registry name: samuel.games.registry)
+    game: str = default_game()  # the game to learn (a registry name: samuel.games.registry)
     generations: int = 50  # generations to train
     games: int = 500  # self-play games per generation
     out_dir: str = "weights"  # where weights are saved and resumed from
@@ -38,12 +38,13 @@ class TrainConfig:
     workers: int | None = None  # threads/processes; None: every core (results don't depend on it)
     moves_left: bool = False  # give a network without the moves-left head one (a head is kept)
     moves_left_weight: float = 0.1  # the plies loss's weight against the value loss (lc0's)
-    tablebase: str | None = None  # Tigers & Sheep: exact plies-left targets with the hand empty
+    tablebase: str | None = None  # a game with a tablebase: exact plies-left targets where it holds
     heads_only: bool = False  # train the moves-left head alone; the value layers stay frozen
     table_positions: int = 0  # positions drawn from the tablebase per generation, exact targets
 
     def __post_init__(self) -> None:
         games = registry()
+        tabled = self.tablebase is None or has_tablebase(self.game)
         checks = [
             (self.game in games, f"unknown game {self.game!r}; the games are: {', '.join(games)}"),
             (self.generations >= 1, "generations must be at least 1"),
@@ -73,10 +74,12 @@ class TrainConfig:
                 "--heads-only trains the moves-left head alone: give --moves-left too",
             ),
             (
-                self.tablebase is None or self.game == "tigers",
-                "--tablebase works for Tigers & Sheep only, not "
+                tabled,
+                ""
+                if tabled
+                else f"--tablebase works for {tablebase_titles()} only, not "
                 f"{games[self.game].title if self.game in games else self.game}: the tablebase "
-                "solves Tigers & Sheep endings",
+                f"solves {tablebase_titles()} endings",
             ),
             (self.table_positions >= 0, "table positions must not be negative"),
             (
@@ -92,13 +95,29 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
 
-# Each game's own defaults where they differ from the fields' (Tigers & Sheep's). A draughts game
-# at depth 3 is quicker, and the network needs more of them: 200 generations of 1,000 games is the
-# documented run (docs/draughts.md), about an hour on 2 cores. Its own folder keeps a run of one
-# game from resuming from the other's weights.
-GAME_DEFAULTS: dict[str, dict[str, object]] = {
-    "draughts": {"generations": 200, "games": 1000, "out_dir": "weights/draughts"},
-}
+def has_tablebase(game: str) -> bool:
+    """Whether the game called ``game`` has a tablebase (its package's ``perfect`` part)."""
+    descriptor = descriptors().get(game)
+    return descriptor is not None and descriptor.part("perfect") is not None
+
+
+def tablebase_titles() -> str:
+    """The games that have a tablebase, for people: "Tigers & Sheep"."""
+    return " and ".join(d.title for d in descriptors().values() if d.part("perfect") is not None)
+
+
+def _game_defaults() -> dict[str, dict[str, object]]:
+    found = {}
+    for name, descriptor in descriptors().items():
+        part = descriptor.part("training")
+        if part is not None and part.TRAIN_DEFAULTS:
+            found[name] = dict(part.TRAIN_DEFAULTS)
+    return found
+
+
+# Each game's own defaults where they differ from the fields' (Tigers & Sheep's): its package's
+# ``training`` part's TRAIN_DEFAULTS (draughts: more generations of more games, its own folder).
+GAME_DEFAULTS: dict[str, dict[str, object]] = _game_defaults()
 
 
 def game_defaults(game: str) -> TrainConfig:

@@ -1,9 +1,9 @@
 """Self-play training in generations (``docs/training.md``), for any registered game.
 
 Each generation plays ``games`` games of the network against itself, labels the positions with
-TD(lambda) targets (with ``table_positions``, adds that many positions drawn from the Tigers &
-Sheep tablebase with their exact values and distances), keeps them in the sample buffer by
-outcome, trains on the last ``buffer_generations`` generations (balanced epochs, random
+TD(lambda) targets (with ``table_positions``, adds that many positions drawn from the game's
+tablebase, Tigers & Sheep's, with their exact values and distances), keeps them in the sample
+buffer by outcome, trains on the last ``buffer_generations`` generations (balanced epochs, random
 orientations, Adam), and saves ``gen-NNN.bin`` and ``latest.bin`` (files that record the game).
 Every ``match_every`` generations it plays matches against the generation that last played
 matches and against the game's ``classic``.
@@ -226,14 +226,14 @@ def label_games(
 
 
 def table_samples(table, count: int, generation: int) -> dict[int, Samples]:
-    """``count`` distinct undecided positions drawn from the Tigers & Sheep tablebase ``table``
-    (a loaded ``Tablebase``) for ``generation``, by outcome: each learns its exact value (the
-    tigers' view, as self-play's targets) and its exact distance to the end (``NO_PLIES`` for a
-    draw, which has none). The draws depend on the generation alone, not on the workers."""
-    from samuel.games.tigers.tablebase.sample import draw_positions
-
+    """``count`` distinct undecided positions drawn from the tablebase ``table`` (a loaded
+    ``Tablebase`` of a game with one: Tigers & Sheep) for ``generation``, by outcome: each learns
+    its exact value (the first player's view, as self-play's targets) and its exact distance to
+    the end (``NO_PLIES`` for a draw, which has none). The draws depend on the generation alone,
+    not on the workers."""
+    perfect = _perfect(table.rules.number)
     rng = np.random.default_rng(derive_seed(TABLE_POSITIONS_SEED, generation))
-    states, outcomes, distances = draw_positions(table, count, rng)
+    states, outcomes, distances = perfect.draw_positions(table, count, rng)
     plies = np.where(outcomes != 0, distances, NO_PLIES).astype(np.float32)
     samples = {}
     for pool, outcome in ((FIRST_WIN, 1), (SECOND_WIN, -1), (DRAW, 0)):
@@ -272,15 +272,25 @@ def diverged(out_dir: Path, generation: int, learning_rate: float) -> TrainingDi
     )
 
 
+def _perfect(game: int):
+    """The ``perfect`` part (the tablebase) of the game numbered ``game`` (a variant's number
+    names its game); a CommandError in one line for a game without one."""
+    from samuel.games import descriptor_of
+
+    descriptor = descriptor_of(game)
+    perfect = descriptor.part("perfect")
+    if perfect is None:
+        raise CommandError(f"--tablebase: {descriptor.title} has no tablebase")
+    return perfect
+
+
 def checked_tablebase(directory: str, game: str):
     """The tablebase in ``directory`` (a ``Tablebase``, mapped once per process), checked against
     the rule of the registry's ``game``; a CommandError in one line otherwise."""
-    from samuel.games.tigers.tablebase.files import TablebaseError
-    from samuel.games.tigers.tablebase.probe import load_tablebase
-
+    perfect = _perfect(get_game(game).number)
     try:
-        table = load_tablebase(directory)
-    except TablebaseError as error:
+        table = perfect.load(directory)
+    except perfect.TablebaseError as error:
         raise CommandError(f"--tablebase: {error}") from None
     rules = get_game(game)
     if getattr(rules, "captures_to_win", None) != table.captures_to_win:
@@ -295,8 +305,7 @@ def training_tablebase(config: TrainConfig, moves_left: bool):
     """``config.tablebase`` loaded (a ``Tablebase``) and checked against the game's rules, for
     exact plies-left targets (and ``config.table_positions`` positions a generation): only a run
     whose network has the moves-left head uses it."""
-    from samuel.games.tigers.tablebase.sample import table_size
-
+    table_size = _perfect(get_game(config.game).number).table_size
     if not moves_left:
         raise CommandError(
             f"--tablebase {config.tablebase}: the table gives the moves-left head exact "

@@ -22,7 +22,6 @@ from __future__ import annotations
 import numpy as np
 
 from samuel.games import kernels as games
-from samuel.games.tigers import compiled as tigers_compiled
 from samuel.jit import kernel
 
 
@@ -63,14 +62,13 @@ def tablebase_plies(
     every position ``states[i]`` that it holds (Tigers & Sheep, hand empty) and calls won or
     lost; drawn and unheld positions keep theirs. ``layers`` is the table of the game's rules
     (``Tablebase.layers``); the positions must be games not yet over. Raises ValueError for
-    anything the kernel cannot read safely (numba checks no bounds)."""
-    from samuel.games.states import state_problem
-    from samuel.games.tigers.board import SHEEP
-    from samuel.games.tigers.tablebase.index import layer_size
-    from samuel.games.tigers.tablebase.values import CODE_DTYPE
+    anything the kernel cannot read safely (numba checks no bounds): the game's ``perfect``
+    part checks the table and the positions."""
+    from samuel.games import descriptor_of
 
     sizes = games.compiled_game(game)
-    if game & games.GAME_MASK != games.TIGERS_AND_SHEEP:
+    perfect = descriptor_of(game).part("perfect")
+    if perfect is None:
         raise ValueError(f"{sizes.title} has no tablebase")
     if not (
         isinstance(states, np.ndarray)
@@ -89,26 +87,5 @@ def tablebase_plies(
         and plies.flags.writeable
     ):
         raise ValueError(f"plies must be a writeable float32 array of {len(states)} entries")
-    captures = tigers_compiled.captures_to_win(game)
-    if not isinstance(layers, tuple) or len(layers) != 2 * captures:
-        raise ValueError(
-            f"the tablebase of the game won by {captures} captures has {2 * captures} layers"
-        )
-    for number, layer in enumerate(layers):
-        if not (
-            isinstance(layer, np.ndarray)
-            and layer.ndim == 1
-            and layer.dtype == CODE_DTYPE
-            and layer.flags.c_contiguous
-            and layer.flags.writeable == layers[0].flags.writeable
-            and len(layer) == layer_size(number // 2)
-        ):
-            raise ValueError(f"layer {number} of the tablebase is not one of its rules' layers")
-    problem = state_problem(states)
-    if problem is not None:
-        raise ValueError(f"not a {sizes.title} position: {problem}")
-    captured = SHEEP - np.bitwise_count(states[:, 1])
-    over = (states[:, 2] == 0) & (captured >= captures)
-    if over.any():
-        raise ValueError(f"states row {int(np.argmax(over))} is a game already over")
+    perfect.check_positions(game, states, layers)
     _tablebase_distances(game, states, layers, plies)

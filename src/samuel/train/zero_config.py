@@ -7,20 +7,27 @@ import dataclasses
 from dataclasses import dataclass
 
 from samuel.errors import CommandError
-from samuel.games import registry
+from samuel.games import default_game, descriptors, registry
 from samuel.search.puct import PuctSettings
+
+from .config import has_tablebase, tablebase_titles
 
 ZERO_WEIGHTS_SEED = 0x2E80  # the random network a run starts from when there is nothing to resume
 ZERO_SELFPLAY_SEED = 0x2E81  # a game's seed: derived from (this, run seed, generation, game)
 ZERO_TRAINING_SEED = 0x2E82  # shuffles and symmetries: from (this, run seed, generation)
+# The sides of the games with a tablebase (Tigers & Sheep's tigers and sheep), which name where
+# self-play's searches probe it.
+TABLE_SIDES = tuple(
+    side for d in descriptors().values() if d.part("perfect") is not None for side in d.sides
+)
 # Where self-play's searches probe the tablebase: the side named probes it inside the table too.
-TABLE_SEARCHES = ("always", "before-entry", "tigers", "sheep", "alternate")
+TABLE_SEARCHES = ("always", "before-entry", *TABLE_SIDES, "alternate")
 TABLE_CHILDREN = ("none", "mistakes", "all")  # the value-only samples one move from the table's
 
 
 @dataclass(frozen=True)
 class ZeroConfig:
-    game: str = "tigers"  # the game to learn (a registry name: samuel.games.registry)
+    game: str = default_game()  # the game to learn (a registry name: samuel.games.registry)
     generations: int = 20  # generations to train
     games: int = 100  # self-play games per generation
     out_dir: str | None = None  # where weights are saved and resumed from (None: per game)
@@ -33,7 +40,8 @@ class ZeroConfig:
     noise_fraction: float = 0.25  # its weight in the root's priors (AlphaZero's)
     temperature_plies: int = 20  # plies played in proportion to the visits; then the most visited
     ply_cap: int = 200  # a game this long is a draw (the TD(lambda) trainer's)
-    # Tigers & Sheep: self-play's searches see the positions this tablebase holds as exact, and
+    # A game with a tablebase (Tigers & Sheep): self-play's searches see the positions this table
+    # holds as exact, and
     # a game that a repetition or the ply cap stopped inside the table has the table's value of
     # its last position there (lc0's rescoring).
     tablebase: str | None = None
@@ -107,6 +115,8 @@ class ZeroConfig:
 
     def __post_init__(self) -> None:
         games = registry()
+        tabled = self.tablebase is None or has_tablebase(self.game)
+        one_sided = ", ".join(TABLE_SIDES)
         checks = [
             (self.game in games, f"unknown game {self.game!r}; the games are: {', '.join(games)}"),
             (self.generations >= 1, "generations must be at least 1"),
@@ -115,8 +125,10 @@ class ZeroConfig:
             (self.temperature_plies >= 0, "temperature plies must not be negative"),
             (self.ply_cap >= 1, "ply cap must be at least 1"),
             (
-                self.tablebase is None or self.game == "tigers",
-                "--tablebase works for Tigers & Sheep only, not "
+                tabled,
+                ""
+                if tabled
+                else f"--tablebase works for {tablebase_titles()} only, not "
                 f"{games[self.game].title if self.game in games else self.game}: the tablebase "
                 "holds its positions with the hand empty",
             ),
@@ -144,22 +156,22 @@ class ZeroConfig:
             (
                 not self.table_teaches or self.table_search != "always",
                 "--table-teaches needs a --table-search that leaves some searches without the "
-                "table: before-entry, tigers or sheep",
+                f"table: before-entry, {' or '.join(TABLE_SIDES)}",
             ),
             (0.0 <= self.always_share <= 1.0, "always share must be between 0 and 1"),
             (
                 self.always_share == 0.0 or self.table_search != "always",
                 "--always-share needs a --table-search that leaves some searches without the "
-                "table: before-entry, tigers or sheep",
+                f"table: before-entry, {' or '.join(TABLE_SIDES)}",
             ),
             (
-                not self.seeing_targets or self.table_search in ("tigers", "sheep", "alternate"),
-                "--seeing-targets needs a one-sided --table-search: tigers, sheep or alternate",
+                not self.seeing_targets or self.table_search in (*TABLE_SIDES, "alternate"),
+                f"--seeing-targets needs a one-sided --table-search: {one_sided} or alternate",
             ),
             (0.0 <= self.swap_share <= 1.0, "swap share must be between 0 and 1"),
             (
-                self.swap_share == 0.0 or self.table_search in ("tigers", "sheep"),
-                "--swap-share needs --table-search tigers or sheep",
+                self.swap_share == 0.0 or self.table_search in TABLE_SIDES,
+                f"--swap-share needs --table-search {' or '.join(TABLE_SIDES)}",
             ),
             (self.buffer_generations >= 1, "buffer generations must be at least 1"),
             (self.epochs >= 0, "epochs must not be negative"),
@@ -205,11 +217,14 @@ class ZeroConfig:
 
     @property
     def folder(self) -> str:
-        """The run folder: ``out_dir``, else ``weights/zero`` (``weights/zero-GAME`` for a game
-        other than Tigers & Sheep, so one game's run never resumes from another's)."""
+        """The run folder: ``out_dir``, else the game's (its ``training`` part's ZERO_FOLDER:
+        ``weights/zero`` for Tigers & Sheep), else ``weights/zero-GAME``, so one game's run
+        never resumes from another's."""
         if self.out_dir is not None:
             return self.out_dir
-        return "weights/zero" if self.game == "tigers" else f"weights/zero-{self.game}"
+        part = descriptors()[self.game].part("training")
+        folder = getattr(part, "ZERO_FOLDER", None)
+        return folder if folder is not None else f"weights/zero-{self.game}"
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

@@ -32,7 +32,7 @@ import numpy as np
 from samuel.backends import Backend, LocalBackend
 from samuel.files import check_output_folder, file_error, save_or_keep
 from samuel.games import actions as game_actions
-from samuel.games import get_game
+from samuel.games import default_game, descriptors, get_game
 from samuel.games import kernels as games
 from samuel.games.networks import load_zero_network, random_zero_network, save_zero_network
 from samuel.nn.batches import adam_step, zero_batch_gradient
@@ -186,6 +186,9 @@ def play_zero_selfplay(
     :func:`game_table_searches`) and the games are rescored
     (:func:`~samuel.train.zero_selfplay.play_zero_game`)."""
     sizes = games.compiled_game(game)
+    actions = game_actions.action_count(game)  # ValueError for a game with no action space
+    if sizes.chance_outcomes:
+        raise ValueError(f"{sizes.title} has dice: Samuel Zero's self-play cannot roll them yet")
     rules = get_game(config.game)
     root = rules.encode(rules.initial_position())
     seeds = np.asarray(seeds, dtype=np.int64)
@@ -199,7 +202,7 @@ def play_zero_selfplay(
         game,
         np.ascontiguousarray(params, dtype=np.float32),
         sizes.zero_inputs,
-        game_actions.action_count(game),
+        actions,
         root,
         settings.simulations,
         float(settings.c_puct),
@@ -275,7 +278,7 @@ def zero_samples(
     q_weight: float = 0.0,
     table_targets: bool = False,
     children_table: tuple[np.ndarray, ...] | None = None,
-    game: int = games.TIGERS_AND_SHEEP,
+    game: int | None = None,
     mistakes_only: bool = False,
     entry_targets: bool = False,
     seeing_targets: bool = False,
@@ -299,7 +302,10 @@ def zero_samples(
     followed by value-only samples (no policy, no plies target) of the positions one move from
     those the table holds, with the table's values
     (:func:`~samuel.train.zero_selfplay.table_children`): every move's, or with
-    ``mistakes_only`` only those of the moves that give the position's value away."""
+    ``mistakes_only`` only those of the moves that give the position's value away. ``game``
+    is the games' number (None: the first registered game's)."""
+    if game is None:
+        game = descriptors()[default_game()].number
     chosen = {f: [] for f in SAMPLE_FIELDS}
     for part in parts:
         for g in range(len(part.plies)):

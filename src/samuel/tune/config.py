@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from samuel.errors import CommandError
+from samuel.games import default_game
 
 from .games import TUNABLE as _TUNABLE
 
@@ -20,13 +21,29 @@ if TYPE_CHECKING:
     from samuel.match.sprt import Sprt
 
 
-DEFAULT_GAME = "tigers"
+DEFAULT_GAME = default_game()
 
 
 def _game_default(config, name: str, value) -> None:
     """Fill in a field left at None with the game's default (the config is frozen, and its saved
     form should say what was used)."""
     object.__setattr__(config, name, value)
+
+
+def _has_tablebase(game: str) -> bool:
+    """Whether the game called ``game`` has a tablebase (its package's ``perfect`` part)."""
+    from samuel.games import descriptors
+
+    descriptor = descriptors().get(game)
+    return descriptor is not None and descriptor.part("perfect") is not None
+
+
+def _tablebase_games() -> str:
+    """The refusal of a tablebase for a game without one: which games have one."""
+    from samuel.games import descriptors
+
+    titles = [d.title for d in descriptors().values() if d.part("perfect") is not None]
+    return f"only {' and '.join(titles) or 'no game'} has a tablebase"
 
 
 @dataclass(frozen=True)
@@ -41,7 +58,7 @@ class SelfPlayDataConfig:
     ply_cap: int = 200  # a game this long is a draw
     seed: int = 0  # the run's seed: game g's seed comes from (seed, g)
     workers: int | None = None  # threads (every core); the file does not depend on it
-    game: str = DEFAULT_GAME  # the game played (a registry name: tigers, draughts)
+    game: str = DEFAULT_GAME  # the game played (a registry name)
 
     def __post_init__(self) -> None:
         from .games import check_game
@@ -81,9 +98,7 @@ class TuneConfig:
     label: str = "result"  # result, search or rollout (samuel.tune.labels)
     label_player: str = "classic:depth=5"  # who searches (search) or plays out (rollout)
     rollouts: int = 16  # games per position with label rollout
-    tablebase: str | None = (
-        None  # Tigers & Sheep: a tablebase folder, exact where the hand is empty
-    )
+    tablebase: str | None = None  # a tablebase folder (a game with one), exact where it holds
     deduplicate: bool = False  # each distinct position once, its targets averaged
     # The final match, tuned against the start weights: games (0: none), depth, opening plies
     # (which must differ from the data's random plies, so that its openings were not the data's).
@@ -101,6 +116,7 @@ class TuneConfig:
             _game_default(self, "data", (self.data,))
         elif isinstance(self.data, list):
             _game_default(self, "data", tuple(self.data))
+        tabled = self.tablebase is None or _has_tablebase(self.game)
         checks = [
             (0.0 < self.validation < 1.0, "validation must be between 0 and 1"),
             (self.iterations >= 0, "iterations must not be negative"),
@@ -117,10 +133,7 @@ class TuneConfig:
                 "label must be result, search or rollout",
             ),
             (self.rollouts >= 1, "rollouts must be at least 1"),
-            (
-                self.tablebase is None or self.game == "tigers",
-                "only Tigers & Sheep has a tablebase",
-            ),
+            (tabled, "" if tabled else _tablebase_games()),
             (self.match_games >= 0 and self.match_games % 2 == 0, "match games must be even"),
             (1 <= self.match_depth <= 20, "match depth must be between 1 and 20"),
             (0 <= self.match_opening_plies <= 40, "match opening plies must be between 0 and 40"),
@@ -136,8 +149,8 @@ class TuneConfig:
             )
 
 
-# Tigers & Sheep's weights a round may change by default (each game's: samuel.tune.games).
-TUNABLE = _TUNABLE["tigers"]
+# The default game's weights a round may change by default (each game's: samuel.tune.games).
+TUNABLE = _TUNABLE.get(DEFAULT_GAME, ())
 
 
 @dataclass(frozen=True)
@@ -197,12 +210,14 @@ class HillClimbConfig:
                 "keeps them apart: see docs/tuning.md)",
             ),
             (
-                # At draughts only the side to move keeps openings of different lengths apart
-                # (nothing else counts the plies played): the lengths must differ in parity.
-                self.game != "draughts" or (self.final_opening_plies - self.opening_plies) % 2 == 1,
-                "at draughts the final match's openings must be an odd number of plies longer "
-                "or shorter than the rounds' (then the side to move differs, so no opening "
-                "position repeats: see docs/tuning.md)",
+                # In a game where only the side to move keeps openings of different lengths
+                # apart (draughts: nothing else counts the plies played), the lengths must
+                # differ in parity.
+                not game.openings_by_parity
+                or (self.final_opening_plies - self.opening_plies) % 2 == 1,
+                f"at {game.name} the final match's openings must be an odd number of plies "
+                "longer or shorter than the rounds' (then the side to move differs, so no "
+                "opening position repeats: see docs/tuning.md)",
             ),
             (
                 self.ply_cap > max(self.opening_plies, self.final_opening_plies),

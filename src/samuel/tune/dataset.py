@@ -60,8 +60,6 @@ from .games import UNIT, tuning_game
 
 DATA_STREAM = 0xDA7A  # keeps these games' seeds apart from training's and matches'
 CHUNK = 50  # games per compiled call, so that progress can be shown
-# A row of Tigers & Sheep's ``states``: 4 words (each game's: TuningGame.state_words).
-STATE_WORDS = games.GAMES[games.TIGERS_AND_SHEEP].state_words
 ARRAYS = {
     "states": np.int64,
     "results": np.int8,
@@ -262,7 +260,7 @@ def _read_arrays(file, path: Path, game: str | None) -> dict:
             )
         contents: dict = {}
         rows = None
-        words = STATE_WORDS
+        words = tuning_game(DEFAULT_GAME).state_words  # until the config names the game
         for name in ("config", "results", *(name for name in ARRAYS if name != "results")):
             member = members[f"{name}.npy"]
             try:

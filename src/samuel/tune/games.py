@@ -7,6 +7,8 @@ Every game with a classic evaluation can be tuned. A game's weights are measured
 feature whose weight is 1 and stays 1 (one captured sheep, one man): with the sigmoid's scale
 ``K`` fitted, it pins the scale of the weights, and the search reads scores in it.
 
+Each game says what the tuner needs of it in its package's ``tuning`` part (its unit, its hill
+climbing's features and steps, its classic evaluation); a game without that part is not tuned.
 The constants here are light (the command line builds its help from them); :func:`tuning_game`
 imports the game's kernels when a command runs.
 """
@@ -19,51 +21,32 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from samuel.errors import CommandError
+from samuel.games import descriptors
 
 if TYPE_CHECKING:
     import numpy as np
 
+
+def _tuning_parts() -> dict[str, Any]:
+    """Each game's ``tuning`` part by registry name: the games the tuner knows."""
+    found = {}
+    for name, descriptor in descriptors().items():
+        part = descriptor.part("tuning")
+        if part is not None:
+            found[name] = part
+    return found
+
+
+_PARTS = _tuning_parts()
+
 # The feature that is each game's unit, and what one unit is called.
-UNIT = {"tigers": "captured", "draughts": "men"}
-UNIT_NAME = {"tigers": "sheep", "draughts": "man"}
-
-# The weights hill climbing may change unless told otherwise (never the unit). Tigers & Sheep:
-# sheep_in_hand and tiger_to_move are left out: at a fixed depth every leaf of a search has the
-# same side to move and, in the placement phase, the same sheep in hand, so they add the same to
-# every leaf and a match can hardly tell their values apart.
-TUNABLE = {
-    "tigers": (
-        "tiger_mobility",
-        "trapped_tigers",
-        "capturable_sheep",
-        "capture_now",
-        "double_threat",
-        "sheep_on_edge",
-        "tigers_on_junctions",
-    ),
-    "draughts": ("kings", "advance", "back_row", "centre"),
-}
-
+UNIT = {name: part.UNIT for name, part in _PARTS.items()}
+UNIT_NAME = {name: part.UNIT_NAME for name, part in _PARTS.items()}
+# The weights hill climbing may change unless told otherwise (never the unit).
+TUNABLE = {name: tuple(part.TUNABLE) for name, part in _PARTS.items()}
 # The smallest change a hill-climbing mutation makes to each weight, in units per unit of the
-# feature. Tigers & Sheep: about a tenth of a sheep on a typical position (mobility counts about
-# 20 moves, edge sheep about 10). Draughts: about a third of the course's weight for the small
-# positional features (3, 6 and 4 hundredths of a man), a tenth of a man for the pieces, so that
-# a round can move a small weight without swamping it.
-STEP_FLOOR = {
-    "tigers": {
-        "captured": 0.1,
-        "tiger_mobility": 0.005,
-        "trapped_tigers": 0.05,
-        "capturable_sheep": 0.05,
-        "capture_now": 0.1,
-        "double_threat": 0.1,
-        "sheep_on_edge": 0.01,
-        "tigers_on_junctions": 0.03,
-        "sheep_in_hand": 0.01,
-        "tiger_to_move": 0.1,
-    },
-    "draughts": {"men": 0.1, "kings": 0.1, "advance": 0.01, "back_row": 0.02, "centre": 0.015},
-}
+# feature.
+STEP_FLOOR = {name: dict(part.STEP_FLOOR) for name, part in _PARTS.items()}
 
 
 @dataclass(frozen=True)
@@ -82,6 +65,9 @@ class TuningGame:
     unit_name: str  # one unit of score, in words
     tunable: tuple[str, ...]  # hill climbing's default features
     step_floor: dict[str, float]  # hill climbing's smallest change per feature
+    # only the side to move keeps openings of different lengths apart: a final match's openings
+    # must then differ from the others' by an odd number of plies
+    openings_by_parity: bool
     load_weights: Callable[..., np.ndarray]  # (path or None: the hand-written weights)
     save_weights: Callable[..., None]  # (weights, path, note="", extra=None)
     rules: Any  # the game's GameRules
@@ -112,10 +98,8 @@ def tuning_game(name: str) -> TuningGame:
     from samuel.games import kernels as games
 
     rules = get_game(name)
-    if name == "tigers":
-        from samuel.games.tigers import classic
-    else:
-        from samuel.games.draughts import classic
+    part = _PARTS[name]
+    classic = part.classic()
     return TuningGame(
         name=name,
         title=rules.title,
@@ -129,6 +113,7 @@ def tuning_game(name: str) -> TuningGame:
         unit_name=UNIT_NAME[name],
         tunable=TUNABLE[name],
         step_floor=STEP_FLOOR[name],
+        openings_by_parity=bool(part.OPENINGS_BY_PARITY),
         load_weights=classic.load_weights,
         save_weights=classic.save_weights,
         rules=rules,

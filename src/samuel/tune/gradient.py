@@ -36,7 +36,6 @@ import numba
 import numpy as np
 
 from samuel.games import kernels as games
-from samuel.games.tigers.classic import FEATURE_COUNT, FEATURES
 from samuel.jit import kernel, parallel_kernel
 
 from .config import DEFAULT_GAME, TuneConfig
@@ -48,6 +47,8 @@ ADAM_BETA2 = 0.999
 ADAM_EPSILON = 1e-8
 SCALE_LOW, SCALE_HIGH = 1e-3, 1e2  # the range searched for K, per unit (a sheep, a man)
 SCALE_GRID = 61  # log-spaced points scanned before the golden-section search
+# The default game's named classic features: what the functions below take unless told.
+FEATURES = tuning_game(DEFAULT_GAME).features
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ class SparseFeatures:
     starts: np.ndarray  # int64, positions + 1
     index: np.ndarray  # uint8, the feature's number in the game's FEATURES
     value: np.ndarray  # float32
-    feature_count: int = FEATURE_COUNT  # the game's features (Tigers & Sheep's 10 unless told)
+    feature_count: int = len(FEATURES)  # the game's features (the default game's unless told)
 
     def __post_init__(self) -> None:
         starts, index, value = self.starts, self.index, self.value
@@ -352,7 +353,7 @@ def fit_scale(
 
 
 def trainable_mask(fixed: tuple[str, ...], features: tuple[str, ...] = FEATURES) -> np.ndarray:
-    """True for the ``features`` (a game's, Tigers & Sheep's unless told) whose weights tuning
+    """True for the ``features`` (a game's, the default game's unless told) whose weights tuning
     may change: those not in ``fixed``."""
     unknown = [name for name in fixed if name not in features]
     if unknown:
@@ -433,7 +434,7 @@ def _targets(config: TuneConfig, data, k: float, log: Callable[[str], None]) -> 
         )
         log(f"rollout labels: {config.rollouts} games a position by {config.label_player}")
     if config.tablebase is not None:
-        known, exact = labels.tablebase_targets(config.tablebase, data.states)
+        known, exact = labels.tablebase_targets(config.tablebase, data.states, config.game)
         target = np.where(known, exact, target)
         log(f"tablebase values for {known.sum():,} positions with the hand empty")
     return target
@@ -593,14 +594,14 @@ def _check_match_openings(config: TuneConfig, parts: list[dict]) -> None:
         plies = part.get("random_plies")
         if plies is None:
             continue
-        # At draughts only the side to move keeps openings of different lengths apart (as in
-        # hill climbing's final match): the lengths must differ in parity.
-        draughts = config.game == "draughts"
+        # In a game where only the side to move keeps openings of different lengths apart
+        # (draughts; as in hill climbing's final match), the lengths must differ in parity.
+        parity = tuning_game(config.game).openings_by_parity
         difference = plies - config.match_opening_plies
-        if (difference % 2 == 0) if draughts else difference == 0:
+        if (difference % 2 == 0) if parity else difference == 0:
             raise CommandError(
                 f"the final match's openings ({config.match_opening_plies} plies) must differ in "
-                f"length{' by an odd number of plies' if draughts else ''} from "
+                f"length{' by an odd number of plies' if parity else ''} from "
                 f"the data's random openings ({part.get('file', 'a data set')}): then they are "
                 "not the openings the data was made from"
             )
@@ -610,7 +611,7 @@ def _tablebase_errors(config, states, features, start, weights, k, log) -> dict[
     """The error against the tablebase's exact values on the validation positions it holds."""
     from .labels import tablebase_targets
 
-    known, exact = tablebase_targets(config.tablebase, states)
+    known, exact = tablebase_targets(config.tablebase, states, config.game)
     if not known.any():
         log("no validation position has the hand empty: no tablebase error")
         return {}

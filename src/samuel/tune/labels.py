@@ -11,9 +11,9 @@
 ``rollout``
     The mean result of games played out from the position by a player
     (:func:`samuel.train.rollouts.rollout_labels`).
-``tablebase`` (Tigers & Sheep)
-    Wherever the hand is empty, the tablebase's exact value, whatever the label above it said:
-    there the truth is known.
+``tablebase`` (a game with a tablebase: Tigers & Sheep)
+    Wherever the table holds the position (the hand empty), its exact value, whatever the label
+    above it said: there the truth is known.
 """
 
 from __future__ import annotations
@@ -106,13 +106,21 @@ def rollout_targets(game: str, spec: str, states: np.ndarray, rollouts: int, see
 ROLLOUT_STREAM = 0x2011  # keeps the rollouts' seeds apart from the games'
 
 
-def tablebase_targets(directory: str, states: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(known, targets)``: where the Tigers & Sheep tablebase in ``directory`` holds the
-    position (the hand empty), its exact value as a target in 0..1."""
-    from samuel.games.tigers.tablebase.probe import load_tablebase
+def tablebase_targets(
+    directory: str, states: np.ndarray, game: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(known, targets)``: where the tablebase in ``directory`` of the game called ``game``
+    (the default game if None; its package's ``perfect`` part) holds the position (for Tigers &
+    Sheep, the hand empty), its exact value as a target in 0..1."""
+    from samuel.errors import CommandError
+    from samuel.games import default_game, descriptors
     from samuel.train.rollouts import tablebase_labels
 
-    known, values = tablebase_labels(load_tablebase(directory), states)
+    descriptor = descriptors()[default_game() if game is None else game]
+    perfect = descriptor.part("perfect")
+    if perfect is None:
+        raise CommandError(f"{descriptor.title} has no tablebase")
+    known, values = tablebase_labels(perfect.load(directory), states)
     return known, (values.astype(np.float64) + 1.0) / 2.0
 
 

@@ -42,15 +42,17 @@ from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from samuel.errors import CommandError
+from samuel.games import default_game
 from samuel.games.base import IllegalMoveError, NotationError
 from samuel.games.game import Game
-from samuel.options import DEFAULT_GAME, require_tigers
+from samuel.options import require_tablebase
 from samuel.players import (
     DEFAULT_DEPTH,
     SPIEL_PLAYERS,
     EvaluationError,
     PlayerSpec,
     PlayerSpecError,
+    tablebase_part,
 )
 from samuel.web import schemas
 from samuel.web.boards import WebGame, web_game
@@ -100,15 +102,15 @@ ERRORS = {
 
 
 def check_game(game: str) -> WebGame:
-    """The server's game, one per server: a registered game whose board the page draws (Tigers
-    & Sheep, English draughts). Raises ValueError for an unknown game and
+    """The server's game, one per server: a registered game whose board the page draws (one
+    with a ``web`` part). Raises ValueError for an unknown game and
     :class:`~samuel.errors.UnsupportedGameError` for one the page cannot draw."""
     return web_game(game)
 
 
 def check_tablebase_game(game: str) -> None:
-    """Refuse a tablebase for a game it does not solve (it solves Tigers & Sheep endings)."""
-    require_tigers(game, "--tablebase", "the tablebase solves Tigers & Sheep endings")
+    """Refuse a tablebase for a game that has none (no ``perfect`` part)."""
+    require_tablebase(game)
 
 
 def check_weights_dir(weights_dir: str | os.PathLike) -> Path:
@@ -125,12 +127,12 @@ def load_server_tablebase(tablebase_dir: str | os.PathLike, rules):
     game the server plays (a table built with ``samuel tablebase build --captures 1``, say, is
     another game's, whose positions this server's would be read wrongly), as the command line
     checks for ``--tablebase``. Raises :class:`CommandError` in one line."""
-    from samuel.games.tigers.tablebase.files import TablebaseError
-    from samuel.games.tigers.tablebase.probe import load_tablebase
-
+    part = tablebase_part(rules)
+    if part is None:
+        raise CommandError(f"{rules.title} has no tablebase")
     try:
-        table = load_tablebase(tablebase_dir)
-    except TablebaseError as error:
+        table = part.load(tablebase_dir)
+    except part.TablebaseError as error:
         raise CommandError(str(error)) from None
     wanted = getattr(rules, "captures_to_win", None)
     if table.captures_to_win != wanted:
@@ -184,7 +186,7 @@ def create_app(
     allowed_hosts: Sequence[str] = LOOPBACK_HOSTS,
     waiting_searches: int | None = None,
     max_games_per_client: int = 100,
-    game: str = DEFAULT_GAME,
+    game: str | None = None,
 ) -> FastAPI:
     """The application. ``weights_dir`` holds the networks offered (``*.bin``) and is the only
     folder player specs may read networks and weights from; ``search_threads`` bounds the
@@ -195,8 +197,9 @@ def create_app(
     docs/tablebase.md) adds each game's perfect-play value once the hand is empty, and is the
     only tablebase specs may name (Tigers & Sheep only). ``allowed_hosts`` are the ``Host``
     names answered (see :func:`allowed_hosts_for`); any other gets a 400. ``game`` is the one
-    game the server plays, a registry name: ``tigers`` or ``draughts`` (another raises
-    :class:`~samuel.errors.UnsupportedGameError`)."""
+    game the server plays, a registry name (the first registered by default; a game the page
+    cannot draw raises :class:`~samuel.errors.UnsupportedGameError`)."""
+    game = default_game() if game is None else game
     web = check_game(game)
     rules = web.rules
     if tablebase_dir is not None:
@@ -256,6 +259,17 @@ def create_app(
         return HTMLResponse(page_html)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # The page's drawing of this game's board, from the game's folder (boards.WebGame).
+    drawing_script, drawing_style = web.script.read_bytes(), web.style.read_bytes()
+
+    @app.get("/game/drawing.js", include_in_schema=False)
+    async def drawing_js() -> Response:
+        return Response(drawing_script, media_type="text/javascript")
+
+    @app.get("/game/drawing.css", include_in_schema=False)
+    async def drawing_css() -> Response:
+        return Response(drawing_style, media_type="text/css")
 
     info = web.info()
 

@@ -21,7 +21,6 @@ from pathlib import Path
 from samuel.games.base import GameRules, Outcome
 from samuel.games.game import Game
 from samuel.games.record import format_record, record_from_game
-from samuel.games.tigers.rules import RULES as TIGERS
 from samuel.players import (
     HumanPlayer,
     Player,
@@ -35,10 +34,8 @@ from samuel.search.alphabeta import SearchResult
 from samuel.search.describe import score_view
 from samuel.search.puct import PuctResult
 from samuel.web import schemas
-from samuel.web.boards import WEB_GAMES, WebGame
-from samuel.web.specs import player_for
-
-TIGERS_WEB = WEB_GAMES[TIGERS.name]
+from samuel.web.boards import WebGame, default_web
+from samuel.web.specs import default_rules, player_for
 
 
 class GameNotFound(LookupError):
@@ -63,10 +60,11 @@ def check_player(
     spec: str,
     weights_dir: Path | None,
     tablebase_dir: Path | None = None,
-    rules: GameRules = TIGERS,
+    rules: GameRules | None = None,
 ) -> None:
     """Raise :class:`PlayerSpecError` unless ``spec`` names a player this server can make for
-    ``rules``' game (it reads the spec's files: call it in a worker thread)."""
+    ``rules``' game (the default game's by default; it reads the spec's files: call it in a
+    worker thread)."""
     player_for(spec, weights_dir, tablebase_dir, rules=rules)
 
 
@@ -85,11 +83,13 @@ def check_sides(players: dict[str, str], web: WebGame) -> dict[str, str]:
 
 
 def describe_search(
-    result: SearchResult | PuctResult, position, spec: str, rules: GameRules = TIGERS
+    result: SearchResult | PuctResult, position, spec: str, rules: GameRules | None = None
 ) -> schemas.Search:
     """A search's result for people and pages: the first player's view (the tigers', Black's),
-    in the game's words, as ``samuel analyse`` says it. A zero player's (PUCT) score is its
-    expected result, -1..1, and its depth the length of its most visited line."""
+    in the game's words (``rules``, the default game's by default), as ``samuel analyse`` says
+    it. A zero player's (PUCT) score is its expected result, -1..1, and its depth the length of
+    its most visited line."""
+    rules = default_rules() if rules is None else rules
     zero = isinstance(result, PuctResult)
     view = score_view(rules, result, position)
     first_view = view.value
@@ -117,8 +117,10 @@ def describe_search(
     )
 
 
-def describe_outcome(outcome: Outcome, web: WebGame = TIGERS_WEB) -> schemas.Outcome:
-    """A finished game's end as data and in a sentence, in the game's words."""
+def describe_outcome(outcome: Outcome, web: WebGame | None = None) -> schemas.Outcome:
+    """A finished game's end as data and in a sentence, in the game's words (``web``'s, the
+    default game's by default)."""
+    web = default_web() if web is None else web
     winner = None if outcome.winner is None else web.rules.sides[outcome.winner]
     return schemas.Outcome(
         winner=winner,
@@ -128,9 +130,10 @@ def describe_outcome(outcome: Outcome, web: WebGame = TIGERS_WEB) -> schemas.Out
     )
 
 
-def parse_start(text: str, rules: GameRules = TIGERS):
-    """``'start'`` or a position string in ``rules``' notation; raises :class:`NotationError`
-    saying what is wrong."""
+def parse_start(text: str, rules: GameRules | None = None):
+    """``'start'`` or a position string in ``rules``' notation (the default game's by default);
+    raises :class:`NotationError` saying what is wrong."""
+    rules = default_rules() if rules is None else rules
     text = text.strip()
     return rules.initial_position() if text == "start" else rules.parse_position(text)
 
@@ -147,7 +150,7 @@ class GameSession:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     tablebase: object | None = None  # a games.tigers.tablebase.probe.Tablebase: the true value
     client: str = ""  # the remote address that created it
-    web: WebGame = TIGERS_WEB  # the game as the page shows it
+    web: WebGame = field(default_factory=default_web)  # the game as the page shows it
 
     @property
     def thinking(self) -> bool:
@@ -218,7 +221,7 @@ class GameSession:
             start=rules.format_position(game.start),
             side_to_move=self.side_to_move,
             board=web.board(position),
-            **web.tigers_fields(position),
+            **web.extra_fields(position),
             ply=game.ply,
             moves=moves,
             legal_moves=[path.move for path in legal],
@@ -279,10 +282,11 @@ class PlayerPool:
         seed: int,
         depth: int | None = None,
         seconds: float | None = None,
-        rules: GameRules = TIGERS,
+        rules: GameRules | None = None,
     ) -> Iterator[Player]:
-        """A player of ``rules``' game for ``spec`` with ``seed``, for the duration of the
-        ``with`` block."""
+        """A player of ``rules``' game (the default game's by default) for ``spec`` with
+        ``seed``, for the duration of the ``with`` block."""
+        rules = default_rules() if rules is None else rules
         key = (rules.name, spec, depth, seconds)
         with self._lock:
             idle = self._idle.get(key)
@@ -383,8 +387,9 @@ class GameStore:
         capacity: int = 1000,
         tablebase=None,
         per_client: int = 100,
-        web: WebGame = TIGERS_WEB,
+        web: WebGame | None = None,
     ) -> None:
+        web = default_web() if web is None else web
         if capacity < 1 or per_client < 1:
             raise ValueError(f"the store must hold a game, not {capacity} ({per_client} a client)")
         self.web = web  # the one game this store's games are of

@@ -13,10 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from samuel.games.base import GameRules
-from samuel.games.tigers.rules import RULES as TIGERS
 from samuel.players import PlayerSpec, PlayerSpecError
 from samuel.web import schemas
-from samuel.web.specs import player_for
+from samuel.web.specs import default_rules, player_for
 
 # (spec, label): depth 2 answers at once; 4 is quick and fair; 6 still answers well within a
 # second on a laptop; the timed levels go as deep as their time allows.
@@ -67,8 +66,10 @@ def _accepted(spec: str, weights_dir: Path | None, rules: GameRules) -> bool:
     return True
 
 
-def offered_players(weights_dir: Path | None, rules: GameRules = TIGERS) -> schemas.PlayerList:
-    """Every player the page can offer now for ``rules``' game, in the order it lists them."""
+def offered_players(weights_dir: Path | None, rules: GameRules | None = None) -> schemas.PlayerList:
+    """Every player the page can offer now for ``rules``' game (the default game's by default),
+    in the order it lists them."""
+    rules = default_rules() if rules is None else rules
     networks: list[schemas.PlayerLevel] = []
     for spec, label in SHIPPED_NETWORKS:
         if _accepted(spec, weights_dir, rules):

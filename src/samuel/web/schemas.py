@@ -13,6 +13,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field, model_validator
 
+from samuel.games import descriptors
+
 Side = str  # a side by the game's name for it: "tigers", "sheep"; "black", "white"
 
 MAX_PLY_CAP = 10_000  # a longer game is surely a mistake; repetition ends real games sooner
@@ -26,6 +28,11 @@ MAX_POSITION_CHARS = 128
 MAX_MOVE_CHARS = 40
 MAX_SPEC_CHARS = 300
 MAX_ID_CHARS = 64  # game ids are 12 characters
+
+# The schema's examples name registered games (by their descriptors, so no game is named here):
+# the first, whose first side an engine plays, and the second, where there is one.
+_GAMES = tuple(descriptors().values())
+_FIRST, _SECOND = _GAMES[0], _GAMES[min(1, len(_GAMES) - 1)]
 
 
 Spec = Annotated[str, Field(max_length=MAX_SPEC_CHARS)]
@@ -42,7 +49,7 @@ class NewGame(BaseModel):
         description="a player spec by side, e.g. {'tigers': 'classic:depth=4', 'sheep': 'human'} "
         "or {'black': 'human', 'white': 'classic:depth=4'}; a side left out gets the game's "
         "default (GET /api/game)",
-        examples=[{"tigers": "classic:depth=4", "sheep": "human"}],
+        examples=[{_FIRST.sides[0]: "classic:depth=4", _FIRST.sides[1]: "human"}],
     )
     start: str = Field(
         "start",
@@ -198,7 +205,7 @@ class Piece(BaseModel):
 
     square: str = Field(description="its square: 'a1'-'e5', or draughts' '1'-'32'")
     piece: str = Field(description="'tiger' or 'sheep'; 'man' or 'king'", examples=["man"])
-    side: Side = Field(description="whose it is", examples=["black"])
+    side: Side = Field(description="whose it is", examples=[_SECOND.sides[0]])
 
 
 class MovePath(BaseModel):
@@ -272,7 +279,7 @@ class PlayerList(BaseModel):
 class GameInfo(BaseModel):
     """``GET /api/game``: the game this server plays, in the words its pages use."""
 
-    name: str = Field(examples=["draughts"])
+    name: str = Field(examples=[_SECOND.name])
     title: str = Field(examples=["English draughts"])
     drawing: str = Field(description="which board the page draws: 'tigers' or 'draughts'")
     sides: list[Side] = Field(

@@ -18,9 +18,9 @@ import stat
 from dataclasses import replace
 from pathlib import Path
 
+from samuel.games import default_game, descriptors, get_game
 from samuel.games.base import GameRules
 from samuel.games.networks import LARGEST_FILE_BYTES
-from samuel.games.tigers.rules import RULES as TIGERS
 from samuel.players import (
     SPIEL_PLAYERS,
     Player,
@@ -30,6 +30,7 @@ from samuel.players import (
     ZeroPlayer,
     make_player,
     quoted,
+    tablebase_part,
 )
 from samuel.web.schemas import MAX_SEARCH_DEPTH, MAX_SEARCH_SECONDS
 
@@ -47,6 +48,21 @@ MAX_SPIEL_DEPTH = 4
 # simulations a move: 10,000 take about 60 ms on one core here (benchmarks/puct.py: about
 # 170,000 a second in either game) and a tree of about 40 MB.
 MAX_ZERO_SIMULATIONS = 10_000
+
+
+def default_rules() -> GameRules:
+    """The rules of the default game (the first registered): what the server's helpers play
+    when not told."""
+    return get_game(default_game())
+
+
+def serves_tablebase(rules: GameRules) -> bool:
+    """Whether ``perfect`` plays ``rules``' game from the server's tablebase: a registered
+    game's own rules (not a variant's), for a game that has a tablebase."""
+    games = descriptors()
+    if rules.name not in games or rules is not games[rules.name].rules():
+        return False
+    return tablebase_part(rules) is not None
 
 
 def confine(spec: PlayerSpec, weights_dir: Path | None, tablebase_dir: Path | None) -> None:
@@ -118,21 +134,22 @@ def player_for(
     seed: int = 0,
     depth: int | None = None,
     seconds: float | None = None,
-    rules: GameRules = TIGERS,
+    rules: GameRules | None = None,
 ) -> Player:
-    """The player ``spec`` names for ``rules``' game, as :func:`samuel.players.make_player`
-    builds it (``depth``, ``seconds`` and ``seed`` are defaults the spec's options override),
-    after :func:`confine` has checked its files. A spec asking for a depth above
-    :data:`MAX_SEARCH_DEPTH` or a time above :data:`MAX_SEARCH_SECONDS` is refused; any other
-    search stops at :data:`MAX_SEARCH_SECONDS`. ``perfect`` plays from the server's tablebase
-    unless it names its own. Reads files: call it in a worker thread. Raises
+    """The player ``spec`` names for ``rules``' game (the default game's by default), as
+    :func:`samuel.players.make_player` builds it (``depth``, ``seconds`` and ``seed`` are
+    defaults the spec's options override), after :func:`confine` has checked its files. A spec
+    asking for a depth above :data:`MAX_SEARCH_DEPTH` or a time above :data:`MAX_SEARCH_SECONDS`
+    is refused; any other search stops at :data:`MAX_SEARCH_SECONDS`. ``perfect`` plays from the
+    server's tablebase unless it names its own. Reads files: call it in a worker thread. Raises
     :class:`PlayerSpecError` saying what is wrong.
     """
+    rules = default_rules() if rules is None else rules
     parsed = PlayerSpec.parse(spec)
     confine(parsed, weights_dir, tablebase_dir)
     tablebase = None
-    # (For another game make_player says that perfect plays Tigers & Sheep only.)
-    if parsed.name == "perfect" and parsed.get("tablebase") is None and rules is TIGERS:
+    # (For a game with no tablebase make_player says that perfect has none to play from.)
+    if parsed.name == "perfect" and parsed.get("tablebase") is None and serves_tablebase(rules):
         if tablebase_dir is None:
             raise PlayerSpecError(
                 "perfect plays from a tablebase, and this server has none "

@@ -18,6 +18,7 @@ from samuel.games.compiled_game import (
 )
 from samuel.jit import inline_kernel
 
+from . import actions as draughts_actions
 from . import board, kernels
 from . import classic as draughts_classic
 
@@ -33,6 +34,7 @@ COMPILED = CompiledGame(
     symmetries=2,  # the identity and the half-turn with colours swapped
     classic_weights=draughts_classic.WEIGHT_COUNT,
     zero_inputs=kernels.NETWORK_INPUTS,  # the pieces only
+    actions=draughts_actions.ACTIONS,
 )
 
 
@@ -157,3 +159,23 @@ def symmetry_sign(game: int, symmetry: int) -> int:
 @inline_kernel
 def tablebase_result(game: int, state: np.ndarray, tablebase) -> tuple[bool, int, int]:
     return False, 0, 0  # draughts has no tablebase
+
+
+@inline_kernel
+def move_action(game: int, state: np.ndarray, move: int) -> int:
+    """In the side to move's frame (``actions.py``)."""
+    action = draughts_actions.action_of(move, state[3])
+    if 0 <= action < draughts_actions.ACTIONS:
+        return action
+    draughts_actions.no_action()  # raises
+    return -1
+
+
+@inline_kernel
+def action_symmetry(game: int, symmetry: int, action: int) -> int:
+    """The half-turn with colours swapped leaves the side to move's frame, and so the action,
+    as it is."""
+    if 0 <= symmetry < draughts_actions.SYMMETRY_COUNT and 0 <= action < draughts_actions.ACTIONS:
+        return action
+    draughts_actions.symmetry_out_of_range()  # raises
+    return -1

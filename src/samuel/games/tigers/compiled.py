@@ -13,6 +13,7 @@ import numpy as np
 from samuel.games.compiled_game import NOT_OVER, VIEW_FIRST_PLAYER, CompiledGame, evaluators
 from samuel.jit import inline_kernel
 
+from . import actions as tigers_actions
 from . import board, kernels
 from . import classic as tigers_classic
 from .tablebase.index import stored_code
@@ -34,6 +35,7 @@ COMPILED = CompiledGame(
     zero_inputs=kernels.SEED_NETWORK_INPUTS,
     variants=board.SHEEP,
     variant_help="is won by 1 to 20 captures",
+    actions=tigers_actions.ACTIONS,
 )
 
 
@@ -157,3 +159,21 @@ def tablebase_result(game: int, state: np.ndarray, tablebase) -> tuple[bool, int
         outcome, plies = code_outcome(stored_code(state[0], state[1], state[3], tablebase))
         return True, outcome, plies
     return False, 0, 0
+
+
+@inline_kernel
+def move_action(game: int, state: np.ndarray, move: int) -> int:
+    action = tigers_actions.action_of(move)
+    if 0 <= action < tigers_actions.ACTIONS:
+        return action
+    tigers_actions.no_action()  # raises
+    return -1
+
+
+@inline_kernel
+def action_symmetry(game: int, symmetry: int, action: int) -> int:
+    """The board's symmetries move the points, and so the actions."""
+    if 0 <= symmetry < tigers_actions.SYMMETRY_COUNT and 0 <= action < tigers_actions.ACTIONS:
+        return tigers_actions.action_image(symmetry, action)
+    tigers_actions.symmetry_out_of_range()  # raises
+    return -1

@@ -1,7 +1,9 @@
 // Samuel's page: draws the board of the game the server plays (GET /api/game), lets a person
 // move by clicking, and asks the server's engine to move. Everything the game knows comes from
 // the JSON API (docs/web.md): the pieces on their squares, and each legal move with its path;
-// this file only draws them and sends what was clicked. Each game has a drawing (DRAWINGS).
+// this file only draws them and sends what was clicked. The board itself is drawn by the game's
+// drawing, from its own folder: /game/drawing.js, loaded after this file, hands it to
+// useDrawing.
 "use strict";
 
 const CUSTOM = "__custom";
@@ -12,7 +14,7 @@ const MESSAGE_MS = 8000;
 
 const app = {
   info: null, // GET /api/game: the game, its sides and words
-  drawing: null, // DRAWINGS[info.drawing]
+  drawing: null, // the game's drawing (useDrawing)
   game: null,
   players: [],
   flipped: false,
@@ -355,8 +357,7 @@ function clickPoint(square) {
     putDown();
     const piece = app.game.board.find((p) => p.square === square);
     if (piece && piece.side === app.game.side_to_move) {
-      const captures = moves.some((move) => move.captured.length > 0);
-      const why = captures && app.info.name === "draughts" ? ": a capture is compulsory" : "";
+      const why = app.drawing.whyCannotMove ? app.drawing.whyCannotMove(moves) : "";
       showMessage(`That ${piece.piece} cannot move${why}.`);
     }
   }
@@ -372,201 +373,13 @@ function make(tag, attributes, parent) {
   return node;
 }
 
-// Tigers & Sheep: 25 points joined by lines, a1 at the bottom left.
-const TIGERS = {
-  label: "The board: 25 points joined by lines",
-  files: "abcde",
-  size: 5,
-  margin: 70,
-  step: 105,
-  pointRadius: 50,
-
-  coordinates(point) {
-    const x = this.files.indexOf(point[0]);
-    const y = Number(point[1]) - 1;
-    const sx = app.flipped ? this.size - 1 - x : x;
-    const sy = app.flipped ? y : this.size - 1 - y;
-    return [this.margin + this.step * sx, this.margin + this.step * sy];
-  },
-
-  background(svg) {
-    make("rect", { x: 0, y: 0, width: VIEW, height: VIEW, rx: 18, class: "board-bg" }, svg);
-    const lines = make("g", { class: "lines" }, svg);
-    const pointName = (x, y) => this.files[x] + (y + 1);
-    const join = (a, b) => {
-      const [x1, y1] = this.coordinates(a);
-      const [x2, y2] = this.coordinates(b);
-      make("line", { x1, y1, x2, y2 }, lines);
-    };
-    for (let i = 0; i < this.size; i++) {
-      join(pointName(0, i), pointName(this.size - 1, i));
-      join(pointName(i, 0), pointName(i, this.size - 1));
-    }
-    join("a1", "e5");
-    join("a5", "e1");
-    join("a3", "c5");
-    join("c5", "e3");
-    join("e3", "c1");
-    join("c1", "a3");
-    const labels = make("g", { class: "labels" }, svg);
-    for (let i = 0; i < this.size; i++) {
-      const [fx] = this.coordinates(pointName(i, 0));
-      const file = make("text", { x: fx, y: 548, "text-anchor": "middle" }, labels);
-      file.textContent = this.files[i];
-      const [, ry] = this.coordinates(pointName(0, i));
-      const rank = make("text", { x: 16, y: ry + 6, "text-anchor": "middle" }, labels);
-      rank.textContent = String(i + 1);
-    }
-  },
-
-  square(group, point) {
-    const [cx, cy] = this.coordinates(point);
-    make("circle", { cx, cy, r: this.pointRadius, class: "hit" }, group);
-    make("circle", { cx, cy, r: 6, class: "dot" }, group);
-  },
-
-  lastMark(group, cx, cy) {
-    make("circle", { cx, cy, r: 42, class: "last-ring" }, group);
-  },
-
-  piece(group, piece, x, y) {
-    if (piece.piece === "tiger") drawTiger(group, x, y);
-    else drawSheep(group, x, y);
-  },
-
-  tallies(game) {
-    return [
-      { label: "Sheep in hand", count: String(game.sheep_in_hand),
-        icons: Array(game.sheep_in_hand).fill("sheep") },
-      { label: "Captured", count: `${game.captured} of 5`,
-        icons: Array(game.captured).fill("sheep taken") },
-    ];
-  },
-
-  turnHint(game, you) {
-    if (game.side_to_move === "sheep" && game.sheep_in_hand > 0) {
-      return `${you}: place a sheep on an empty point`;
-    }
-    if (game.side_to_move === "sheep") return `${you}: move a sheep along a line`;
-    return `${you}: move a tiger, or jump a sheep to capture it`;
-  },
-};
-
-function drawTiger(group, x, y) {
-  const piece = make("g", { class: "piece tiger", transform: `translate(${x} ${y})` }, group);
-  make("circle", { r: 33, class: "tiger-body" }, piece);
-  for (const d of [
-    "M -24 -14 q 9 3 13 11", "M 24 -14 q -9 3 -13 11",
-    "M -27 6 q 10 -1 15 5", "M 27 6 q -10 -1 -15 5",
-    "M -6 -31 q 6 6 0 13", "M 6 -31 q -6 6 0 13",
-  ]) {
-    make("path", { d, class: "tiger-stripe" }, piece);
-  }
-  make("circle", { r: 4.2, cx: -10, cy: -2, class: "tiger-eye" }, piece);
-  make("circle", { r: 4.2, cx: 10, cy: -2, class: "tiger-eye" }, piece);
-  make("path", { d: "M -6 12 l 6 5 l 6 -5 z", class: "tiger-nose" }, piece);
+// The game's drawing (its drawing.js calls this as it loads): label, pointRadius,
+// coordinates(square), background(svg), square(group, square), lastMark(group, x, y),
+// piece(group, piece, x, y), tallies(game) (one {label, count, icons} for each of the two
+// tallies under the board), turnHint(game, you) and, if it has one, whyCannotMove(moves).
+function useDrawing(drawing) {
+  app.drawing = drawing;
 }
-
-function drawSheep(group, x, y) {
-  const piece = make("g", { class: "piece sheep", transform: `translate(${x} ${y})` }, group);
-  for (let i = 0; i < 10; i++) {
-    const angle = (i / 10) * 2 * Math.PI;
-    make("circle", { r: 9, cx: 22 * Math.cos(angle), cy: 22 * Math.sin(angle),
-      class: "sheep-wool" }, piece);
-  }
-  make("circle", { r: 24, class: "sheep-wool" }, piece);
-  make("ellipse", { rx: 11, ry: 13, cy: 2, class: "sheep-face" }, piece);
-  make("circle", { r: 2.6, cx: -4.5, cy: -1, class: "sheep-eye" }, piece);
-  make("circle", { r: 2.6, cx: 4.5, cy: -1, class: "sheep-eye" }, piece);
-}
-
-// English draughts: 8 x 8 squares, the 32 dark ones numbered 1-32 as in PDN (docs/rules-draughts.md):
-// seen from White's side, 1-4 on the top row (b8, d8, f8, h8), 29-32 on the bottom (a1 ... g1).
-// Black starts on 1-12 at the top and moves down; Flip turns the board round.
-const DRAUGHTS = {
-  label: "The board: 8 by 8 squares, the dark ones numbered 1 to 32",
-  margin: 24,
-  cell: 64,
-  pointRadius: 32,
-
-  cellOf(square) {
-    const i = Number(square) - 1;
-    const row = Math.floor(i / 4);
-    const column = 2 * (i % 4) + (row % 2 === 0 ? 1 : 0);
-    return app.flipped ? [7 - row, 7 - column] : [row, column];
-  },
-
-  coordinates(square) {
-    const [row, column] = this.cellOf(square);
-    return [this.margin + this.cell * (column + 0.5), this.margin + this.cell * (row + 0.5)];
-  },
-
-  background(svg) {
-    make("rect", { x: 0, y: 0, width: VIEW, height: VIEW, rx: 14, class: "board-frame" }, svg);
-    const size = 8 * this.cell;
-    make("rect", { x: this.margin, y: this.margin, width: size, height: size,
-      class: "light-square" }, svg);
-    const labels = make("g", { class: "draughts-labels" }, svg);
-    const files = "abcdefgh";
-    for (let k = 0; k < 8; k++) {
-      const file = app.flipped ? files[7 - k] : files[k];
-      const rank = app.flipped ? k + 1 : 8 - k;
-      const centre = this.margin + this.cell * (k + 0.5);
-      make("text", { x: centre, y: VIEW - 7, "text-anchor": "middle" }, labels).textContent = file;
-      make("text", { x: 12, y: centre + 5, "text-anchor": "middle" }, labels).textContent =
-        String(rank);
-    }
-  },
-
-  square(group, square) {
-    const [cx, cy] = this.coordinates(square);
-    const half = this.cell / 2;
-    make("rect", { x: cx - half, y: cy - half, width: this.cell, height: this.cell,
-      class: "hit dark-square" }, group);
-    make("text", { x: cx - half + 3, y: cy - half + 12, class: "square-number" }, group)
-      .textContent = square;
-  },
-
-  lastMark(group, cx, cy) {
-    const half = this.cell / 2;
-    make("rect", { x: cx - half, y: cy - half, width: this.cell, height: this.cell,
-      class: "last-square" }, group);
-  },
-
-  piece(group, piece, x, y) {
-    const node = make("g", { class: `piece draughts-piece ${piece.side} ${piece.piece}`,
-      transform: `translate(${x} ${y})` }, group);
-    make("circle", { r: 23, class: "disc" }, node);
-    make("circle", { r: 16, class: "groove" }, node);
-    if (piece.piece === "king") {
-      make("path", { d: "M -11 6 L -13 -7 L -5.5 -1 L 0 -10 L 5.5 -1 L 13 -7 L 11 6 Z",
-        class: "crown" }, node);
-    }
-  },
-
-  tallies(game) {
-    return app.info.sides.map((side) => {
-      const pieces = game.board.filter((p) => p.side === side);
-      const kings = pieces.filter((p) => p.piece === "king").length;
-      const men = pieces.length - kings;
-      return {
-        label: sideName(side),
-        count: `${men} ${men === 1 ? "man" : "men"}, ${kings} ${kings === 1 ? "king" : "kings"}`,
-        icons: pieces.map((p) => `disc ${side} ${p.piece}`),
-      };
-    });
-  },
-
-  turnHint(game, you) {
-    if (app.via.length > 0) return `${you}: go on jumping, click the next landing square`;
-    if (game.legal_move_paths.some((move) => move.captured.length > 0)) {
-      return `${you}: capture (captures are compulsory)`;
-    }
-    return `${you}: move a piece one square diagonally`;
-  },
-};
-
-const DRAWINGS = { tigers: TIGERS, draughts: DRAUGHTS };
 
 function drawBoard() {
   const svg = el("board");
@@ -794,7 +607,6 @@ async function start() {
     showMessage(error.message);
     return;
   }
-  app.drawing = DRAWINGS[app.info.drawing];
   describeGame();
   const settings = loadSettings();
   fillSides(settings);
@@ -863,4 +675,4 @@ async function start() {
   if (!(await resumeGame())) await newGame();
 }
 
-start();
+document.addEventListener("DOMContentLoaded", start); // once the game's drawing has loaded
