@@ -86,6 +86,21 @@ SIZES = {
 # The child: every measurement, in the tree that PYTHONPATH names.
 
 
+def number_of(rules) -> int:
+    """The game's number: ``rules.number``, or ``kernel_id`` in a tree from before its rename
+    (2026-12-06), so that the benchmark can measure such a tree too."""
+    return rules.number if hasattr(rules, "number") else rules.kernel_id
+
+
+def use_the_trees_own_benchmarks() -> None:
+    """Put the measured tree's own ``benchmarks/`` first on the path, so that each tree is timed
+    by its own benchmark code (perft.py, puct.py, training_speed.py), which calls its own API."""
+    tree = Path(os.environ["PYTHONPATH"].split(os.pathsep)[0])
+    folder = tree.parent / "benchmarks"
+    if folder.is_dir():
+        sys.path.insert(0, str(folder))
+
+
 def measure(sizes: dict, data: Path) -> list[dict]:
     """Every figure once (each kernel called untimed first): a row each, with its work count
     (None where no count is checked), the work done and the seconds it took."""
@@ -132,7 +147,7 @@ def measure(sizes: dict, data: Path) -> list[dict]:
             player = make_player(evaluator_name, rules)
             depth = sizes["alphabeta"][(name, evaluator_name)]
             for searched in (2, depth):  # the first compiles (or loads) outside the timing
-                result = Searcher(rules.number).search(
+                result = Searcher(number_of(rules)).search(
                     root, keys, game.window_start, player.evaluator, player.params, searched
                 )
             figure = f"alpha-beta {name} {evaluator_name} d{depth}"
@@ -141,7 +156,7 @@ def measure(sizes: dict, data: Path) -> list[dict]:
     # self-play: the training loop's games (as benchmarks/selfplay.py plays them)
     games, depth = sizes["selfplay"]["games"], sizes["selfplay"]["depth"]
     for name in GAMES:
-        params = random_network(get_game(name).number, RANDOM_WEIGHTS_SEED)
+        params = random_network(number_of(get_game(name)), RANDOM_WEIGHTS_SEED)
         self_play(params, TrainConfig(game=name, games=4, depth=depth), 1)  # compile or load
         started = time.perf_counter()
         parts = self_play(params, TrainConfig(game=name, games=games, depth=depth), 1)
@@ -169,8 +184,8 @@ def measure(sizes: dict, data: Path) -> list[dict]:
     settings = PuctSettings(simulations=sizes["puct"]["sims"])
     for name in GAMES:
         rules = get_game(name)
-        params = random_zero_network(rules.number, 0)
-        search = PuctSearch(rules.number, max_nodes=(settings.simulations + 1) * 200)
+        params = random_zero_network(number_of(rules), 0)
+        search = PuctSearch(number_of(rules), max_nodes=(settings.simulations + 1) * 200)
         sims, seconds, nodes = 0, 0.0, 0
         for game in puct.positions(rules, seed=1):
             puct.search_once(search, params, game, PuctSettings(simulations=10))  # compile
@@ -201,6 +216,7 @@ def make_samples(data: Path, count: int) -> None:
 
 
 def child(args: argparse.Namespace) -> None:
+    use_the_trees_own_benchmarks()
     import samuel
 
     data = Path(args.data)
