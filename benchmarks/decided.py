@@ -56,7 +56,7 @@ def tigers_value(table, position) -> int:
 
 def network_value(params: np.ndarray, position) -> float:
     """A Zero network's value of a position (the network alone), for the tigers."""
-    game = games.TIGERS_AND_SHEEP
+    game = get_game("tigers").number
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     values = np.zeros(games.MAX_SET_INPUTS, dtype=np.float32)
     state = position.encode()
@@ -139,7 +139,7 @@ def judge(args: argparse.Namespace) -> None:
 
     print(f"\n{len(losing)} losing tiger moves by {args.player} (drawn into lost), in any game")
     for path in args.network:
-        params = load_zero_network(path, games.TIGERS_AND_SHEEP)
+        params = load_zero_network(path, get_game("tigers").number)
         pairs = [replay(record).positions[ply : ply + 2] for record, ply, _ in losing]
         before = [network_value(params, a) for a, _ in pairs]
         after = [network_value(params, b) for _, b in pairs]

@@ -48,7 +48,7 @@ from samuel.train.rollouts import (
 )
 from samuel.train.selfplay import play_selfplay
 
-GAME = games.TIGERS_AND_SHEEP
+GAME = RULES.number
 NETWORK = games.EVALUATOR_NETWORK
 BENCH = 0xBE7C
 

@@ -23,6 +23,7 @@ import sys
 
 import numpy as np
 
+from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.networks import load_network, load_zero_network
 from samuel.games.record import read_records, replay
@@ -32,7 +33,7 @@ from samuel.nn.weights import read_network
 sys.path.insert(0, "benchmarks")
 from decided import network_value, tigers_value  # noqa: E402
 
-TIGERS = games.TIGERS_AND_SHEEP
+TIGERS = get_game("tigers").number
 
 
 def record_positions(paths: list[str]) -> list:

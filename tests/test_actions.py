@@ -14,8 +14,9 @@ from samuel.games import kernels as K
 from samuel.games.draughts import board as DB
 from samuel.games.draughts import kernels as DK
 from samuel.games.tigers import kernels as TK
+from tests import game_numbers
 
-GAMES = {"tigers": K.TIGERS_AND_SHEEP, "draughts": K.DRAUGHTS}
+GAMES = {"tigers": game_numbers.TIGERS, "draughts": game_numbers.DRAUGHTS}
 
 
 def random_states(name: str, games: int, seed: int) -> list[np.ndarray]:
@@ -55,9 +56,9 @@ def plain_action(name: str, state: np.ndarray, move: int) -> int:
 
 
 def test_action_counts():
-    assert A.action_count(K.TIGERS_AND_SHEEP) == 650
-    assert A.action_count(K.tigers_and_sheep(4)) == 650
-    assert A.action_count(K.DRAUGHTS) == 128
+    assert A.action_count(game_numbers.TIGERS) == 650
+    assert A.action_count(game_numbers.tigers_and_sheep(4)) == 650
+    assert A.action_count(game_numbers.DRAUGHTS) == 128
     with pytest.raises(ValueError, match="no game has number 9"):
         A.action_count(9)
 
@@ -102,43 +103,43 @@ def test_draughts_actions_are_in_the_side_to_moves_frame():
     assert {int(s[3]) for s in states} == {0, 1}
     image = np.empty(DB.STATE_WORDS, dtype=np.int64)
     for state in states:
-        moves, actions = A.legal_actions(K.DRAUGHTS, state)
-        K.transform(K.DRAUGHTS, state, 1, image)
-        image_moves, image_actions = A.legal_actions(K.DRAUGHTS, image)
+        moves, actions = A.legal_actions(game_numbers.DRAUGHTS, state)
+        K.transform(game_numbers.DRAUGHTS, state, 1, image)
+        image_moves, image_actions = A.legal_actions(game_numbers.DRAUGHTS, image)
         by_move = dict(zip(image_moves.tolist(), image_actions.tolist(), strict=True))
         assert [by_move[DK.half_turn_move(int(m))] for m in moves] == actions.tolist()
         for move, action in zip(moves, actions, strict=True):
             if not (state[2] >> DK.move_origin(int(move))) & 1:  # a man
                 assert action % 4 in (DB.DOWN_LEFT, DB.DOWN_RIGHT)
-            assert A.action_symmetry(K.DRAUGHTS, 1, action) == action
+            assert A.action_symmetry(game_numbers.DRAUGHTS, 1, action) == action
 
 
 def test_tigers_symmetries_map_actions_as_they_map_positions():
     image = np.empty(4, dtype=np.int64)
     states = random_states("tigers", 4, seed=3)
     for state in states[::5]:
-        _, actions = A.legal_actions(K.TIGERS_AND_SHEEP, state)
-        for symmetry in range(K.compiled_game(K.TIGERS_AND_SHEEP).symmetries):
-            K.transform(K.TIGERS_AND_SHEEP, state, symmetry, image)
-            _, image_actions = A.legal_actions(K.TIGERS_AND_SHEEP, image)
-            mapped = [A.action_symmetry(K.TIGERS_AND_SHEEP, symmetry, a) for a in actions]
+        _, actions = A.legal_actions(game_numbers.TIGERS, state)
+        for symmetry in range(K.compiled_game(game_numbers.TIGERS).symmetries):
+            K.transform(game_numbers.TIGERS, state, symmetry, image)
+            _, image_actions = A.legal_actions(game_numbers.TIGERS, image)
+            mapped = [A.action_symmetry(game_numbers.TIGERS, symmetry, a) for a in actions]
             assert sorted(mapped) == sorted(image_actions.tolist())
 
 
 def test_kernels_refuse_arrays_too_short_and_codes_of_no_action():
     state = np.asarray(get_game("tigers").encode(get_game("tigers").initial_position()))
     moves = np.empty(K.MAX_MOVES, dtype=np.int64)
-    count = K.generate(K.TIGERS_AND_SHEEP, state, moves)
+    count = K.generate(game_numbers.TIGERS, state, moves)
     with pytest.raises(ValueError, match="count beyond"):
-        A.move_actions(K.TIGERS_AND_SHEEP, state, moves, count, np.empty(count - 1, np.int64))
+        A.move_actions(game_numbers.TIGERS, state, moves, count, np.empty(count - 1, np.int64))
     with pytest.raises(ValueError, match="no action"):
-        A.move_action(K.TIGERS_AND_SHEEP, state, 31 | 31 << 5)
+        A.move_action(game_numbers.TIGERS, state, 31 | 31 << 5)
     draughts = np.asarray(get_game("draughts").encode(get_game("draughts").initial_position()))
     with pytest.raises(ValueError, match="no action"):
-        A.move_action(K.DRAUGHTS, draughts, 0 | 31 << 5)  # a step from square 1 to 32
+        A.move_action(game_numbers.DRAUGHTS, draughts, 0 | 31 << 5)  # a step from square 1 to 32
     with pytest.raises(ValueError, match="count beyond"):
         A.distinct_actions(np.zeros(3, np.int64), 4, np.empty(4, np.int64), np.empty(4, np.int64))
     with pytest.raises(ValueError, match="out of range"):
-        A.action_symmetry(K.TIGERS_AND_SHEEP, 8, 0)
+        A.action_symmetry(game_numbers.TIGERS, 8, 0)
     with pytest.raises(ValueError, match="is 4 int64 words"):
-        A.legal_actions(K.TIGERS_AND_SHEEP, state[:3])
+        A.legal_actions(game_numbers.TIGERS, state[:3])

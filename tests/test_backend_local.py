@@ -23,6 +23,7 @@ from samuel.games import kernels as K
 from samuel.games.networks import random_network, save_network
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.tablebase.build import build
+from tests import game_numbers
 
 QUIET = {"progress": False, "log": lambda line: None}
 
@@ -210,7 +211,7 @@ def test_perfect_experts_read_their_table_on_any_backend(table_k2):
     from samuel.pipeline import sources as S
     from samuel.pipeline.fanout import expert_positions_on
 
-    game = K.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     players = S.default_expert_players(game, random_network(game, 5), table_k2)
     shallow = S.ExpertPlayers(game, tuple(dataclasses.replace(p, depth=1) for p in players.players))
     local = expert_positions_on(None, game, shallow, 9, seed=1, ply_cap=60)

@@ -14,7 +14,6 @@ import pytest
 
 import tests.test_games_conformance as conformance
 from samuel.games import get_game
-from samuel.games import kernels as game_kernels
 from samuel.games.base import IllegalMoveError, NotationError, Outcome
 from samuel.games.base import Termination as GameTermination
 from samuel.games.draughts import classic, kernels
@@ -28,6 +27,7 @@ from samuel.games.draughts.rules import (
     format_position,
 )
 from samuel.games.game import Game
+from tests import game_numbers
 from tests.reference import draughts_rules as ref
 
 PERFT_FROM_START = {  # docs/rules-draughts.md
@@ -492,7 +492,7 @@ def test_network_inputs_list_the_set_inputs() -> None:
 def test_draughts_is_registered_so_the_conformance_checks_run_on_it() -> None:
     # tests/test_games_conformance.py runs every check over every registered game.
     assert get_game("draughts") is RULES and "draughts" in conformance.GAMES
-    assert RULES.number == game_kernels.DRAUGHTS
+    assert RULES.number == game_numbers.DRAUGHTS
 
 
 def test_the_examples_in_the_docstrings_run() -> None:

@@ -75,6 +75,7 @@ from samuel.games.tigers.rules import Move, Position, format_position
 from samuel.nn.weights import HEADER, ZERO_HEADER
 from samuel.players import MAX_ZERO_SIMULATIONS, SearchPlayer, ZeroPlayer, make_player
 from samuel.search.alphabeta import MAX_PLY
+from tests import game_numbers
 
 RULES = get_game("tigers")
 EXPLORE = os.environ.get("SAMUEL_FUZZ") == "explore"
@@ -793,7 +794,7 @@ def test_network_files_are_loaded_or_refused_with_the_projects_errors(
     path = folder / "net.bin"
     path.write_bytes(content)
     try:
-        params = load_network(path, game_kernels.TIGERS_AND_SHEEP)
+        params = load_network(path, game_numbers.TIGERS)
     except SamuelError:
         event("refused")
         return
@@ -809,7 +810,7 @@ def test_zero_network_files_are_loaded_or_refused_with_the_projects_errors(
     path = folder / "zero.bin"
     path.write_bytes(content)
     try:
-        params = load_zero_network(path, game_kernels.TIGERS_AND_SHEEP)
+        params = load_zero_network(path, game_numbers.TIGERS)
     except SamuelError:
         event("refused")
         return

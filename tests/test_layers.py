@@ -21,6 +21,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         (
             "samuel",
             "samuel.errors",
+            "samuel.config_options",  # a config's fields are its command's options
             "samuel.files",
             "samuel.plugins",
             "samuel.jit",

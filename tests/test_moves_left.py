@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from samuel.games import get_game
-from samuel.games import kernels as K
 from samuel.games.networks import (
     has_moves_left,
     load_network,
@@ -20,6 +19,7 @@ from samuel.games.networks import (
 from samuel.nn import network as N
 from samuel.nn.weights import WeightsFileError, read_network
 from samuel.players import SHIPPED_NETWORK
+from tests import game_numbers
 from tests.reference import dense_network as dense
 from tests.test_nn import GAMES, inputs_of, plain_inputs, positions, set_inputs
 
@@ -137,14 +137,14 @@ def test_without_a_plies_target_the_head_adds_nothing(name):
 
 
 def test_a_head_can_be_added_to_a_value_network():
-    value = random_network(K.TIGERS_AND_SHEEP, 1)
+    value = random_network(game_numbers.TIGERS, 1)
     params = N.with_moves_left(value, seed=2)
-    assert has_moves_left(params, K.TIGERS_AND_SHEEP)
-    assert not has_moves_left(value, K.TIGERS_AND_SHEEP)
+    assert has_moves_left(params, game_numbers.TIGERS)
+    assert not has_moves_left(value, game_numbers.TIGERS)
     assert np.array_equal(params[: len(value)], value)
     assert np.array_equal(N.with_moves_left(params, seed=3), params)  # already has one
     with pytest.raises(ValueError, match="8002 with the moves-left head"):
-        has_moves_left(value[:-1], K.TIGERS_AND_SHEEP)
+        has_moves_left(value[:-1], game_numbers.TIGERS)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -168,8 +168,8 @@ def test_version_3_round_trips_with_and_without_the_head(tmp_path, name):
 
 
 def test_older_files_load_as_value_only_networks(tmp_path):
-    shipped = load_network(SHIPPED_NETWORK, K.TIGERS_AND_SHEEP)  # a version 1 file
-    assert not has_moves_left(shipped, K.TIGERS_AND_SHEEP)
+    shipped = load_network(SHIPPED_NETWORK, game_numbers.TIGERS)  # a version 1 file
+    assert not has_moves_left(shipped, game_numbers.TIGERS)
     seed_params = read_network(SHIPPED_NETWORK).params  # the seed's 52 inputs
     path = tmp_path / "v2.bin"
     path.write_bytes(
@@ -177,7 +177,7 @@ def test_older_files_load_as_value_only_networks(tmp_path):
     )
     loaded = read_network(path)
     assert not loaded.moves_left and np.array_equal(loaded.params, seed_params)
-    assert np.array_equal(load_network(path, K.TIGERS_AND_SHEEP), shipped)
+    assert np.array_equal(load_network(path, game_numbers.TIGERS), shipped)
 
 
 @pytest.mark.parametrize(
@@ -195,7 +195,7 @@ def test_a_header_whose_heads_do_not_fit_is_refused(tmp_path, heads, extra, phra
     count = N.parameter_count(52) + extra
     path.write_bytes(struct.pack("<4s6I", b"TSNN", 3, 0, 52, 64, 32, heads) + bytes(4 * count))
     with pytest.raises(WeightsFileError, match=phrase):
-        load_network(path, K.TIGERS_AND_SHEEP)
+        load_network(path, game_numbers.TIGERS)
 
 
 @pytest.mark.slow

@@ -37,6 +37,7 @@ from samuel.nn import network as N
 from samuel.nn.network import value_only
 from samuel.players import SHIPPED_NETWORK, PlayerSpecError, SearchPlayer, make_player
 from samuel.search.alphabeta import SCRATCH, WIN, WIN_BOUND, Searcher
+from tests import game_numbers
 from tests.reference import dense_network as dense
 from tests.test_nn import GAMES, inputs_of, plain_inputs, positions
 
@@ -349,14 +350,14 @@ def test_a_shipped_network_without_a_head_refuses_moves_left():
 
 
 def test_the_parameters_are_checked():
-    game = K.TIGERS_AND_SHEEP
+    game = game_numbers.TIGERS
     net = random_network(game, 1, moves_left=True)
     with pytest.raises(ValueError, match="no moves-left head"):
         moves_left_parameters(game, random_network(game, 1))
     with pytest.raises(ValueError, match="network has"):
         moves_left_parameters(game, net[:-1])
     with pytest.raises(ValueError, match="network has"):
-        moves_left_parameters(K.DRAUGHTS, net)  # the other game's network
+        moves_left_parameters(game_numbers.DRAUGHTS, net)  # the other game's network
     broken = net.copy()
     broken[5] = np.nan
     with pytest.raises(ValueError, match="NaN"):
@@ -395,7 +396,7 @@ def test_analyse_prints_the_networks_plies_left_estimate(tmp_path, capsys):
 def test_every_evaluators_parameters_are_checked_in_one_place():
     from samuel.games.evaluators import check_params
 
-    game = K.TIGERS_AND_SHEEP
+    game = game_numbers.TIGERS
     headed = random_network(game, 3, moves_left=True)
     packed = moves_left_parameters(game, headed, 0.8, 0.1, 0.005)
     assert np.array_equal(check_params(game, K.EVALUATOR_MOVES_LEFT, packed), packed)

@@ -37,8 +37,9 @@ from samuel.train.loop import (
 )
 from samuel.train.selfplay import SelfPlayGames, play_selfplay
 from samuel.train.targets import tablebase_plies, td_lambda_targets
+from tests import game_numbers
 
-TIGERS = games.TIGERS_AND_SHEEP
+TIGERS = game_numbers.TIGERS
 QUIET = {"report": lambda row: None, "log": lambda line: None}
 
 
@@ -106,7 +107,7 @@ def table_positions(table, want, count: int, seed: int) -> list[Position]:
 
 @pytest.mark.slow
 def test_positions_the_tablebase_decides_learn_its_exact_distance(table_k2):
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     decided = table_positions(table_k2, lambda outcome, plies: outcome != 0 and plies > 0, 6, 1)
     drawn = table_positions(table_k2, lambda outcome, plies: outcome == 0, 2, 2)
     in_hand = Position.initial(2)  # not in the table: keeps its game's length
@@ -125,7 +126,7 @@ def test_positions_the_tablebase_decides_learn_its_exact_distance(table_k2):
 
 
 def test_the_tablebase_kernel_refuses_what_it_cannot_read_safely(table_k2, tmp_path):
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     good = np.stack([Position.initial(2).encode()])
     plies = np.zeros(1, dtype=np.float32)
     tablebase_plies(game, good, table_k2.layers, plies)  # fine
@@ -136,7 +137,7 @@ def test_the_tablebase_kernel_refuses_what_it_cannot_read_safely(table_k2, tmp_p
     bad_state[0, 1] = bad_state[0, 0]  # sheep on the tigers' points
     build(tmp_path / "k1", 1, progress=False, log=lambda line: None)
     cases = [
-        (games.DRAUGHTS, good, table_k2.layers, plies, "has no tablebase"),
+        (game_numbers.DRAUGHTS, good, table_k2.layers, plies, "has no tablebase"),
         (game, good.astype(np.int32), table_k2.layers, plies, "int64 array"),
         (game, good, table_k2.layers, np.zeros(2, np.float32), "float32 array of 1"),
         (game, good, load_tablebase(tmp_path / "k1").layers, plies, "has 4 layers"),

@@ -18,6 +18,7 @@ from samuel.nn import network as N
 from samuel.nn.batches import adam_step, batch_gradient, batch_loss
 from samuel.nn.weights import WeightsFileError, read_network, save_parameters
 from samuel.players import SHIPPED_NETWORK
+from tests import game_numbers
 from tests.reference import dense_network as dense
 from tests.reference import network_inputs as plain
 
@@ -193,19 +194,19 @@ def test_save_and_load_round_trip_records_the_game(tmp_path, name):
 
 def test_version_1_files_load_as_tigers_and_sheep(tmp_path):
     assert SHIPPED_NETWORK.read_bytes()[:8] == b"TSNN" + struct.pack("<I", 1)  # the shipped one
-    shipped = load_network(SHIPPED_NETWORK, K.TIGERS_AND_SHEEP)
+    shipped = load_network(SHIPPED_NETWORK, game_numbers.TIGERS)
     raw = read_network(SHIPPED_NETWORK)
-    assert (raw.game, raw.inputs) == (K.TIGERS_AND_SHEEP, 52)  # the seed's inputs, widened
+    assert (raw.game, raw.inputs) == (game_numbers.TIGERS, 52)  # the seed's inputs, widened
     assert np.array_equal(shipped, N.widen(raw.params, 52, inputs_of("tigers")))
     path = tmp_path / "old.bin"
     path.write_bytes(header() + raw.params.astype("<f4").tobytes())
-    assert np.array_equal(load_network(path, K.TIGERS_AND_SHEEP), shipped)
+    assert np.array_equal(load_network(path, game_numbers.TIGERS), shipped)
     # a variant of Tigers & Sheep takes the same networks
-    assert np.array_equal(load_network(path, K.tigers_and_sheep(4)), shipped)
+    assert np.array_equal(load_network(path, game_numbers.tigers_and_sheep(4)), shipped)
     with pytest.raises(
         WeightsFileError, match="a network for Tigers & Sheep, not English draughts"
     ):
-        load_network(path, K.DRAUGHTS)
+        load_network(path, game_numbers.DRAUGHTS)
 
 
 def test_a_network_of_the_seeds_inputs_plays_the_same_widened(tmp_path):
@@ -215,8 +216,8 @@ def test_a_network_of_the_seeds_inputs_plays_the_same_widened(tmp_path):
     seed_inputs = 52
     small = N.random_parameters(seed_inputs, 3, moves_left=True)
     path = tmp_path / "seed.bin"
-    save_parameters(small, path, K.TIGERS_AND_SHEEP)
-    wide = load_network(path, K.TIGERS_AND_SHEEP)
+    save_parameters(small, path, game_numbers.TIGERS)
+    wide = load_network(path, game_numbers.TIGERS)
     shape = N.layout(inputs_of("tigers"), moves_left=True)
     assert len(wide) == shape.params and not np.any(wide[seed_inputs * N.HIDDEN1 : shape.b1])
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
@@ -239,23 +240,23 @@ def test_a_network_of_the_seeds_inputs_plays_the_same_widened(tmp_path):
 
 def test_a_network_for_another_game_is_refused_naming_both(tmp_path):
     path = tmp_path / "x.bin"
-    save_network(random_network(K.DRAUGHTS, 1), path, K.DRAUGHTS)
+    save_network(random_network(game_numbers.DRAUGHTS, 1), path, game_numbers.DRAUGHTS)
     with pytest.raises(
         WeightsFileError, match=r"x.bin is a network for English draughts, not Tigers"
     ):
-        load_network(path, K.TIGERS_AND_SHEEP)
+        load_network(path, game_numbers.TIGERS)
     # a game this program lacks, and a header whose inputs are not its game's
     save_parameters(N.random_parameters(52, 1), path, 77)
     with pytest.raises(WeightsFileError, match="game number 77, which this program lacks"):
-        load_network(path, K.TIGERS_AND_SHEEP)
-    save_parameters(N.random_parameters(52, 1), path, K.DRAUGHTS)
+        load_network(path, game_numbers.TIGERS)
+    save_parameters(N.random_parameters(52, 1), path, game_numbers.DRAUGHTS)
     with pytest.raises(WeightsFileError, match="has 52 inputs; English draughts's network has 128"):
-        load_network(path, K.DRAUGHTS)
+        load_network(path, game_numbers.DRAUGHTS)
     with pytest.raises(
         ValueError,
         match=r"network has 10369 parameters \(12482 with the moves-left head\), not \(5505,\)",
     ):
-        save_network(N.random_parameters(52, 1), path, K.DRAUGHTS)
+        save_network(N.random_parameters(52, 1), path, game_numbers.DRAUGHTS)
 
 
 def header(magic=b"TSNN", version=1, sizes=(52, 64, 32), game=None) -> bytes:
@@ -288,9 +289,9 @@ def test_each_kind_of_bad_file_is_rejected(tmp_path, content, phrase):
     path = tmp_path / "bad.bin"
     path.write_bytes(content)
     with pytest.raises(WeightsFileError, match=phrase):
-        load_network(path, K.TIGERS_AND_SHEEP)
+        load_network(path, game_numbers.TIGERS)
 
 
 def test_a_missing_file_is_rejected(tmp_path):
     with pytest.raises(WeightsFileError, match="does not exist"):
-        load_network(tmp_path / "nothing.bin", K.TIGERS_AND_SHEEP)
+        load_network(tmp_path / "nothing.bin", game_numbers.TIGERS)

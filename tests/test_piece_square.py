@@ -18,12 +18,13 @@ from samuel.games.tigers import classic as tigers_classic
 from samuel.games.tigers.rules import RULES as TIGERS_RULES
 from samuel.search.alphabeta import Searcher
 from samuel.tune import gradient as G
+from tests import game_numbers
 from tests.reference import piece_square, tuning
 from tests.reference.minimax import rules_negamax
 
 GAMES = {
-    "tigers": (game_kernels.TIGERS_AND_SHEEP, tigers_classic, TIGERS_RULES),
-    "draughts": (game_kernels.DRAUGHTS, draughts_classic, DRAUGHTS_RULES),
+    "tigers": (game_numbers.TIGERS, tigers_classic, TIGERS_RULES),
+    "draughts": (game_numbers.DRAUGHTS, draughts_classic, DRAUGHTS_RULES),
 }
 
 

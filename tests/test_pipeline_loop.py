@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select, update
 
-from samuel.games.kernels import TIGERS_AND_SHEEP as TIGERS
 from samuel.games.networks import load_network, shipped_network
 from samuel.nn.weights import read_network
 from samuel.pipeline.schema import Cycle, Label, Model, Position, Promotion, Tournament, WorkUnit
 from samuel.pipeline.store import Store
+from tests.game_numbers import TIGERS
 
 # A cycle in seconds: a few games, two rollouts a position, a short training, a short gate.
 TINY = [

@@ -27,11 +27,12 @@ from samuel.tablebase.build import build
 from samuel.train import rollouts
 from samuel.train.rollouts import RolloutConfig, rollout_labels, tablebase_distances
 from samuel.train.selfplay import play_selfplay
+from tests import game_numbers
 from tests.test_pipeline_loop import LENIENT, TINY, samuel
 from tests.test_pipeline_rollouts import network, seeds_for, start, tigers_won
 from tests.test_pipeline_supervised import selfplay_positions, teacher_targets
 
-TIGERS = games.TIGERS_AND_SHEEP
+TIGERS = game_numbers.TIGERS
 NETWORK = games.EVALUATOR_NETWORK
 STILL = RolloutConfig(rollouts=4, epsilon=0.0, ply_cap=80)  # no random plies
 CORNERS = (1 << 0) | (1 << 4) | (1 << 20) | (1 << 24)
@@ -194,7 +195,7 @@ def _hand_one_positions(rng: np.random.Generator, count: int) -> list[Position]:
 
 @pytest.mark.slow
 def test_the_table_gives_the_exact_distance_of_decided_positions(two_captures):
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     rng = np.random.default_rng(8)
     held = [p.play(p.legal_moves()[0]) for p in _hand_one_positions(rng, 60)]
     held = [p for p in held if p.decided_outcome() is None]
@@ -217,7 +218,7 @@ def test_the_table_gives_the_exact_distance_of_decided_positions(two_captures):
 
 
 def test_a_rollout_that_ends_at_the_table_counts_its_plies_and_the_tables(two_captures):
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     params = network(TIGERS)
     tables = new_tables(10, 4, games.MAX_MOVES)
     buffers = [np.zeros(MAX_PLY, dtype=np.int64), np.empty(81, dtype=np.int64)]

@@ -27,9 +27,10 @@ from samuel.train.rollouts import (
     tablebase_labels,
 )
 from samuel.train.selfplay import play_selfplay
+from tests import game_numbers
 
 NETWORK = games.EVALUATOR_NETWORK
-TIGERS, DRAUGHTS = games.TIGERS_AND_SHEEP, games.DRAUGHTS
+TIGERS, DRAUGHTS = game_numbers.TIGERS, game_numbers.DRAUGHTS
 QUICK = RolloutConfig(rollouts=4, epsilon=0.1, ply_cap=80)
 CORNERS = (1 << 0) | (1 << 4) | (1 << 20) | (1 << 24)
 
@@ -248,7 +249,7 @@ def test_bad_inputs_are_refused_with_clear_errors(two_captures):
 
 # --- rollouts that end at the tablebase ----------------------------------------------------------
 
-TWO = games.tigers_and_sheep(2)  # the variant whose tablebase builds in seconds
+TWO = game_numbers.tigers_and_sheep(2)  # the variant whose tablebase builds in seconds
 
 
 def near_the_end_of_placement(count: int, seed: int) -> np.ndarray:

@@ -19,6 +19,7 @@ from samuel.pipeline import sources as S
 from samuel.seeds import derive_seed
 from samuel.tablebase.build import build
 from samuel.train.selfplay import play_selfplay
+from tests import game_numbers
 
 GAMES = ("tigers", "draughts")
 QUIET = {"progress": False, "log": lambda line: None}
@@ -140,7 +141,7 @@ def test_expert_positions_are_decision_points_the_same_on_any_threads(name):
 
 @pytest.mark.slow
 def test_expert_hybrid_and_perfect_players(table_k2):
-    game = K.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     rules = S.game_rules(game)
     players = S.default_expert_players(game, random_network(game, 5), table_k2)
     assert [p.name for p in players.players] == ["classic", "hybrid", "perfect"]
@@ -165,21 +166,23 @@ def test_expert_hybrid_and_perfect_players(table_k2):
 
 
 def test_default_expert_players(monkeypatch, tmp_path):
-    tigers = S.default_expert_players(K.TIGERS_AND_SHEEP, None)
+    tigers = S.default_expert_players(game_numbers.TIGERS, None)
     assert [p.name for p in tigers.players] == ["classic", "hybrid"]  # the shipped network
-    draughts = S.default_expert_players(K.DRAUGHTS, None)
+    draughts = S.default_expert_players(game_numbers.DRAUGHTS, None)
     assert [p.name for p in draughts.players] == ["classic", "hybrid"]  # draughts' shipped one
-    monkeypatch.setitem(networks.SHIPPED, K.DRAUGHTS, tmp_path / "none.bin")
-    assert [p.name for p in S.default_expert_players(K.DRAUGHTS, None).players] == ["classic"]
-    net = random_network(K.DRAUGHTS, 1)
-    assert [p.name for p in S.default_expert_players(K.DRAUGHTS, net).players] == [
+    monkeypatch.setitem(networks.SHIPPED, game_numbers.DRAUGHTS, tmp_path / "none.bin")
+    assert [p.name for p in S.default_expert_players(game_numbers.DRAUGHTS, None).players] == [
+        "classic"
+    ]
+    net = random_network(game_numbers.DRAUGHTS, 1)
+    assert [p.name for p in S.default_expert_players(game_numbers.DRAUGHTS, net).players] == [
         "classic",
         "hybrid",
     ]
     with pytest.raises(ValueError, match="network parameters"):
-        S.default_expert_players(K.DRAUGHTS, net[:5])
+        S.default_expert_players(game_numbers.DRAUGHTS, net[:5])
     with pytest.raises(ValueError, match="not game"):
-        S.expert_positions(K.DRAUGHTS, tigers, 1, 0)
+        S.expert_positions(game_numbers.DRAUGHTS, tigers, 1, 0)
 
 
 def test_expert_players_refuse_a_table_of_other_rules(table_k2):
@@ -189,7 +192,7 @@ def test_expert_players_refuse_a_table_of_other_rules(table_k2):
     draughts_weights = get_game("draughts").classic_weights()
     with pytest.raises(ValueError, match="no tablebase"):
         S.ExpertPlayers(
-            K.DRAUGHTS,
+            game_numbers.DRAUGHTS,
             (S.ExpertPlayer("p", K.EVALUATOR_CLASSIC, draughts_weights, 2, table_k2),),
         )
     with pytest.raises(ValueError, match="non-empty"):
@@ -298,15 +301,15 @@ def test_measure_and_sample_refuse_bad_inputs(selfplay):
     _, tigers = selfplay["tigers"]
     batch, draughts = selfplay["draughts"]
     with pytest.raises(ValueError, match="no states"):
-        S.measure_distribution(K.DRAUGHTS, batch.states[:0])
+        S.measure_distribution(game_numbers.DRAUGHTS, batch.states[:0])
     with pytest.raises(ValueError, match="integer array"):
-        S.measure_distribution(K.DRAUGHTS, batch.states[:, :2])
+        S.measure_distribution(game_numbers.DRAUGHTS, batch.states[:, :2])
     with pytest.raises(ValueError, match="out of range|Tigers & Sheep position"):
-        S.measure_distribution(K.TIGERS_AND_SHEEP, batch.states)  # draughts rows
+        S.measure_distribution(game_numbers.TIGERS, batch.states)  # draughts rows
     with pytest.raises(ValueError, match="measured on game"):
-        S.random_positions(K.DRAUGHTS, tigers, 5, 0)
+        S.random_positions(game_numbers.DRAUGHTS, tigers, 5, 0)
     with pytest.raises(ValueError, match="number of positions"):
-        S.random_positions(K.DRAUGHTS, draughts, 0, 0)
+        S.random_positions(game_numbers.DRAUGHTS, draughts, 0, 0)
     # a distribution of decided positions only: the sheep have lost (5 captured)
     decided = dataclasses.replace(
         tigers,
@@ -314,14 +317,14 @@ def test_measure_and_sample_refuse_bad_inputs(selfplay):
         count_positions=np.array([1], dtype=np.int64),
     )
     with pytest.raises(ValueError, match="decided"):
-        S.random_positions(K.TIGERS_AND_SHEEP, decided, 3, 0)
+        S.random_positions(game_numbers.TIGERS, decided, 3, 0)
 
 
 # --- tablebase positions -------------------------------------------------------------------
 
 
 def test_tablebase_positions_have_exact_values(table_k2):
-    game = K.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     batch, values = S.tablebase_positions(table_k2, 200, seed=8)
     assert len(batch) == 200 and values.shape == (200,) and values.dtype == np.float32
     positions = check_positions(game, batch.states)
@@ -338,7 +341,7 @@ def test_tablebase_positions_have_exact_values(table_k2):
 
 
 def test_tablebase_layers_follow_the_distribution(table_k2, selfplay):
-    game = K.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     _, measured = selfplay["tigers"]
     # only one layer with the hand empty: 1 captured, tigers to move
     only = dataclasses.replace(

@@ -21,8 +21,9 @@ from samuel.pipeline.supervised import (
     train_supervised,
 )
 from samuel.train.selfplay import play_selfplay
+from tests import game_numbers
 
-GAMES = {"tigers": games.TIGERS_AND_SHEEP, "draughts": games.DRAUGHTS}
+GAMES = {"tigers": game_numbers.TIGERS, "draughts": game_numbers.DRAUGHTS}
 
 
 @cache
@@ -147,7 +148,7 @@ def test_training_learns_a_learnable_target_and_keeps_the_best_epoch(name):
 
 
 def test_same_seed_same_weights_and_another_seed_other_weights():
-    game = games.TIGERS_AND_SHEEP
+    game = game_numbers.TIGERS
     states, groups = selfplay_positions("tigers")
     targets = teacher_targets(game, states)
     start = random_network(game, 1)
@@ -163,7 +164,7 @@ def test_same_seed_same_weights_and_another_seed_other_weights():
 
 
 def test_early_stopping_stops_after_patience_epochs_without_progress():
-    game = games.TIGERS_AND_SHEEP
+    game = game_numbers.TIGERS
     states, groups = selfplay_positions("tigers")
     # Noise labels: nothing to learn, and a high learning rate overfits the training side.
     targets = np.random.default_rng(4).uniform(-1, 1, len(states))
@@ -177,7 +178,7 @@ def test_early_stopping_stops_after_patience_epochs_without_progress():
 
 
 def test_the_classic_baseline_fits_the_scale_of_a_squashed_classic_score():
-    game = games.TIGERS_AND_SHEEP
+    game = game_numbers.TIGERS
     states, groups = selfplay_positions("tigers")
     scores = classic_scores(game, states)
     assert scores.std() > 0
@@ -196,7 +197,7 @@ def test_the_classic_baseline_fits_the_scale_of_a_squashed_classic_score():
 
 
 def test_weights_train_by_weighted_draws():
-    game = games.DRAUGHTS
+    game = game_numbers.DRAUGHTS
     states, groups = selfplay_positions("draughts")
     targets = teacher_targets(game, states)
     weights = np.random.default_rng(5).uniform(0.1, 2.0, len(states))
@@ -212,7 +213,7 @@ def test_weights_train_by_weighted_draws():
 
 
 def test_bad_inputs_are_refused_with_clear_messages():
-    game = games.TIGERS_AND_SHEEP
+    game = game_numbers.TIGERS
     states, groups = selfplay_positions("tigers")
     targets = teacher_targets(game, states)
     start = random_network(game, 1)
@@ -245,7 +246,7 @@ def test_bad_inputs_are_refused_with_clear_messages():
     refused("rows of 4", states=states[:, :3])
     refused("parameters", params=start[:-1])
     refused("no game has number", game=7)
-    draughts_net = random_network(games.DRAUGHTS, 1)
+    draughts_net = random_network(game_numbers.DRAUGHTS, 1)
     refused("parameters", params=draughts_net)  # a network of another game
     with pytest.raises(ValueError, match="SupervisedConfig"):
         train_supervised(game, start, states, targets, groups, {"epochs": 1})
@@ -255,7 +256,7 @@ def test_a_large_training_side_is_measured_on_a_fixed_sample(monkeypatch):
     from samuel.pipeline import supervised
 
     monkeypatch.setattr(supervised, "TRAIN_MSE_SAMPLE", 100)
-    game = games.TIGERS_AND_SHEEP
+    game = game_numbers.TIGERS
     states, groups = selfplay_positions("tigers")
     targets = teacher_targets(game, states)
     config = SupervisedConfig(epochs=2, batch_size=64)

@@ -23,6 +23,7 @@ from samuel.players import (
     SpecFile,
     make_player,
 )
+from tests import game_numbers
 
 
 def test_specs_name_players_with_options():
@@ -201,7 +202,7 @@ def test_players_play_draughts_and_refuse_evaluators_it_lacks(tmp_path):
     # Draughts' shipped network plays as 'net' and in the hybrid, and is a draughts network.
     from samuel.games.networks import shipped_network
 
-    shipped = load_network(shipped_network(game_kernels.DRAUGHTS), game_kernels.DRAUGHTS)
+    shipped = load_network(shipped_network(game_numbers.DRAUGHTS), game_numbers.DRAUGHTS)
     net_player = make_player("net:depth=2", draughts)
     assert np.array_equal(net_player.params, shipped)
     assert net_player.evaluator == game_kernels.EVALUATOR_NETWORK
@@ -211,7 +212,7 @@ def test_players_play_draughts_and_refuse_evaluators_it_lacks(tmp_path):
         make_player(f"{tmp_path / 'some.bin'}:depth=2", draughts)
     # A draughts network file plays draughts, alone or in the hybrid; Tigers & Sheep refuses it.
     net = tmp_path / "draughts.bin"
-    save_network(random_network(game_kernels.DRAUGHTS, 4), net, game_kernels.DRAUGHTS)
+    save_network(random_network(game_numbers.DRAUGHTS, 4), net, game_numbers.DRAUGHTS)
     for spec in (f"{net}:depth=2", f"hybrid:net={net},depth=2"):
         player = make_player(spec, draughts, seed=3)
         assert isinstance(player, SearchPlayer)

@@ -35,10 +35,11 @@ from samuel.search.puct import (
     PuctSearch,
     PuctSettings,
 )
+from tests import game_numbers
 from tests.reference import puct as reference
 
-TIGERS = game_kernels.TIGERS_AND_SHEEP
-DRAUGHTS = game_kernels.DRAUGHTS
+TIGERS = game_numbers.TIGERS
+DRAUGHTS = game_numbers.DRAUGHTS
 WIN_IN_ONE = "T3T/SSSSS/SSSSS/SSSS1/TS1ST T 0"  # four captured; a1xc1 or e1xc1 takes the fifth
 
 

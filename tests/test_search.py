@@ -10,6 +10,7 @@ from samuel.games.game import Game
 from samuel.games.tigers import classic
 from samuel.games.tigers.rules import RULES, Move, Position
 from samuel.search.alphabeta import WIN, Searcher
+from tests import game_numbers
 from tests.reference.minimax import forced_win_within, negamax
 
 WEIGHTS = classic.load_weights()
@@ -24,7 +25,7 @@ def search(
 ):
     history = history or []
     keys = np.array([p.key for p in history] + [position.key], dtype=np.int64)
-    return Searcher(game_kernels.TIGERS_AND_SHEEP, table_bits=table_bits).search(
+    return Searcher(game_numbers.TIGERS, table_bits=table_bits).search(
         position.encode(), keys, 0, game_kernels.EVALUATOR_CLASSIC, WEIGHTS, depth, seed=seed
     )
 
@@ -149,7 +150,7 @@ def test_the_seed_breaks_ties_and_the_same_seed_gives_the_same_move():
 
 def test_time_budget_returns_a_completed_iteration():
     position = Position.initial()
-    searcher = Searcher(game_kernels.TIGERS_AND_SHEEP)
+    searcher = Searcher(game_numbers.TIGERS)
     keys = np.array([position.key], dtype=np.int64)
     result = searcher.search(
         position.encode(), keys, 0, game_kernels.EVALUATOR_CLASSIC, WEIGHTS, 60, seconds=0.05

@@ -14,6 +14,7 @@ from samuel.games.draughts import classic
 from samuel.games.draughts.rules import RULES, Move, Position
 from samuel.games.game import Game
 from samuel.search.alphabeta import WIN, WIN_BOUND, Searcher
+from tests import game_numbers
 from tests.reference.minimax import rules_forced_win_within, rules_negamax
 
 WEIGHTS = classic.load_weights()
@@ -28,7 +29,7 @@ def classic_score(position: Position) -> float:
 
 def search(position: Position, depth: int, seed: int = 0, history: list[Position] = ()):
     keys = np.array([p.key for p in history] + [position.key], dtype=np.int64)
-    return Searcher(game_kernels.DRAUGHTS).search(
+    return Searcher(game_numbers.DRAUGHTS).search(
         position.encode(), keys, 0, game_kernels.EVALUATOR_CLASSIC, WEIGHTS, depth, seed=seed
     )
 
@@ -124,7 +125,7 @@ def test_a_search_of_a_finished_position_or_a_wrong_width_is_an_error() -> None:
     with pytest.raises(ValueError, match="over"):
         search(Position.parse("B:W29:BK4:Q80"), 2)  # the 40-move rule ended it
     with pytest.raises(ValueError, match="5 words"):
-        Searcher(game_kernels.DRAUGHTS).search(
+        Searcher(game_numbers.DRAUGHTS).search(
             Position.initial().encode()[:4],
             np.array([Position.initial().key]),
             0,

@@ -26,8 +26,9 @@ from samuel.train.loop import TrainingDiverged, game_seed, train
 from samuel.train.selfplay import play_selfplay
 from samuel.train.targets import td_lambda_targets
 from samuel.train.trainer import encode
+from tests import game_numbers
 
-TIGERS = games.TIGERS_AND_SHEEP
+TIGERS = game_numbers.TIGERS
 TIGER_INPUTS = games.GAMES[TIGERS].network_inputs
 
 
@@ -131,26 +132,30 @@ def test_draughts_half_turn_images_agree_with_the_symmetrys_sign():
     changes sign; the network, which sees the side to move's view, gives both the same inputs
     and the same target, and the search's value of the image is minus the original's."""
     rules = get_game("draughts")
-    params = random_network(games.DRAUGHTS, 3)
+    params = random_network(game_numbers.DRAUGHTS, 3)
     scratch = np.zeros(games.SCRATCH, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     image = np.zeros(5, dtype=np.int64)
-    assert games.symmetry_sign(games.DRAUGHTS, 1) == -1 == -games.symmetry_sign(games.DRAUGHTS, 0)
+    assert (
+        games.symmetry_sign(game_numbers.DRAUGHTS, 1)
+        == -1
+        == -games.symmetry_sign(game_numbers.DRAUGHTS, 0)
+    )
     for text in ("B:W21,22,K30:B1,K2,9", "W:W18,23,24:BK5,6,7", "B:WK1:BK32"):
         position = DraughtsPosition.parse(text)
         state = rules.encode(position)
-        games.transform(games.DRAUGHTS, state, 1, image)
+        games.transform(game_numbers.DRAUGHTS, state, 1, image)
         assert np.array_equal(image, rules.encode(rules.transform_position(position, 1)))
-        value = games.network_value(games.DRAUGHTS, params, state, scratch, active)
-        mirrored = games.network_value(games.DRAUGHTS, params, image, scratch, active)
+        value = games.network_value(game_numbers.DRAUGHTS, params, state, scratch, active)
+        mirrored = games.network_value(game_numbers.DRAUGHTS, params, image, scratch, active)
         assert mirrored == -value != 0  # first player's view: the sign the symmetry gives
         for evaluator in (games.EVALUATOR_NETWORK, games.EVALUATOR_CLASSIC):
             weights = params if evaluator else rules.classic_weights()
-            a = games.evaluate(games.DRAUGHTS, evaluator, weights, state, scratch, active)
-            b = games.evaluate(games.DRAUGHTS, evaluator, weights, image, scratch, active)
+            a = games.evaluate(game_numbers.DRAUGHTS, evaluator, weights, state, scratch, active)
+            b = games.evaluate(game_numbers.DRAUGHTS, evaluator, weights, image, scratch, active)
             assert b == pytest.approx(-a, abs=1e-6)
         both = Samples(np.stack([state, state]), np.array([0.25, 0.25], np.float32))
-        e = encode(games.DRAUGHTS, both, np.array([0, 1]))
+        e = encode(game_numbers.DRAUGHTS, both, np.array([0, 1]))
         n = e.counts[0]
         assert e.counts[1] == n and np.array_equal(e.active[0, :n], e.active[1, :n])
         side = 1 if position.black_to_move else -1
@@ -164,7 +169,7 @@ def test_self_play_games_depend_only_on_their_seeds():
 
     def run(seeds):
         return play_selfplay(
-            games.TIGERS_AND_SHEEP,
+            game_numbers.TIGERS,
             games.EVALUATOR_NETWORK,
             params,
             root,

@@ -16,6 +16,7 @@ from samuel.games.tigers import classic
 from samuel.games.tigers.hybrid import DEFAULT_SCALE
 from samuel.games.tigers.rules import RULES
 from samuel.players import PlayerSpecError, SearchPlayer, make_player
+from tests import game_numbers
 from tests.reference import dense_network as dense
 from tests.reference import network_inputs as plain
 
@@ -95,8 +96,8 @@ def test_the_hybrid_defaults_and_plays(game, net_file):
     )
     move = player.choose_move(Game(game))
     assert move in game.legal_moves(game.initial_position())
-    assert default_scale(games.TIGERS_AND_SHEEP) == DEFAULT_SCALE == 2.0
-    assert default_scale(games.DRAUGHTS) == 12.0  # tuned; the course's 300 (a man 100) is 3
+    assert default_scale(game_numbers.TIGERS) == DEFAULT_SCALE == 2.0
+    assert default_scale(game_numbers.DRAUGHTS) == 12.0  # tuned; the course's 300 (a man 100) is 3
 
 
 @pytest.mark.parametrize(
@@ -117,14 +118,16 @@ def test_bad_hybrid_options_are_refused(game, net_file, options, phrase):
 
 def test_a_hybrid_of_another_games_network_is_refused(tmp_path):
     path = tmp_path / "draughts.bin"
-    networks.save_network(networks.random_network(games.DRAUGHTS, 1), path, games.DRAUGHTS)
+    networks.save_network(
+        networks.random_network(game_numbers.DRAUGHTS, 1), path, game_numbers.DRAUGHTS
+    )
     with pytest.raises(PlayerSpecError, match="a network for English draughts, not Tigers"):
         make_player(f"hybrid:net={path}", RULES)
 
 
 def test_without_a_shipped_network_the_hybrid_asks_for_one(monkeypatch, tmp_path):
-    monkeypatch.setitem(networks.SHIPPED, games.TIGERS_AND_SHEEP, tmp_path / "none.bin")
-    monkeypatch.setitem(networks.SHIPPED, games.DRAUGHTS, tmp_path / "none.bin")
+    monkeypatch.setitem(networks.SHIPPED, game_numbers.TIGERS, tmp_path / "none.bin")
+    monkeypatch.setitem(networks.SHIPPED, game_numbers.DRAUGHTS, tmp_path / "none.bin")
     with pytest.raises(PlayerSpecError, match="hybrid:net=FILE.bin"):
         make_player("hybrid", RULES)
     with pytest.raises(PlayerSpecError, match="no English draughts network is shipped"):
@@ -132,10 +135,10 @@ def test_without_a_shipped_network_the_hybrid_asks_for_one(monkeypatch, tmp_path
 
 
 def test_hybrid_parameters_check_their_parts():
-    net = networks.random_network(games.TIGERS_AND_SHEEP, 1)
+    net = networks.random_network(game_numbers.TIGERS, 1)
     with pytest.raises(ValueError, match="classic weights"):
-        hybrid_parameters(games.TIGERS_AND_SHEEP, 1.0, np.zeros(3), net)
+        hybrid_parameters(game_numbers.TIGERS, 1.0, np.zeros(3), net)
     with pytest.raises(ValueError, match="network parameters"):
-        hybrid_parameters(games.TIGERS_AND_SHEEP, 1.0, classic.load_weights(), np.zeros(3))
+        hybrid_parameters(game_numbers.TIGERS, 1.0, classic.load_weights(), np.zeros(3))
     with pytest.raises(ValueError, match="10369 network parameters"):  # Tigers' net for draughts
-        hybrid_parameters(games.DRAUGHTS, 1.0, get_game("draughts").classic_weights(), net)
+        hybrid_parameters(game_numbers.DRAUGHTS, 1.0, get_game("draughts").classic_weights(), net)

@@ -24,6 +24,7 @@ from samuel.tune.dataset import (
     unique_positions,
 )
 from samuel.tune.gradient import _check_match_openings
+from tests import game_numbers
 from tests.reference import tuning
 
 
@@ -143,7 +144,7 @@ def test_rollout_targets_are_the_rollouts_mean_results_in_0_to_1():
     targets = labels.rollout_targets("tigers", "classic:depth=1", states, 4, seed=3)
     seeds = np.array([derive_seed(3, row, labels.ROLLOUT_STREAM) for row in range(6)])
     expected = rollout_labels(
-        game_kernels.TIGERS_AND_SHEEP,
+        game_numbers.TIGERS,
         game_kernels.EVALUATOR_CLASSIC,
         TIGERS_RULES.classic_weights(),
         states,

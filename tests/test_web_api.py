@@ -12,11 +12,11 @@ import warnings
 import httpx
 import pytest
 
-from samuel.games import kernels as game_kernels
 from samuel.games.networks import random_network, save_network
 from samuel.games.record import parse_records
 from samuel.web.app import create_app
 from samuel.web.specs import NETWORK_FILE_BYTES as NETWORK_BYTES
+from tests import game_numbers
 
 with warnings.catch_warnings():  # newer Starlette prefers the httpx2 package; httpx still works
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
@@ -926,7 +926,7 @@ def test_draughts_the_page_and_the_game_are_named(draughts, client):
 
 
 def test_draughts_players_are_what_make_player_makes_for_draughts(tmp_path):
-    tigers = game_kernels.TIGERS_AND_SHEEP
+    tigers = game_numbers.TIGERS
     save_network(random_network(tigers, 1), tmp_path / "gen-001.bin", tigers)  # not draughts'
     with TestClient(make_app(game="draughts", weights_dir=tmp_path)) as client:
         answer = client.get("/api/players").json()

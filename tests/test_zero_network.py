@@ -25,6 +25,7 @@ from samuel.nn import network as N
 from samuel.nn import zero as Z
 from samuel.nn.batches import zero_batch_gradient
 from samuel.nn.weights import WeightsFileError, read_network, save_parameters
+from tests import game_numbers
 from tests.reference import dense_network as dense
 from tests.reference import zero_network as reference
 from tests.test_actions import GAMES, random_states
@@ -148,7 +149,7 @@ def test_every_parameters_gradient_equals_finite_differences(name):
 
 @pytest.mark.slow
 def test_the_loss_weights_scale_each_part():
-    game = K.TIGERS_AND_SHEEP
+    game = game_numbers.TIGERS
     params = random_zero_network(game, 4)
     active, values, count, legal, target, z, plies = chosen_samples("tigers")[0]
     shape = Z.zero_layout(52, 650)
@@ -163,7 +164,7 @@ def test_the_loss_weights_scale_each_part():
 
 
 def test_kernels_refuse_arrays_that_do_not_fit():
-    game = K.DRAUGHTS
+    game = game_numbers.DRAUGHTS
     params = random_zero_network(game, 1)
     active, values, count, legal, target, z, plies = chosen_samples("draughts")[0]
     scratch = np.zeros(N.SCRATCH, dtype=np.float32)
@@ -192,14 +193,14 @@ def test_kernels_refuse_arrays_that_do_not_fit():
 
 
 def test_random_zero_network_starts_with_the_value_network():
-    params = random_zero_network(K.TIGERS_AND_SHEEP, 7)
+    params = random_zero_network(game_numbers.TIGERS, 7)
     shape = Z.zero_layout(52, 650)
     assert len(params) == shape.params == 29068
     assert np.array_equal(params[: shape.wp], N.random_parameters(52, 7, moves_left=True))
     assert np.all(params[shape.bp :] == 0)
     assert np.std(params[shape.wp : shape.bp]) == pytest.approx(0.1 * np.sqrt(2 / 32), rel=0.05)
-    assert np.array_equal(random_zero_network(K.TIGERS_AND_SHEEP, 7), params)
-    assert not np.array_equal(random_zero_network(K.TIGERS_AND_SHEEP, 8), params)
+    assert np.array_equal(random_zero_network(game_numbers.TIGERS, 7), params)
+    assert not np.array_equal(random_zero_network(game_numbers.TIGERS, 8), params)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -219,26 +220,26 @@ def test_save_and_load_round_trip(tmp_path, name):
 
 def test_a_file_of_another_game_or_kind_is_refused(tmp_path):
     path = tmp_path / "z.bin"
-    save_zero_network(random_zero_network(K.DRAUGHTS, 1), path, K.DRAUGHTS)
+    save_zero_network(random_zero_network(game_numbers.DRAUGHTS, 1), path, game_numbers.DRAUGHTS)
     with pytest.raises(WeightsFileError, match="z.bin is a network for English draughts, not Tig"):
-        load_zero_network(path, K.TIGERS_AND_SHEEP)
+        load_zero_network(path, game_numbers.TIGERS)
     with pytest.raises(WeightsFileError, match="is a Samuel Zero network .*, not a value network"):
-        load_network(path, K.DRAUGHTS)
+        load_network(path, game_numbers.DRAUGHTS)
     value = tmp_path / "v.bin"
-    save_network(random_network(K.DRAUGHTS, 1, True), value, K.DRAUGHTS)
+    save_network(random_network(game_numbers.DRAUGHTS, 1, True), value, game_numbers.DRAUGHTS)
     with pytest.raises(WeightsFileError, match="value network without a policy"):
-        load_zero_network(value, K.DRAUGHTS)
+        load_zero_network(value, game_numbers.DRAUGHTS)
     # Tigers' inputs with a policy over draughts' 128 actions
-    save_parameters(Z.random_zero_parameters(52, 128, 1), path, K.TIGERS_AND_SHEEP, 128)
+    save_parameters(Z.random_zero_parameters(52, 128, 1), path, game_numbers.TIGERS, 128)
     with pytest.raises(WeightsFileError, match="policy of 128 actions; Tigers & Sheep has 650"):
-        load_zero_network(path, K.TIGERS_AND_SHEEP)
+        load_zero_network(path, game_numbers.TIGERS)
     with pytest.raises(ValueError, match="Zero network has 29068 parameters, not"):
-        save_zero_network(random_zero_network(K.DRAUGHTS, 1), path, K.TIGERS_AND_SHEEP)
+        save_zero_network(random_zero_network(game_numbers.DRAUGHTS, 1), path, game_numbers.TIGERS)
 
 
 def zero_file(tmp_path, heads=7, actions=650, params=None, extra=b""):
     if params is None:
-        params = random_zero_network(K.TIGERS_AND_SHEEP, 1)
+        params = random_zero_network(game_numbers.TIGERS, 1)
     path = tmp_path / "bad.bin"
     head = struct.pack("<4s7I", b"TSNN", 4, 0, 52, 64, 32, heads, actions)
     path.write_bytes(head + params.astype("<f4").tobytes() + extra)
@@ -246,8 +247,8 @@ def zero_file(tmp_path, heads=7, actions=650, params=None, extra=b""):
 
 
 def test_corrupt_zero_files_are_refused(tmp_path):
-    good = random_zero_network(K.TIGERS_AND_SHEEP, 1)
-    assert np.array_equal(load_zero_network(zero_file(tmp_path), K.TIGERS_AND_SHEEP), good)
+    good = random_zero_network(game_numbers.TIGERS, 1)
+    assert np.array_equal(load_zero_network(zero_file(tmp_path), game_numbers.TIGERS), good)
     cases = [
         ({"heads": 3}, "heads are 0x3; a version 4 network has all three"),
         ({"actions": 0}, "policy has 0 actions"),
@@ -261,15 +262,15 @@ def test_corrupt_zero_files_are_refused(tmp_path):
     bad = good.copy()
     bad[-3] = np.nan
     with pytest.raises(WeightsFileError, match="not finite"):
-        load_zero_network(zero_file(tmp_path, params=bad), K.TIGERS_AND_SHEEP)
+        load_zero_network(zero_file(tmp_path, params=bad), game_numbers.TIGERS)
     with pytest.raises(ValueError, match="not all finite"):
-        save_zero_network(bad, tmp_path / "nan.bin", K.TIGERS_AND_SHEEP)
+        save_zero_network(bad, tmp_path / "nan.bin", game_numbers.TIGERS)
     assert not (tmp_path / "nan.bin").exists()
 
 
 @pytest.mark.slow
 def test_batch_gradient_is_the_sum_over_samples_on_any_number_of_threads():
-    game = K.DRAUGHTS
+    game = game_numbers.DRAUGHTS
     params = random_zero_network(game, 5)
     samples = chosen_samples("draughts") * 10  # 40 samples: two chunks
     n, width = len(samples), K.MAX_MOVES

@@ -38,6 +38,7 @@ from samuel.train.zero_loop import (
     zero_self_play,
 )
 from samuel.train.zero_selfplay import IN_TABLE_ALL, IN_TABLE_NONE, zero_batch_loss
+from tests import game_numbers
 
 QUIET = {"report": lambda row: None, "log": lambda line: None}
 
@@ -489,7 +490,7 @@ def games_near_the_table(
     from samuel.train.zero_loop import tree_nodes
     from samuel.train.zero_selfplay import play_zero_games
 
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     root = TigersAndSheep(2).parse_position(start).encode()
     out = ZeroGames.empty(count, ply_cap, len(root), games.compiled_game(game).max_moves)
     arrays = [
@@ -524,7 +525,7 @@ def games_near_the_table(
 def table_entries(table, positions, plies) -> list[tuple[int, int]]:
     """For each game that reached a position the table holds: the ply of the first one and its
     perfect-play value for the first player."""
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     entries = []
     for g in range(len(plies)):
         for ply in range(int(plies[g])):
@@ -540,7 +541,7 @@ def table_result(table, positions, plies, g) -> tuple[int, list[int]]:
     (first player's view; 0 if none), for a game stopped by a repetition or the cap, and the
     results the rules give after any move from its last recorded position (one of them, if the
     rules ended it)."""
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
     last = positions[g, int(plies[g]) - 1]
     played = np.empty_like(last)
@@ -580,7 +581,7 @@ def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
     from samuel.train.zero_loop import tree_nodes
     from samuel.train.zero_selfplay import _new_tree, _new_work, _search
 
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     positions = arrays[0][g]
     moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
     after = np.empty_like(positions[0])
@@ -613,7 +614,7 @@ def test_naming_one_side_lets_only_its_searches_see_the_table_inside_it(two_capt
     checked = 0
     for g in range(len(plies)):
         for ply in range(int(plies[g])):
-            side = games.sign(games.tigers_and_sheep(2), arrays[0][g, ply])
+            side = games.sign(game_numbers.tigers_and_sheep(2), arrays[0][g, ply])
             seeing = search_again(arrays, g, ply, 40, table)
             alone = search_again(arrays, g, ply, 40, None)
             shares = policy[g, ply, : counts[g, ply]]
@@ -637,7 +638,7 @@ def test_the_table_teaches_the_side_that_plays_without_it(two_capture_table):
     tigers = 0
     for g in range(len(taught[6])):
         for ply in range(int(taught[6][g])):
-            if games.sign(games.tigers_and_sheep(2), taught[0][g, ply]) == 1:
+            if games.sign(game_numbers.tigers_and_sheep(2), taught[0][g, ply]) == 1:
                 shares = taught[3][g, ply, : taught[2][g, ply]]
                 assert np.allclose(shares, search_again(taught, g, ply, 40, table), atol=1e-6)
                 tigers += 1
@@ -742,7 +743,7 @@ def test_each_game_searches_the_table_as_its_own_in_table_says(two_capture_table
 
 
 def test_every_position_the_table_holds_gets_its_table_value(two_capture_table):
-    game = games.tigers_and_sheep(2)
+    game = game_numbers.tigers_and_sheep(2)
     positions, *_, table_values, plies, _ = games_near_the_table(two_capture_table, 60)
     inside = 0
     for g in range(len(plies)):
@@ -887,7 +888,7 @@ def test_table_children_are_every_move_or_those_that_give_the_value_away(
     from samuel.games.tigers.rules import Position
     from samuel.train.zero_selfplay import table_children
 
-    table, game = two_capture_table, games.tigers_and_sheep(2)
+    table, game = two_capture_table, game_numbers.tigers_and_sheep(2)
     arrays = games_near_the_table(table, 60, count=6)
     part = ZeroGames(*arrays)
     checked = 0

@@ -10,55 +10,16 @@ saying what is wrong, before any work starts.
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Callable
 
-
-def number(
-    kind: type, low: float | None = None, high: float | None = None, low_open: bool = False
-) -> Callable[[str], float]:
-    """An option type reading a finite ``kind`` (int or float) in ``[low, high]`` (``(low,
-    high]`` when ``low_open``); either bound may be None."""
-
-    def parse(text: str):
-        noun = "a whole number" if kind is int else "a number"
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {noun}") from None
-        if not math.isfinite(value):
-            raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
-        if low is not None and (value <= low if low_open else value < low):
-            limit = "more than" if low_open else "at least"
-            raise argparse.ArgumentTypeError(f"{text!r} must be {limit} {low:g}")
-        if high is not None and value > high:
-            raise argparse.ArgumentTypeError(f"{text!r} must be at most {high:g}")
-        return value
-
-    parse.__name__ = "whole number" if kind is int else "number"  # argparse's fallback wording
-    return parse
-
-
-def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An option type reading a whole number in ``[low, high]``."""
-    return number(int, low, high)
-
-
-positive_int = whole_number(1)
-non_negative_int = whole_number(0)
-finite_float = number(float)
-positive_float = number(float, 0.0, low_open=True)
-fraction = number(float, 0.0, 1.0)  # a probability or a blend, 0 to 1
-
-
-def even_games(text: str) -> int:
-    """A number of games for a match: at least 2, and even (each opening is played twice)."""
-    value = whole_number(2)(text)
-    if value % 2:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is odd: a match is pairs of games (each opening is played twice)"
-        )
-    return value
+# The checked number types live beside the configs' options (samuel.config_options), below them.
+from samuel.config_options import even_games as even_games
+from samuel.config_options import finite_float as finite_float
+from samuel.config_options import fraction as fraction
+from samuel.config_options import non_negative_int as non_negative_int
+from samuel.config_options import number as number
+from samuel.config_options import positive_float as positive_float
+from samuel.config_options import positive_int as positive_int
+from samuel.config_options import whole_number as whole_number
 
 
 def sprt(text: str):

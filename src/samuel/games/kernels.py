@@ -10,8 +10,8 @@ no branch knows, or an evaluator a game lacks, raises ``ValueError``: numba chec
 reading a position as the wrong game's would go on silently. What is the same for every game
 (the evaluators built on a game's classic evaluation and network encoding) is here.
 
-Values are from the point of view of the game's *first player* (for Tigers & Sheep, the tigers;
-for draughts, Black): ``sign`` is +1 when that player is to move, -1 otherwise. A finished game's
+Values are from the point of view of the game's *first player* (its descriptor's first side):
+``sign`` is +1 when that player is to move, -1 otherwise. A finished game's
 ``result`` is the first player's points: +1 or -1 for a plain win or loss, 0 a draw, more for a
 game that scores more (a gammon: 2).
 
@@ -22,17 +22,17 @@ without chance always returns 0 outcomes.
 
 **Networks.** A game's encoder (:func:`network_inputs`) lists the set inputs of a position for the
 game-neutral network (:mod:`samuel.nn.network`); each game declares its input count and the view
-its network's value is in (:class:`CompiledGame`). Tigers & Sheep's inputs say who is to move, so
-its network values the position for the tigers, the first player. Draughts' inputs are seen from
-the side to move (the draughts course's encoding: my men, my kings, theirs), so a position and its
-colour-swapped half-turn have the same inputs and its network's value is the *side to move's*:
-:func:`network_sign` turns it into the first player's view wherever a value leaves the network
-(the search, the hybrid), and turns training targets (first player's view) into the network's.
+its network's value is in (:class:`CompiledGame`). A game whose inputs say who is to move has a
+network that values the position for the first player. A game whose inputs are seen from the side
+to move (my pieces, theirs) gives a position and its colour-swapped half-turn the same inputs, and
+its network's value is the *side to move's*: :func:`network_sign` turns it into the first
+player's view wherever a value leaves the network (the search, the hybrid), and turns training
+targets (first player's view) into the network's.
 
-A game's number names the game in its low 8 bits (``GAME_MASK``) and a variant of its rules in
-the bits above: for Tigers & Sheep, the captures that win (:func:`tigers_and_sheep`). The standard
-game is the plain number (``TIGERS_AND_SHEEP`` = 0, five captures), so nothing that plays the
-standard game passes anything new. English draughts (``DRAUGHTS`` = 1) has no variants.
+A game's number names the game in its low 8 bits (``GAME_MASK``: its descriptor's number) and a
+variant of its rules in the bits above (``VARIANT_SHIFT``), which the game's package defines and
+numbers (:attr:`CompiledGame.variants` says how many). The standard game is the plain number, so
+nothing that plays the standard game passes anything new; a game without variants has only it.
 
 The compiled sizes are per game (:class:`CompiledGame`) with one common maximum each
 (``STATE_SIZE``, ``MAX_MOVES``, ``SCRATCH``), checked against each other at import.
@@ -62,10 +62,7 @@ from .compiled_game import (  # noqa: F401  (compiled code reads these names fro
     VIEW_SIDE_TO_MOVE,
     CompiledGame,
 )
-from .tigers import board as tigers_board
 
-TIGERS_AND_SHEEP = 0
-DRAUGHTS = 1
 GAME_MASK = dispatch.GAME_MASK  # a game number's low bits name the game ...
 VARIANT_SHIFT = 8  # ... and the bits above, its variant (0: the standard rules)
 
@@ -154,15 +151,6 @@ def check_evaluator(game: int, evaluator: int) -> None:
         have = ", ".join(EVALUATOR_NAMES.get(e, str(e)) for e in sizes.evaluators)
         wanted = EVALUATOR_NAMES.get(evaluator, f"number {evaluator}")
         raise ValueError(f"{sizes.title} has no {wanted} evaluator; it has: {have}")
-
-
-def tigers_and_sheep(captures_to_win: int = tigers_board.CAPTURES_TO_WIN) -> int:
-    """The game number of Tigers & Sheep won by ``captures_to_win`` captures (standard: 5)."""
-    if not 1 <= captures_to_win <= tigers_board.SHEEP:
-        raise ValueError(f"captures to win must be between 1 and 20, not {captures_to_win}")
-    if captures_to_win == tigers_board.CAPTURES_TO_WIN:
-        return TIGERS_AND_SHEEP
-    return TIGERS_AND_SHEEP | (captures_to_win << VARIANT_SHIFT)
 
 
 @kernel

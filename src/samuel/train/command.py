@@ -6,16 +6,9 @@ import argparse
 import math
 import sys
 
+from samuel.config_options import add_config_options, config_from
 from samuel.games import default_game, descriptors, get_game
-from samuel.options import (
-    add_backend_arguments,
-    add_game_argument,
-    backend_of,
-    fraction,
-    non_negative_int,
-    positive_float,
-    positive_int,
-)
+from samuel.options import add_backend_arguments, add_game_argument, backend_of, positive_int
 from samuel.progress import StageProgress
 
 from .config import GAME_DEFAULTS, TrainConfig, game_defaults
@@ -70,7 +63,6 @@ def _per_game(field: str) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    d = TrainConfig()
     # The three positionals default per game (GAME_DEFAULTS): None here, filled in by the game.
     parser.add_argument(
         "generations",
@@ -89,112 +81,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         help=f"where weights are saved and resumed from ({_per_game('out_dir')})",
     )
-    parser.add_argument("--from", dest="start_from", help="start from this weights file")
-    parser.add_argument(
-        "--depth",
-        type=positive_int,
-        default=d.depth,
-        help=f"search depth in self-play and matches ({d.depth})",
-    )
-    parser.add_argument(
-        "--ply-cap",
-        type=positive_int,
-        default=d.ply_cap,
-        help=f"a game this long is a draw ({d.ply_cap})",
-    )
-    parser.add_argument(
-        "--random-plies",
-        type=non_negative_int,
-        default=d.random_plies,
-        help=f"random opening plies in self-play ({d.random_plies})",
-    )
-    parser.add_argument(
-        "--epsilon",
-        type=fraction,
-        default=d.epsilon,
-        help=f"chance of a random move after that ({d.epsilon})",
-    )
-    parser.add_argument(
-        "--lambda", dest="lam", type=fraction, default=d.lam, help=f"TD(lambda) blend ({d.lam})"
-    )
-    parser.add_argument(
-        "--buffer-generations",
-        type=positive_int,
-        default=d.buffer_generations,
-        help=f"generations of samples to train on ({d.buffer_generations})",
-    )
-    parser.add_argument(
-        "--no-balance",
-        dest="balance",
-        action="store_false",
-        help="train on all positions without balancing outcomes",
-    )
-    parser.add_argument(
-        "--epochs",
-        type=non_negative_int,
-        default=d.epochs,
-        help=f"passes over the samples per generation ({d.epochs})",
-    )
-    parser.add_argument(
-        "--batch-size",
-        type=positive_int,
-        default=d.batch_size,
-        help=f"positions per optimiser step ({d.batch_size})",
-    )
-    parser.add_argument(
-        "--learning-rate",
-        type=positive_float,
-        default=d.learning_rate,
-        help=f"Adam's learning rate ({d.learning_rate})",
-    )
-    parser.add_argument(
-        "--match-games",
-        type=positive_int,
-        default=d.match_games,
-        help=f"games per match ({d.match_games})",
-    )
-    parser.add_argument(
-        "--match-every",
-        type=positive_int,
-        default=d.match_every,
-        help=f"play matches every this many generations ({d.match_every})",
-    )
-    parser.add_argument(
-        "--workers",
-        type=positive_int,
-        help="threads and match processes (every core); results don't depend on it",
-    )
+    add_config_options(parser, TrainConfig, "start_from", "workers")
     add_backend_arguments(parser)
-    parser.add_argument(
-        "--moves-left",
-        action="store_true",
-        help="give the network a moves-left head if it has none (a head is always trained)",
-    )
-    parser.add_argument(
-        "--moves-left-weight",
-        type=positive_float,
-        default=d.moves_left_weight,
-        metavar="W",
-        help=f"the plies-left loss's weight against the value loss ({d.moves_left_weight})",
-    )
-    parser.add_argument(
-        "--heads-only",
-        action="store_true",
-        help="with --moves-left: train the head alone, the value layers frozen (the network "
-        "plays exactly as before when the search ignores the head)",
-    )
-    parser.add_argument(
-        "--tablebase",
-        metavar="DIR",
-        help="exact plies-left targets from this tablebase once the hand is empty (Tigers)",
-    )
-    parser.add_argument(
-        "--table-positions",
-        type=non_negative_int,
-        default=d.table_positions,
-        metavar="N",
-        help="with --tablebase: add N positions drawn from the table to each generation, with "
-        f"their exact values and distances ({d.table_positions})",
+    add_config_options(
+        parser,
+        TrainConfig,
+        only=("moves_left", "moves_left_weight", "heads_only", "tablebase", "table_positions"),
     )
     parser.add_argument(
         "--no-progress", dest="progress", action="store_false", help="no progress bar"
@@ -204,30 +96,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def command_train(args: argparse.Namespace) -> None:
     d = game_defaults(args.game)
-    config = TrainConfig(
-        game=args.game,
+    config = config_from(
+        TrainConfig,
+        args,
         generations=d.generations if args.generations is None else args.generations,
         games=d.games if args.games is None else args.games,
         out_dir=d.out_dir if args.out_dir is None else args.out_dir,
-        start_from=args.start_from,
-        depth=args.depth,
-        ply_cap=args.ply_cap,
-        random_plies=args.random_plies,
-        epsilon=args.epsilon,
-        lam=args.lam,
-        buffer_generations=args.buffer_generations,
-        balance=args.balance,
-        epochs=args.epochs,
-        batch_size=args.batch_size,
-        learning_rate=args.learning_rate,
-        match_games=args.match_games,
-        match_every=args.match_every,
-        workers=args.workers,
-        moves_left=args.moves_left,
-        moves_left_weight=args.moves_left_weight,
-        tablebase=args.tablebase,
-        heads_only=args.heads_only,
-        table_positions=args.table_positions,
     )
     progress = StageProgress(enabled=args.progress)
 

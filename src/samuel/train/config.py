@@ -7,6 +7,13 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
+from samuel.config_options import (
+    fraction,
+    non_negative_int,
+    option_field,
+    positive_float,
+    positive_int,
+)
 from samuel.errors import CommandError
 from samuel.games import default_game, descriptors, registry
 
@@ -22,25 +29,57 @@ class TrainConfig:
     generations: int = 50  # generations to train
     games: int = 500  # self-play games per generation
     out_dir: str = "weights"  # where weights are saved and resumed from
-    start_from: str | None = None  # start from this weights file (--from)
-    depth: int = 3  # search depth in self-play and matches
-    ply_cap: int = 200  # a game this long is a draw
-    random_plies: int = 10  # random opening plies in self-play
-    epsilon: float = 0.05  # chance of a random move after that
-    lam: float = 0.7  # TD(lambda) blend (--lambda)
-    buffer_generations: int = 5  # generations of samples to train on
-    balance: bool = True  # balance the two players' wins (--no-balance turns off)
-    epochs: int = 2  # passes over the samples per generation
-    batch_size: int = 256  # positions per optimiser step
-    learning_rate: float = 1e-3  # Adam's learning rate
-    match_games: int = 100  # games per match
-    match_every: int = 10  # play matches every this many generations
-    workers: int | None = None  # threads/processes; None: every core (results don't depend on it)
-    moves_left: bool = False  # give a network without the moves-left head one (a head is kept)
-    moves_left_weight: float = 0.1  # the plies loss's weight against the value loss (lc0's)
-    tablebase: str | None = None  # a game with a tablebase: exact plies-left targets where it holds
-    heads_only: bool = False  # train the moves-left head alone; the value layers stay frozen
-    table_positions: int = 0  # positions drawn from the tablebase per generation, exact targets
+    # From here on the fields are ``samuel train``'s options, their help in their metadata.
+    start_from: str | None = option_field(None, "start from this weights file", flag="--from")
+    depth: int = option_field(3, "search depth in self-play and matches", type=positive_int)
+    ply_cap: int = option_field(200, "a game this long is a draw", type=positive_int)
+    random_plies: int = option_field(10, "random opening plies in self-play", type=non_negative_int)
+    epsilon: float = option_field(0.05, "chance of a random move after that", type=fraction)
+    lam: float = option_field(0.7, "TD(lambda) blend", flag="--lambda", type=fraction)
+    buffer_generations: int = option_field(
+        5, "generations of samples to train on", type=positive_int
+    )
+    balance: bool = option_field(  # balance the two players' wins
+        True, "train on all positions without balancing outcomes", flag="--no-balance", store=False
+    )
+    epochs: int = option_field(2, "passes over the samples per generation", type=non_negative_int)
+    batch_size: int = option_field(256, "positions per optimiser step", type=positive_int)
+    learning_rate: float = option_field(1e-3, "Adam's learning rate", type=positive_float)
+    match_games: int = option_field(100, "games per match", type=positive_int)
+    match_every: int = option_field(
+        10, "play matches every this many generations", type=positive_int
+    )
+    workers: int | None = option_field(  # None: every core
+        None,
+        "threads and match processes (every core); results don't depend on it",
+        type=positive_int,
+    )
+    moves_left: bool = option_field(  # a head is kept
+        False,
+        "give the network a moves-left head if it has none (a head is always trained)",
+        store=True,
+    )
+    moves_left_weight: float = option_field(  # lc0's
+        0.1, "the plies-left loss's weight against the value loss", type=positive_float, metavar="W"
+    )
+    tablebase: str | None = option_field(  # a game with a tablebase: exact targets where it holds
+        None,
+        "exact plies-left targets from this tablebase once the hand is empty (Tigers)",
+        metavar="DIR",
+    )
+    heads_only: bool = option_field(  # the value layers stay frozen
+        False,
+        "with --moves-left: train the head alone, the value layers frozen (the network "
+        "plays exactly as before when the search ignores the head)",
+        store=True,
+    )
+    table_positions: int = option_field(  # exact targets
+        0,
+        "with --tablebase: add N positions drawn from the table to each generation, with "
+        "their exact values and distances",
+        type=non_negative_int,
+        metavar="N",
+    )
 
     def __post_init__(self) -> None:
         games = registry()

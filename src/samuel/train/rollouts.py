@@ -658,7 +658,7 @@ def tablebase_distances(table, states: np.ndarray) -> tuple[np.ndarray, np.ndarr
     game's end with perfect play where the table holds a decided position (NaN elsewhere: a
     drawn position has no end to count to)."""
     layers, captures = _table_parts(table)
-    game = games.tigers_and_sheep(captures)
+    game = table.game
     states = check_states(game, states)
     mask = np.zeros(states.shape[0], dtype=np.bool_)
     values = np.zeros(states.shape[0], dtype=np.int8)
@@ -685,10 +685,10 @@ def _table_layers(table, game: int) -> tuple:
     """The layers of ``table`` for rollouts of ``game``; ValueError unless it is the table of
     that game (Tigers & Sheep won by the table's captures)."""
     layers, captures = _table_parts(table)
-    if game != games.tigers_and_sheep(captures):
+    if game != table.game:
         raise ValueError(
             f"the tablebase is of Tigers & Sheep won by {captures} captures (game number "
-            f"{games.tigers_and_sheep(captures)}): it cannot label positions of "
+            f"{table.game}): it cannot label positions of "
             f"{games.compiled_game(game).title} (game number {game})"
         )
     return layers

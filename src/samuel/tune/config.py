@@ -7,15 +7,18 @@ Light on purpose: building the command line imports this module, not the kernels
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from samuel.config_options import even_games, number, option_field
 from samuel.errors import CommandError
 from samuel.games import default_game
 
 from .games import TUNABLE as _TUNABLE
+from .games import UNIT as _UNIT
 
 if TYPE_CHECKING:
     from samuel.match.sprt import Sprt
@@ -28,6 +31,27 @@ def _game_default(config, name: str, value) -> None:
     """Fill in a field left at None with the game's default (the config is frozen, and its saved
     form should say what was used)."""
     object.__setattr__(config, name, value)
+
+
+def _features(text: str) -> tuple[str, ...]:
+    """A comma-separated list of feature names; which names are features depends on --game,
+    so the command's config checks them."""
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def _per_game(defaults: dict[str, tuple[str, ...]]) -> str:
+    """A default that depends on the game, as help text: ``tigers: a,b; draughts: c``."""
+    return "; ".join(f"{game}: {','.join(names)}" for game, names in defaults.items())
+
+
+def _sprt(text: str):
+    """An SPRT's bounds, ``elo0=0,elo1=10[,alpha=0.05,beta=0.05]`` (samuel.match.sprt)."""
+    from samuel.match.sprt import parse_sprt
+
+    try:
+        return parse_sprt(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _has_tablebase(game: str) -> bool:
@@ -48,15 +72,26 @@ def _tablebase_games() -> str:
 
 @dataclass(frozen=True)
 class SelfPlayDataConfig:
-    """How the labelled positions are made. Every field is a ``samuel selfplay`` option."""
+    """How the labelled positions are made. Every field is a ``samuel selfplay`` option (the
+    metadata's help says what it is)."""
 
-    games: int = 2000  # self-play games to play
-    out: str = "data/selfplay.npz"  # the file to write
-    player: str = "classic:depth=3"  # who plays both sides: a classic, network or hybrid spec
-    random_plies: int = 10  # random opening plies, for diverse positions (as in training)
-    epsilon: float = 0.05  # chance of a random move after the opening (as in training)
-    ply_cap: int = 200  # a game this long is a draw
-    seed: int = 0  # the run's seed: game g's seed comes from (seed, g)
+    games: int = option_field(2000, "self-play games to play", type=number(int, 1))
+    out: str = option_field("data/selfplay.npz", "the .npz file to write")
+    # a classic, network or hybrid spec
+    player: str = option_field(
+        "classic:depth=3", "who plays both sides, a searching player's spec searching to a depth"
+    )
+    random_plies: int = option_field(  # as in training
+        10, "random opening plies, for diverse positions", type=number(int, 0)
+    )
+    epsilon: float = option_field(  # as in training
+        0.05, "chance of a random move after the opening", type=number(float, 0.0, 1.0)
+    )
+    ply_cap: int = option_field(200, "a game this long is a draw", type=number(int, 1, 30_000))
+    seed: int = option_field(
+        0, "the run's seed: game g's seed comes from (seed, g)", type=number(int, 0)
+    )
+    # --workers and --game are every tuning command's (samuel.tune.commands)
     workers: int | None = None  # threads (every core); the file does not depend on it
     game: str = DEFAULT_GAME  # the game played (a registry name)
 
@@ -79,32 +114,86 @@ class SelfPlayDataConfig:
 
 @dataclass(frozen=True)
 class TuneConfig:
-    """How ``samuel tune`` runs. Every field is one of its options."""
+    """How ``samuel tune`` runs. Every field is one of its options (the metadata's help says
+    what it is)."""
 
     # labelled positions (samuel selfplay): one file, or several (games of different players)
-    data: str | tuple[str, ...] = "data/selfplay.npz"
-    out: str = "tuned.json"  # where the tuned weights go (a classic weights file)
-    start: str | None = None  # weights to start from (None: the hand-written ones)
-    validation: float = 0.1  # share of the games held out (split by game, never by position)
-    iterations: int = 2000  # full-batch steps
-    learning_rate: float = 0.002  # Adam: about this much per weight and step
-    optimizer: str = "adam"  # adam or gd
-    # Features whose weights stay as they start; None: the game's unit (captured, men) only.
-    fixed: tuple[str, ...] | None = None
-    seed: int = 0  # picks the held-out games
+    data: str | tuple[str, ...] = option_field(
+        "data/selfplay.npz",
+        "labelled positions of the game, .npz files from samuel selfplay (several: games "
+        "of different players, taken together)",
+        positional=True,
+        nargs="+",
+        parser_default=None,
+    )
+    out: str = option_field(
+        "tuned.json", "where to write the tuned weights, a classic weights file"
+    )
+    start: str | None = option_field(  # None: the hand-written ones
+        None, "weights to start from (the hand-written ones)"
+    )
+    validation: float = option_field(  # split by game, never by position
+        0.1,
+        "share of the games held out to validate on",
+        type=number(float, 0.0, 0.99, low_open=True),
+    )
+    iterations: int = option_field(2000, "full-batch steps", type=number(int, 0))
+    learning_rate: float = option_field(
+        0.002,
+        "step size; with adam, about the change per weight and step",
+        type=number(float, 0.0, low_open=True),
+    )
+    optimizer: str = option_field("adam", "adam or plain gradient descent", choices=("adam", "gd"))
+    # None: the game's unit (captured, men) only.
+    fixed: tuple[str, ...] | None = option_field(
+        None,
+        "features whose weights stay as they start, the game's unit among them "
+        f"({_per_game({game: (unit,) for game, unit in _UNIT.items()})})",
+        type=_features,
+        metavar="F1,F2",
+    )
+    seed: int = option_field(0, "picks the held-out games", type=number(int, 0))
+    # --workers and --game are every tuning command's (samuel.tune.commands)
     workers: int | None = None  # threads (every core); the result does not depend on it
     game: str = DEFAULT_GAME  # the game of the data set and the weights
-    tables: bool = True  # tune the piece-square tables too (they start at zero if absent)
-    label: str = "result"  # result, search or rollout (samuel.tune.labels)
-    label_player: str = "classic:depth=5"  # who searches (search) or plays out (rollout)
-    rollouts: int = 16  # games per position with label rollout
-    tablebase: str | None = None  # a tablebase folder (a game with one), exact where it holds
-    deduplicate: bool = False  # each distinct position once, its targets averaged
+    tables: bool = option_field(  # they start at zero if absent
+        True,
+        "tune the named features alone, not the piece-square tables",
+        flag="--no-tables",
+        store=False,
+    )
+    label: str = option_field(  # samuel.tune.labels
+        "result",
+        "what a position is fitted to: its game's result, a deeper search's score, or rollouts",
+        choices=("result", "search", "rollout"),
+    )
+    label_player: str = option_field(
+        "classic:depth=5", "who searches (--label search) or plays the rollouts"
+    )
+    rollouts: int = option_field(16, "games a position with --label rollout", type=number(int, 1))
+    tablebase: str | None = option_field(  # a tablebase folder (a game with one)
+        None,
+        "Tigers & Sheep: label positions with the hand empty by this tablebase's exact "
+        "values, and report the error against them",
+        metavar="DIR",
+    )
+    deduplicate: bool = option_field(
+        False,
+        "each distinct position once, its targets averaged (validation positions met in "
+        "training games left out)",
+        store=True,
+    )
     # The final match, tuned against the start weights: games (0: none), depth, opening plies
     # (which must differ from the data's random plies, so that its openings were not the data's).
-    match_games: int = 400
-    match_depth: int = 3
-    match_opening_plies: int = 5
+    match_games: int = option_field(
+        400,
+        "games of the final match, tuned against start, an even number; 0: none",
+        type=number(int, 0),
+    )
+    match_depth: int = option_field(3, "the final match's search depth", type=number(int, 1, 20))
+    match_opening_plies: int = option_field(
+        5, "random opening plies of the final match, unlike the data's", type=number(int, 0, 40)
+    )
 
     def __post_init__(self) -> None:
         from .games import tuning_game
@@ -155,22 +244,58 @@ TUNABLE = _TUNABLE.get(DEFAULT_GAME, ())
 
 @dataclass(frozen=True)
 class HillClimbConfig:
-    """How ``samuel hillclimb`` runs. Every field is one of its options."""
+    """How ``samuel hillclimb`` runs. Every field is one of its options (the metadata's help
+    says what it is)."""
 
-    rounds: int = 40  # challengers to try
-    games: int = 200  # games per round (with an SPRT, the most)
-    out_dir: str = "tuning/hillclimb"  # logs, the champion and the learned weights
-    start: str | None = None  # the weights to start from (None: the hand-written ones)
-    depth: int = 3  # search depth in every match
-    step: float = 0.3  # a change is about this share of the weight (at least STEP_FLOOR)
-    accept: float = 0.55  # the score a challenger needs (without an SPRT)
-    sprt: Sprt | None = None  # accept a challenger when this test accepts H1
-    features: tuple[str, ...] | None = None  # the weights that may change (None: the game's)
-    opening_plies: int = 4  # random opening plies in the rounds' matches
-    final_games: int = 400  # games in the final match, fixed before it is played
-    final_opening_plies: int = 5  # random opening plies in the final match (not the rounds')
-    ply_cap: int = 200  # a game this long is a draw
-    seed: int = 0  # the run's seed: every round's and the final match's seeds come from it
+    rounds: int = option_field(40, "challengers to try", type=number(int, 0))
+    games: int = option_field(
+        200, "games per round, an even number; with --sprt the most", type=even_games
+    )
+    out_dir: str = option_field(
+        "tuning/hillclimb", "where the log, champion and learned weights go"
+    )
+    start: str | None = option_field(  # None: the hand-written ones
+        None, "weights to start from (the hand-written ones)"
+    )
+    depth: int = option_field(3, "search depth in every match", type=number(int, 1, 20))
+    step: float = option_field(  # at least STEP_FLOOR
+        0.3,
+        "a change is about this share of the weight",
+        type=number(float, 0.0, 10.0, low_open=True),
+    )
+    accept: float = option_field(  # without an SPRT
+        0.55,
+        "the score a challenger needs to become champion",
+        type=number(float, 0.0, 1.0, low_open=True),
+    )
+    sprt: Sprt | None = option_field(
+        None,
+        "accept a challenger when this SPRT accepts H1 (instead of --accept)",
+        type=_sprt,
+        metavar="elo0=E0,elo1=E1,alpha=A,beta=B",
+    )
+    features: tuple[str, ...] | None = option_field(  # None: the game's
+        None,
+        f"the weights that may change, never the unit ({_per_game(_TUNABLE)})",
+        type=_features,
+        metavar="F1,F2",
+    )
+    opening_plies: int = option_field(
+        4, "random opening plies in the rounds", type=number(int, 0, 40)
+    )
+    final_games: int = option_field(  # fixed before it is played
+        400, "games in the final match, learned vs start", type=even_games
+    )
+    final_opening_plies: int = option_field(
+        5,
+        "random opening plies in the final match; must differ from --opening-plies",
+        type=number(int, 0, 40),
+    )
+    ply_cap: int = option_field(200, "a game this long is a draw", type=number(int, 1))
+    seed: int = option_field(  # every round's and the final match's seeds come from it
+        0, "the run's seed", type=number(int, 0)
+    )
+    # --workers and --game are every tuning command's (samuel.tune.commands)
     workers: int = 1  # match worker processes; the results do not depend on it
     game: str = DEFAULT_GAME  # the game the matches are played on
 

@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from samuel.games import kernels as game_kernels
 from samuel.games.base import (
     MAX_MOVE_CHARS,
     MAX_POSITION_CHARS,
@@ -53,7 +52,7 @@ from .board import (
 
 Square = int  # a PDN square number, 1-32 (the kernels use the index, square - 1)
 
-DRAUGHTS = game_kernels.DRAUGHTS  # the game's number in samuel.games.kernels' dispatch
+DRAUGHTS = DESCRIPTOR.number  # the game's number in samuel.games.kernels' dispatch
 SYMMETRY_COUNT = 2  # 0: the identity; 1: the half-turn with the colours swapped
 
 

@@ -3,7 +3,7 @@ over its kernels, and its sizes (``COMPILED``).
 
 A position is four int64 words: the tigers' and the sheep's masks, the sheep in hand, and 1 when
 the tigers are to move. The game's number carries a variant in its bits above the low 8: the
-captures that win (:func:`samuel.games.kernels.tigers_and_sheep`), 0 for the standard five.
+captures that win (:func:`variant_number`), 0 for the standard five.
 """
 
 from __future__ import annotations
@@ -13,13 +13,24 @@ import numpy as np
 from samuel.games.compiled_game import NOT_OVER, VIEW_FIRST_PLAYER, CompiledGame, evaluators
 from samuel.jit import inline_kernel
 
+from . import DESCRIPTOR, board, kernels
 from . import actions as tigers_actions
-from . import board, kernels
 from . import classic as tigers_classic
 from .tablebase.index import stored_code
 from .tablebase.values import code_outcome
 
 VARIANT_SHIFT = 8
+
+
+def variant_number(captures_to_win: int = board.CAPTURES_TO_WIN) -> int:
+    """The game number of Tigers & Sheep won by ``captures_to_win`` captures (standard: 5, the
+    plain number)."""
+    if not 1 <= captures_to_win <= board.SHEEP:
+        raise ValueError(f"captures to win must be between 1 and 20, not {captures_to_win}")
+    if captures_to_win == board.CAPTURES_TO_WIN:
+        return DESCRIPTOR.number
+    return DESCRIPTOR.number | (captures_to_win << VARIANT_SHIFT)
+
 
 COMPILED = CompiledGame(
     title="Tigers & Sheep",

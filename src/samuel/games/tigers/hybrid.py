@@ -21,6 +21,7 @@ def hybrid_parameters(
 ) -> np.ndarray:
     """Tigers & Sheep's hybrid parameters (:func:`samuel.games.hybrid.hybrid_parameters`)."""
     from samuel.games.hybrid import hybrid_parameters as pack
-    from samuel.games.kernels import TIGERS_AND_SHEEP
 
-    return pack(TIGERS_AND_SHEEP, scale, classic_weights, network_params)
+    from . import DESCRIPTOR
+
+    return pack(DESCRIPTOR.number, scale, classic_weights, network_params)

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from samuel.games import kernels as game_kernels
 from samuel.games.base import (
     MAX_MOVE_CHARS,
     MAX_POSITION_CHARS,
@@ -47,6 +46,7 @@ from .board import (
     SYMMETRIES,
     TIGERS,
 )
+from .compiled import variant_number
 
 Point = int  # 0..24, x + 5*y
 TIGERS_SIDE, SHEEP_SIDE = 0, 1  # the sides as side_to_move and Outcome.winner number them
@@ -437,7 +437,7 @@ class TigersAndSheep(PositionRules):
     record_format = RecordFormat(game_tag="Game", game_value=title, start_tag="Start")
 
     def __init__(self, captures_to_win: int = CAPTURES_TO_WIN) -> None:
-        self.number = game_kernels.tigers_and_sheep(captures_to_win)  # checks the range
+        self.number = variant_number(captures_to_win)  # checks the range
         self.captures_to_win = captures_to_win
         standard = captures_to_win == CAPTURES_TO_WIN
         self.name = DESCRIPTOR.name if standard else f"{DESCRIPTOR.name}-{captures_to_win}"

@@ -40,6 +40,11 @@ class Tablebase:
     def rules(self) -> TigersAndSheep:
         return TigersAndSheep(self.captures_to_win)
 
+    @property
+    def game(self) -> int:
+        """The number of the game the table is of (its variant's: won by its captures)."""
+        return self.rules.number
+
     def covers(self, position: Position) -> bool:
         """True if the table holds ``position``: hand empty, the game not yet won."""
         return position.sheep_in_hand == 0 and position.captured < self.captures_to_win
