@@ -35,7 +35,6 @@ from collections import Counter
 import numpy as np
 
 from samuel.errors import SamuelError
-from samuel.games import actions as game_actions
 from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.game import Game
@@ -63,15 +62,13 @@ def network_value(params: np.ndarray, position) -> float:
     count = games.zero_network_inputs(game, state, active, values)
     value, _ = zero.zero_forward(
         params,
-        games.compiled_game(game).zero_inputs,
-        game_actions.action_count(game),
         active,
         values,
         count,
         np.zeros(games.MAX_MOVES, dtype=np.int64),
         0,
         np.zeros(games.MAX_MOVES, dtype=np.float32),
-        np.zeros(zero.SCRATCH, dtype=np.float32),
+        np.zeros(zero.forward_scratch(params), dtype=np.float32),
         False,
     )
     return float(value) * games.network_sign(game, state)

@@ -2,20 +2,24 @@
 
 Measures, for each tree (``--before``, by default ``/tmp/before/src``, and ``--after``, by
 default ``src``), on both games: perft leaves/s from the start; alpha-beta nodes/s from the start
-at a fixed depth with the classic evaluation and with the shipped network; self-play games/s (the
-training loop's, on 2 numba threads); training samples/s of our network (no PyTorch); and PUCT
-simulations/s (as ``benchmarks/puct.py`` searches). Each tree runs in fresh subprocesses with the
-tree first on ``PYTHONPATH`` (each prints the ``samuel`` it imported), in rounds that alternate
-before, after, before, after...; a figure is the best (highest rate) of its rounds. Every kernel
-is called once, untimed, before it is timed, and each tree first runs one untimed warm-up
-subprocess, which compiles its kernels into numba's cache (minutes, the first time a tree's
-sources are seen).
+at a fixed depth with the classic evaluation and with the shipped network, and at one depth with
+random value networks of 64-32 and (only a tree whose networks carry their shape) 256-128 hidden
+units; self-play games/s (the training loop's, on 2 numba threads); training samples/s of our
+network (no PyTorch); and PUCT simulations/s (as ``benchmarks/puct.py`` searches). Each tree
+runs in fresh subprocesses with the tree first on ``PYTHONPATH`` (each prints the ``samuel`` it
+imported), in rounds that alternate before, after, before, after...; a figure is the best
+(highest rate) of its rounds. Every kernel is called once, untimed, before it is timed, and each
+tree first runs one untimed warm-up subprocess, which compiles its kernels into numba's cache
+(minutes, the first time a tree's sources are seen).
 
 The table gives each figure's rate before and after and their ratio (after / before), with the
-machine's load average beside it: the machine may be shared, so read low ratios against it. The
-work counts (perft leaves, alpha-beta nodes, self-play plies, PUCT nodes) must be the same in
-every run of both trees: a difference means the two trees do not compute the same thing, is
-printed loudly, and makes the exit status 1. Otherwise the exit status is 0, whatever the speeds.
+machine's load average beside it: the machine may be shared, so read low ratios against it. A
+figure only one tree measures (the 256-128 network: a tree from before networks carried their
+shape builds 64-32 ones only) shows ``-`` for the other; a second table sets each tree's 256-128
+nodes/s beside its 64-32 network's. The work counts (perft leaves, alpha-beta nodes, self-play
+plies, PUCT nodes) must be the same in every run of both trees: a difference means the two trees
+do not compute the same thing, is printed loudly, and makes the exit status 1. Otherwise the
+exit status is 0, whatever the speeds.
 
 Times are wall-clock seconds of the timed call only (the search's own clock for alpha-beta and
 PUCT), except draughts perft, which ``benchmarks/perft_draughts.py`` times in CPU seconds.
@@ -45,6 +49,8 @@ GAMES = ("tigers", "draughts")
 EVALUATORS = ("classic", "net")  # player names: samuel.players.make_player
 SELFPLAY_THREADS = 2
 BATCH_SIZE = 256
+NETWORK_SEED = 0x5EED  # the random value networks' (both sizes')
+NARROW, WIDE = (64, 32), (256, 128)  # their hidden layers: every trained network's, and wider
 # How much work each figure does, per game where it differs: each takes about 0.5-2 s here (2
 # cores) at the default sizes. "warm" is the warm-up subprocess's (it only compiles and loads).
 SIZES = {
@@ -56,6 +62,7 @@ SIZES = {
             ("draughts", "classic"): 16,
             ("draughts", "net"): 14,
         },
+        "networks": {"tigers": 6, "draughts": 10},  # the random 64-32 and 256-128 networks
         "selfplay": {"games": 400, "depth": 2},
         "training": {"samples": 65536, "epochs": 12},
         "puct": {"sims": 10000},
@@ -68,6 +75,7 @@ SIZES = {
             ("draughts", "classic"): 13,
             ("draughts", "net"): 12,
         },
+        "networks": {"tigers": 5, "draughts": 8},
         "selfplay": {"games": 50, "depth": 2},
         "training": {"samples": 8192, "epochs": 4},
         "puct": {"sims": 2000},
@@ -75,6 +83,7 @@ SIZES = {
     "warm": {
         "perft": {"tigers": 4, "draughts": 4},
         "alphabeta": {key: 2 for key in [(g, e) for g in GAMES for e in EVALUATORS]},
+        "networks": {"tigers": 2, "draughts": 2},
         "selfplay": {"games": 4, "depth": 2},
         "training": {"samples": 4 * BATCH_SIZE, "epochs": 1},
         "puct": {"sims": 20},
@@ -90,6 +99,24 @@ def number_of(rules) -> int:
     """The game's number: ``rules.number``, or ``kernel_id`` in a tree from before its rename
     (2026-12-06), so that the benchmark can measure such a tree too."""
     return rules.number if hasattr(rules, "number") else rules.kernel_id
+
+
+def random_networks(game: int) -> list[tuple[tuple[int, ...], object]]:
+    """``(hidden layers, network)`` of the random value networks the tree can build: the 64-32
+    one in any tree (a flat parameter array before networks carried their shape, an array with
+    its plan after), and the 256-128 one only where ``random_network`` takes the widths."""
+    import inspect
+
+    from samuel.games.networks import random_network
+
+    found = [(NARROW, random_network(game, NETWORK_SEED))]
+    if "hidden" in inspect.signature(random_network).parameters:
+        found.append((WIDE, random_network(game, NETWORK_SEED, hidden=WIDE)))
+    return found
+
+
+def network_figure(name: str, hidden: tuple[int, ...], depth: int) -> str:
+    return f"alpha-beta {name} random {'-'.join(map(str, hidden))} d{depth}"
 
 
 def use_the_trees_own_benchmarks() -> None:
@@ -113,6 +140,7 @@ def measure(sizes: dict, data: Path) -> list[dict]:
 
     from samuel.games import get_game
     from samuel.games.game import Game
+    from samuel.games.kernels import EVALUATOR_NETWORK
     from samuel.games.networks import random_network, random_zero_network
     from samuel.players import make_player
     from samuel.search.alphabeta import Searcher
@@ -151,6 +179,20 @@ def measure(sizes: dict, data: Path) -> list[dict]:
                     root, keys, game.window_start, player.evaluator, player.params, searched
                 )
             figure = f"alpha-beta {name} {evaluator_name} d{depth}"
+            row(figure, "nodes/s", result.nodes, result.nodes, result.seconds)
+
+    # alpha-beta with random value networks of two widths, at one depth (nodes/s side by side)
+    for name in GAMES:
+        rules = get_game(name)
+        game = Game(rules)
+        root, keys = rules.encode(game.position), game.history_keys()
+        depth = sizes["networks"][name]
+        for hidden, params in random_networks(number_of(rules)):
+            for searched in (2, depth):  # the first compiles (or loads) outside the timing
+                result = Searcher(number_of(rules)).search(
+                    root, keys, game.window_start, EVALUATOR_NETWORK, params, searched
+                )
+            figure = network_figure(name, hidden, depth)
             row(figure, "nodes/s", result.nodes, result.nodes, result.seconds)
 
     # self-play: the training loop's games (as benchmarks/selfplay.py plays them)
@@ -247,6 +289,23 @@ def run_child(tree: Path, mode: str, sizes: str, data: Path) -> dict:
     return result
 
 
+def print_network_widths(best: dict, depths: dict) -> None:
+    """Each tree's alpha-beta nodes/s with the 256-128 network beside its 64-32 network's (the
+    same search, depth and seed; the node counts differ, as the two networks' values do)."""
+    print(f"\nalpha-beta with random value networks: nodes/s, {'-'.join(map(str, WIDE))} "
+          f"beside {'-'.join(map(str, NARROW))}")  # fmt: skip
+    print(f"{'tree':6} {'game':8} {'depth':>5} {'64-32':>13} {'256-128':>13} {'wide/narrow':>12}")
+    for side in ("before", "after"):
+        for name, depth in depths.items():
+            narrow = best.get((side, network_figure(name, NARROW, depth)))
+            wide = best.get((side, network_figure(name, WIDE, depth)))
+            if narrow is None:
+                continue
+            shown = f"{wide:13,.0f}" if wide is not None else f"{'-':>13}"
+            ratio = f"{wide / narrow:11.3f}x" if wide is not None and narrow > 0 else f"{'-':>12}"
+            print(f"{side:6} {name:8} {depth:>5} {narrow:13,.0f} {shown} {ratio}")
+
+
 def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -282,8 +341,10 @@ def main() -> int:
                 results[side].append(run_child(tree, "time", sizes, data)["rows"])
             print(f"round {index + 1}/{rounds} done ({time.perf_counter() - started:.0f} s)")
 
-    figures = [row["figure"] for row in results["before"][0]]
-    units = {row["figure"]: row["unit"] for row in results["before"][0]}
+    # every figure either tree measured, in the order measured (the after tree's has them all)
+    first = results["after"][0] + results["before"][0]
+    figures = list(dict.fromkeys(row["figure"] for row in first))
+    units = {row["figure"]: row["unit"] for row in first}
     best, counts = {}, {}
     for side, runs in results.items():
         for rows in runs:
@@ -304,13 +365,17 @@ def main() -> int:
         if len(seen) > 1:
             mismatched.append(figure)
         count = "-" if seen == {None} else "MISMATCH" if len(seen) > 1 else str(next(iter(seen)))
-        before, after = best[("before", figure)], best[("after", figure)]
-        ratio = after / before if before > 0 else float("nan")
+        rates = [best.get((side, figure)) for side in ("before", "after")]
+        before, after = (f"{rate:13,.0f}" if rate is not None else f"{'-':>13}" for rate in rates)
+        if None in rates:  # only one tree measures it
+            print(f"{figure:{width}} {units[figure]:9} {count:>11} {before} {after} {'-':>12}")
+            continue
+        ratio = rates[1] / rates[0] if rates[0] > 0 else float("nan")
         mark = "  (<0.95)" if ratio < 0.95 else ""
         print(
-            f"{figure:{width}} {units[figure]:9} {count:>11} {before:13,.0f} {after:13,.0f} "
-            f"{ratio:11.3f}x{mark}"
+            f"{figure:{width}} {units[figure]:9} {count:>11} {before} {after} {ratio:11.3f}x{mark}"
         )
+    print_network_widths(best, SIZES[sizes]["networks"])
     print(
         f"\nbest of {rounds} round(s) a figure; load average at the end (1, 5, 15 min): "
         f"{load()}; {os.cpu_count()} CPUs; {time.perf_counter() - started:.0f} s in all"

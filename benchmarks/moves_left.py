@@ -283,7 +283,7 @@ def head_part(args) -> None:
     from samuel.games import kernels
     from samuel.games.moves_left import plies_left_estimate
     from samuel.games.networks import load_network
-    from samuel.nn.network import value_only
+    from samuel.nn.shape import PLIES, without_head
     from samuel.train.rollouts import tablebase_distances
     from samuel.train.selfplay import play_selfplay
 
@@ -295,8 +295,9 @@ def head_part(args) -> None:
         [derive_seed(args.seed, HEAD_GAME_STREAM, g) for g in range(args.head_games)], np.int64
     )
     root = rules.encode(rules.initial_position())
+    value = without_head(network, PLIES)
     played = play_selfplay(
-        game, kernels.EVALUATOR_NETWORK, value_only(network), root, args.depth, 10, 0.05, 200, seeds
+        game, kernels.EVALUATOR_NETWORK, value, root, args.depth, 10, 0.05, 200, seeds
     )
     states = np.concatenate([played.positions[g, : played.plies[g]] for g in range(len(seeds))])
     states = np.unique(states[states[:, 2] == 0], axis=0)  # the hand empty, each once

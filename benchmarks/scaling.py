@@ -65,7 +65,7 @@ from samuel.games.networks import (
     save_network,
     shipped_network,
 )
-from samuel.nn.network import value_only
+from samuel.nn.shape import PLIES, without_head
 from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig
 from samuel.train.loop import game_seed
 from samuel.train.selfplay import play_selfplay_parts
@@ -160,7 +160,7 @@ def selfplay_work(args, params, rules) -> Work:
     config = TrainConfig(game=args.game, games=args.games, depth=args.depth)
     return Work(
         game=rules.number,
-        params=value_only(params),  # self-play plays on the value alone, head or not
+        params=without_head(params, PLIES),  # self-play plays on the value alone, head or not
         root=rules.encode(rules.initial_position()),
         depth=config.depth,
         random_plies=config.random_plies,

@@ -23,11 +23,12 @@ import sys
 
 import numpy as np
 
-from samuel.games import get_game
+from samuel.games import evaluators, get_game
 from samuel.games import kernels as games
 from samuel.games.networks import load_network, load_zero_network
 from samuel.games.record import read_records, replay
 from samuel.games.tigers.tablebase.probe import load_tablebase
+from samuel.nn.shape import POLICY
 from samuel.nn.weights import read_network
 
 sys.path.insert(0, "benchmarks")
@@ -49,11 +50,12 @@ def record_positions(paths: list[str]) -> list:
 
 def evaluator(path: str):
     """A function giving the network's value of a position, for the tigers."""
-    if read_network(path).actions:
+    if read_network(path).network.has(POLICY):
         params = load_zero_network(path, TIGERS)
         return lambda position: network_value(params, position)
     params = load_network(path, TIGERS)
-    scratch = np.zeros(games.NETWORK_VALUES + games.MAX_SET_INPUTS, dtype=np.float32)
+    size = evaluators.scratch_size(TIGERS, games.EVALUATOR_NETWORK, params)
+    scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     return lambda position: float(
         games.network_value(TIGERS, params, position.encode(), scratch, active)

@@ -2,7 +2,7 @@
 batch size and Adam in PyTorch on the CPU (skipped if PyTorch is not installed:
 ``pip install torch==2.13.0``).
 
-Both train the game's network (Tigers & Sheep's 52-64-32-1 unless ``--game`` says another) with
+Both train the game's network (Tigers & Sheep's 58-64-32-1 unless ``--game`` says another) with
 Adam (lr 1e-3) on the same samples in batches of 256 (squared error / 2). Ours takes the
 positions, encodes their set inputs and runs the sparse forward and backward passes compiled;
 PyTorch takes the dense input rows (built once, outside the timing) and runs its own kernels on as
@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from samuel.games import get_game
-from samuel.games.networks import random_network
+from samuel.games.networks import network_shape, random_network
 from samuel.nn import network as N
 from samuel.train.buffer import Samples
 from samuel.train.trainer import Adam, encode, train_epoch
@@ -77,14 +77,12 @@ def pytorch(
     dense = [N.dense_inputs(e.inputs, e.active[i], e.values[i], e.counts[i]) for i in rows]
     inputs = torch.tensor(np.stack(dense))
     targets = torch.tensor(e.targets).unsqueeze(1)
-    model = torch.nn.Sequential(
-        torch.nn.Linear(e.inputs, N.HIDDEN1),
-        torch.nn.ReLU(),
-        torch.nn.Linear(N.HIDDEN1, N.HIDDEN2),
-        torch.nn.ReLU(),
-        torch.nn.Linear(N.HIDDEN2, 1),
-        torch.nn.Tanh(),
-    )
+    # the same layers as ours (random_network's shape): ReLU hidden layers, a tanh value
+    widths = (e.inputs, *network_shape(get_game(game).number).hidden)
+    layers = []
+    for n_in, n_out in zip(widths, widths[1:], strict=False):
+        layers += [torch.nn.Linear(n_in, n_out), torch.nn.ReLU()]
+    model = torch.nn.Sequential(*layers, torch.nn.Linear(widths[-1], 1), torch.nn.Tanh())
     optimiser = torch.optim.Adam(model.parameters(), lr=1e-3)
 
     def epoch() -> None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from samuel.nn.network import parameter_count
-from samuel.nn.weights import WeightsFileError, read_network, save_parameters
+from samuel.nn.shape import POLICY, network_of, without_head
+from samuel.nn.weights import WeightsFileError, read_network, save_network_array
 
 
 def main() -> int:
@@ -26,11 +26,12 @@ def main() -> int:
         loaded = read_network(args.zero)
     except (OSError, WeightsFileError) as error:
         sys.exit(f"zero_value: {error}")
-    if not loaded.actions:
+    if not loaded.network.has(POLICY):
         sys.exit(f"zero_value: {args.zero} is a value network already, not a Zero network")
-    value = loaded.params[: parameter_count(loaded.inputs, moves_left=True)]
-    save_parameters(value, args.out, loaded.game)
-    print(f"{args.out}: the value of {args.zero} ({len(value)} parameters)")
+    value = without_head(loaded.array, POLICY)  # the value and the moves-left head, as they were
+    save_network_array(value, args.out, loaded.game)
+    count = network_of(value).parameter_count
+    print(f"{args.out}: the value of {args.zero} ({count} parameters)")
     return 0
 
 

@@ -48,6 +48,7 @@ from hypothesis import strategies as st
 from samuel.errors import SamuelError
 from samuel.games import get_game
 from samuel.games import kernels as game_kernels
+from samuel.games.actions import legal_actions
 from samuel.games.base import IllegalMoveError, NotationError, terminations
 from samuel.games.draughts.rules import Move as DraughtsMove
 from samuel.games.draughts.rules import Position as DraughtsPosition
@@ -55,12 +56,12 @@ from samuel.games.game import Game
 from samuel.games.networks import (
     load_network,
     load_zero_network,
-    parameter_count,
+    network_shape,
     random_network,
     random_zero_network,
     save_network,
     save_zero_network,
-    zero_parameter_count,
+    zero_network_shape,
 )
 from samuel.games.record import (
     RESULTS,
@@ -72,7 +73,9 @@ from samuel.games.record import (
 from samuel.games.tigers.board import FULL, SHEEP, TIGERS
 from samuel.games.tigers.classic import FEATURES, classic_evaluate, load_weights, save_weights
 from samuel.games.tigers.rules import Move, Position, format_position
-from samuel.nn.weights import HEADER, ZERO_HEADER
+from samuel.nn.shape import network_of
+from samuel.nn.weights import header_bytes
+from samuel.nn.zero import zero_forward
 from samuel.players import MAX_ZERO_SIMULATIONS, SearchPlayer, ZeroPlayer, make_player
 from samuel.search.alphabeta import MAX_PLY
 from tests import game_numbers
@@ -734,7 +737,7 @@ def network_file() -> bytes:
 
 
 def zero_network_file() -> bytes:
-    """A valid TSNN file of a Samuel Zero network (version 4)."""
+    """A valid TSNN file of a Samuel Zero network."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "zero.bin"
         save_zero_network(random_zero_network(0, 1), path, 0)
@@ -743,6 +746,9 @@ def zero_network_file() -> bytes:
 
 NETWORK = network_file()
 ZERO_NETWORK = zero_network_file()
+# The files' headers (the shape, each head's record after it), as u32 fields a damage may change.
+HEADER_BYTES = header_bytes(network_shape(0))
+ZERO_HEADER_BYTES = header_bytes(zero_network_shape(0))
 # f32 values a damaged file may hold: not finite, the largest, the smallest, a NaN with a payload.
 ODD_FLOATS = [
     struct.pack("<f", value) for value in (math.nan, math.inf, -math.inf, 3.4e38, -0.0, 1e-45)
@@ -782,7 +788,7 @@ def damaged_bytes(draw, valid: bytes, fields: int = 0, values_from: int | None =
 @pytest.mark.slow
 @given(
     st.one_of(
-        damaged_bytes(NETWORK, fields=HEADER.size // 4, values_from=HEADER.size),
+        damaged_bytes(NETWORK, fields=HEADER_BYTES // 4, values_from=HEADER_BYTES),
         st.binary(max_size=64),
         st.just(b""),
     )
@@ -799,10 +805,10 @@ def test_network_files_are_loaded_or_refused_with_the_projects_errors(
         event("refused")
         return
     event("accepted")
-    assert params.dtype == np.float32 and params.shape == (parameter_count(0),)
+    assert params.dtype == np.float32 and network_of(params) == network_shape(0)
 
 
-@given(damaged_bytes(ZERO_NETWORK, fields=ZERO_HEADER.size // 4, values_from=ZERO_HEADER.size))
+@given(damaged_bytes(ZERO_NETWORK, fields=ZERO_HEADER_BYTES // 4, values_from=ZERO_HEADER_BYTES))
 @fuzz_settings(200)
 def test_zero_network_files_are_loaded_or_refused_with_the_projects_errors(
     folder: Path, content: bytes
@@ -815,13 +821,18 @@ def test_zero_network_files_are_loaded_or_refused_with_the_projects_errors(
         event("refused")
         return
     event("accepted")
-    assert params.dtype == np.float32 and params.shape == (zero_parameter_count(0),)
+    shape = zero_network_shape(0)
+    assert params.dtype == np.float32 and network_of(params) == shape
     assert np.all(np.isfinite(params))
-    assert np.all(np.isfinite(params))
-    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    scratch = np.zeros(shape.forward_scratch, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
+    values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
     for position in POSITIONS[:5]:  # finite weights may still overflow: only the size counts
-        game_kernels.network_value(0, params, position.encode(), scratch, active)
+        state = position.encode()
+        count = game_kernels.zero_network_inputs(0, state, active, values)
+        legal = np.unique(legal_actions(0, state)[1])
+        logits = np.zeros(len(legal), dtype=np.float32)
+        zero_forward(params, active, values, count, legal, len(legal), logits, scratch)
 
 
 # --- classic weights files ------------------------------------------------------------------

@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
+from samuel.games import evaluators, registry
 from samuel.games import kernels as game_kernels
-from samuel.games import registry
 from samuel.games.base import GameRules, Termination, terminations
 from samuel.games.game import Game
 from samuel.games.record import format_record, parse_records, record_from_game, replay
@@ -203,7 +203,8 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
     moves = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
     child = np.empty(sizes.state_words, dtype=np.int64)
     weights = rules.classic_weights()
-    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    size = evaluators.scratch_size(game, game_kernels.EVALUATOR_CLASSIC, weights)
+    scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     outcomes = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
     probabilities = np.empty(game_kernels.MAX_MOVES, dtype=np.float64)
@@ -295,7 +296,10 @@ def test_an_unknown_game_or_evaluator_is_an_error_not_a_zero(rules: GameRules) -
         )
         if e not in game_kernels.compiled_game(rules.number).evaluators
     ]
-    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    # room for the classic evaluator: no missing evaluator gets as far as reading it
+    weights = rules.classic_weights()
+    size = evaluators.scratch_size(rules.number, game_kernels.EVALUATOR_CLASSIC, weights)
+    scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     params = np.zeros(1000, dtype=np.float32)
     for evaluator in missing:
@@ -392,7 +396,8 @@ def test_the_network_encoding_of_a_position_and_its_images_agree(rules: GameRule
     sizes = game_kernels.compiled_game(game)
     assert sizes.symmetries == rules.symmetry_count
     params = random_network(game, 5)
-    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    size = evaluators.scratch_size(game, game_kernels.EVALUATOR_NETWORK, params)
+    scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
     image = np.zeros(sizes.state_words, dtype=np.int64)

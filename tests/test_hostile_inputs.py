@@ -323,11 +323,11 @@ def test_the_kernel_wrappers_check_their_arrays():
 
 
 def test_a_file_of_another_kind_is_named_without_quoting_it(tmp_path):
-    from samuel.nn.network import parameter_count
+    from samuel.nn.shape import Network
     from samuel.nn.weights import WeightsFileError, read_network
 
     path = tmp_path / "passwd"
-    path.write_bytes(b"root:x:0:0:root:/root:/bin/bash\n" + bytes(4 * parameter_count(52)))
+    path.write_bytes(b"root:x:0:0:root:/root:/bin/bash\n" + bytes(4 * Network(52).parameter_count))
     with pytest.raises(WeightsFileError) as error:
         read_network(path)
     assert "not a TSNN network (it does not start with TSNN)" in str(error.value)
@@ -335,10 +335,10 @@ def test_a_file_of_another_kind_is_named_without_quoting_it(tmp_path):
 
 
 def test_infinite_parameters_are_refused(tmp_path):
-    from samuel.nn.network import parameter_count
-    from samuel.nn.weights import HEADERS, WeightsFileError, read_network
+    from samuel.nn.shape import Network
+    from samuel.nn.weights import HEAD_RECORD, HEADERS, WeightsFileError, read_network
 
-    params = np.zeros(parameter_count(52), dtype="<f4")
+    params = np.zeros(Network(52).parameter_count, dtype="<f4")
     params[-1] = np.inf
     path = tmp_path / "inf.bin"
     path.write_bytes(HEADERS[1].pack(b"TSNN", 1, 52, 64, 32) + params.tobytes())
@@ -346,6 +346,15 @@ def test_infinite_parameters_are_refused(tmp_path):
         read_network(path)
     path.write_bytes(HEADERS[2].pack(b"TSNN", 2, 1, 52, 64, 32) + params.tobytes())
     with pytest.raises(WeightsFileError, match="not finite"):
+        read_network(path)
+    # version 5: the value head on layer 2 (index 1)
+    v5 = HEADERS[5].pack(b"TSNN", 5, 1, 52, 2, 64, 32, 0, 1) + HEAD_RECORD.pack(0, 1, 1, 0, 0, 0)
+    path.write_bytes(v5 + params.tobytes())
+    with pytest.raises(WeightsFileError, match="not finite"):
+        read_network(path)
+    params[-1] = 1e5  # finite, but past the largest weight a network may have
+    path.write_bytes(v5 + params.tobytes())
+    with pytest.raises(WeightsFileError, match=r"a weight of magnitude 1e\+05"):
         read_network(path)
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from samuel.games import get_game
 from samuel.games import kernels as K
+from samuel.games.evaluators import scratch_size
 from samuel.games.game import Game
 from samuel.games.moves_left import (
     DEFAULT_MAX_EFFECT,
@@ -27,34 +28,42 @@ from samuel.games.networks import (
     SHIPPED_MOVES_LEFT,
     has_moves_left,
     load_network,
+    network_shape,
     random_network,
     save_network,
     shipped_moves_left_network,
     shipped_network,
 )
 from samuel.match.play import play_game
-from samuel.nn import network as N
-from samuel.nn.network import value_only
+from samuel.nn.shape import PLAN, PLIES, without_head
 from samuel.players import SHIPPED_NETWORK, PlayerSpecError, SearchPlayer, make_player
 from samuel.search.alphabeta import SCRATCH, WIN, WIN_BOUND, Searcher
 from tests import game_numbers
 from tests.reference import dense_network as dense
-from tests.test_nn import GAMES, inputs_of, plain_inputs, positions
+from tests.test_nn import GAMES, plain_inputs, positions
 
 # Settings that adjust most values of a random network (its values rarely pass 0.8).
 LOW = (0.2, 0.5, 0.05)
+# The head's parameters: its own layer (64 x 32 weights, 32 biases), its output's (32 and 1).
+MOVES_LEFT_PARAMS = 64 * 32 + 32 + 32 + 1
+
+
+def value_only(net: np.ndarray) -> np.ndarray:
+    return without_head(net, PLIES)
 
 
 def head_network(name: str, seed: int) -> np.ndarray:
     """A network with the head whose biases are not zero, so that its values spread towards
     -1..1 and its plies left vary from position to position."""
     rng = np.random.default_rng(seed)
-    shape = N.layout(inputs_of(name), moves_left=True)
-    params = random_network(get_game(name).number, seed, moves_left=True)
-    params[shape.b1 : shape.w2] = rng.normal(0, 0.3, N.HIDDEN1)
-    params[shape.b2 : shape.w3] = rng.normal(0, 0.3, N.HIDDEN2)
-    params[shape.w3 : shape.b3] *= 2.0  # steeper: more values beyond the threshold
-    params[shape.b5] = 1.0
+    game = get_game(name).number
+    spans = dense.spans(network_shape(game, moves_left=True))
+    params = random_network(game, seed, moves_left=True)
+    for bias in ("b1", "b2"):
+        start, end = spans[bias]
+        params[start:end] = rng.normal(0, 0.3, end - start)
+    params[slice(*spans["w3"])] *= 2.0  # steeper: more values beyond the threshold
+    params[spans["b5"][0]] = 1.0
     return params
 
 
@@ -64,8 +73,8 @@ def evaluate(
     """The evaluator's score of ``position``; ``reference`` is the moves-left evaluator's root
     plies, which a search would have written into the scratch space."""
     rules = get_game(name)
-    scratch = np.zeros(K.SCRATCH, dtype=np.float32)
-    scratch[K.MOVES_LEFT_REFERENCE] = reference
+    scratch = np.zeros(scratch_size(rules.number, evaluator, params), dtype=np.float32)
+    scratch[-1] = reference  # the moves-left evaluator's reference: the scratch's last entry
     active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
     return K.evaluate(rules.number, evaluator, params, rules.encode(position), scratch, active)
 
@@ -227,7 +236,7 @@ def test_the_search_compares_its_leaves_with_its_root(name):
     for position in roots:
         keys = np.array([rules.key(position)], dtype=np.int64)
         searcher.search(rules.encode(position), keys, 0, K.EVALUATOR_MOVES_LEFT, params, 2)
-        written = searcher.tables[SCRATCH][K.MOVES_LEFT_REFERENCE]
+        written = searcher.tables[SCRATCH][-1]  # the scratch's last entry
         expected = plies_left_estimate(rules.number, net, rules.encode(position))
         assert written == pytest.approx(expected, rel=1e-5)
     assert (
@@ -354,13 +363,17 @@ def test_the_parameters_are_checked():
     net = random_network(game, 1, moves_left=True)
     with pytest.raises(ValueError, match="no moves-left head"):
         moves_left_parameters(game, random_network(game, 1))
-    with pytest.raises(ValueError, match="network has"):
+    with pytest.raises(ValueError, match="plan or length is not its shape's"):
         moves_left_parameters(game, net[:-1])
     with pytest.raises(ValueError, match="network has"):
         moves_left_parameters(game_numbers.DRAUGHTS, net)  # the other game's network
     broken = net.copy()
-    broken[5] = np.nan
+    broken[PLAN + 5] = np.nan
     with pytest.raises(ValueError, match="NaN"):
+        moves_left_parameters(game, broken)
+    broken = net.copy()
+    broken[5] = np.nan  # in the plan
+    with pytest.raises(ValueError, match="not a network for Tigers & Sheep"):
         moves_left_parameters(game, broken)
     for settings, phrase in [
         ((1.0, 0.1, 0.01), "threshold must be above 0 and below 1"),
@@ -402,13 +415,18 @@ def test_every_evaluators_parameters_are_checked_in_one_place():
     assert np.array_equal(check_params(game, K.EVALUATOR_MOVES_LEFT, packed), packed)
     assert check_params(game, K.EVALUATOR_NETWORK, headed).dtype == np.float32
     assert (
-        len(check_params(game, K.EVALUATOR_NETWORK, N.value_only(headed)))
-        == len(headed) - N.MOVES_LEFT_PARAMS
+        len(check_params(game, K.EVALUATOR_NETWORK, value_only(headed)))
+        == len(headed) - MOVES_LEFT_PARAMS
     )
     for evaluator, params, phrase in (
-        (K.EVALUATOR_MOVES_LEFT, packed[:-1], "moves-left parameters are 8005 numbers"),
-        (K.EVALUATOR_MOVES_LEFT, N.value_only(headed), "moves-left parameters"),
-        (K.EVALUATOR_NETWORK, headed[:-1], "network parameters are 5889 or 8002 numbers"),
+        (K.EVALUATOR_MOVES_LEFT, packed[:-1], "moves-left parameters: .*plan or length"),
+        (K.EVALUATOR_MOVES_LEFT, value_only(headed), "moves-left parameters: not a network"),
+        (
+            K.EVALUATOR_MOVES_LEFT,
+            np.concatenate([packed[:NETWORK], value_only(headed)]),
+            "moves-left parameters hold a network without the moves-left head",
+        ),
+        (K.EVALUATOR_NETWORK, headed[:-1], "network parameters: .*plan or length"),
         (K.EVALUATOR_NETWORK, np.full(len(headed), np.inf), "NaN or an infinity"),
         (K.EVALUATOR_NETWORK, ["a"] * len(headed), "array of numbers"),
         (9, headed, "has no number 9 evaluator"),

@@ -22,6 +22,7 @@ from samuel.games.tigers.tablebase.index import decode_index, layer_size
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.games.tigers.tablebase.sample import draw_positions
 from samuel.nn import network as N
+from samuel.nn.shape import PLAN, PLIES, network_of, plies_head, value_head, without_head
 from samuel.nn.weights import read_network
 from samuel.tablebase.build import build
 from samuel.train import loop
@@ -158,7 +159,7 @@ def test_a_head_network_plays_self_play_exactly_like_its_value_part():
     def play(params):
         return play_selfplay(TIGERS, games.EVALUATOR_NETWORK, params, root, 2, 4, 0.1, 60, seeds)
 
-    with_head, without = play(params), play(N.value_only(params))
+    with_head, without = play(params), play(without_head(params, PLIES))
     assert np.array_equal(with_head.positions, without.positions)
     assert np.array_equal(with_head.scores, without.scores)
 
@@ -178,10 +179,10 @@ def test_moves_left_training_is_bit_identical_on_1_and_2_workers_and_trains_the_
     two = train(tiny(tmp_path / "two", workers=2, moves_left=True, game=game), **QUIET)
     assert one.tobytes() == two.tobytes()
     start = random_network(get_game(game).number, 0x5EED, moves_left=True)
-    head = slice(len(start) - N.MOVES_LEFT_PARAMS, None)
+    head = slice(*network_of(start).head_span(PLIES))
     assert not np.array_equal(one[head], start[head])
     saved = read_network(tmp_path / "one" / "latest.bin")
-    assert saved.moves_left and np.array_equal(saved.params, one)
+    assert saved.network.has(PLIES) and np.array_equal(saved.array, one)
 
 
 @pytest.mark.slow
@@ -202,7 +203,7 @@ def test_train_moves_left_shows_the_plies_error_saves_the_head_and_resumes(tmp_p
         assert before > 0 and after > 0
     assert lines[2].split()[11].endswith("%") and lines[2].split()[12].endswith("%")  # matches
     for name in ("gen-001.bin", "gen-002.bin", "latest.bin", "start.bin"):
-        assert read_network(tmp_path / name).moves_left
+        assert read_network(tmp_path / name).network.has(PLIES)
     record = json.loads((tmp_path / "gen-002.json").read_text())
     assert record["config"]["moves_left"] is True
     assert record["config"]["moves_left_weight"] == 0.2
@@ -212,21 +213,21 @@ def test_train_moves_left_shows_the_plies_error_saves_the_head_and_resumes(tmp_p
     train(tiny(tmp_path, generations=1), rows.append, log=log.append, on_start=heads.append)
     assert "gen-002.bin (training its moves-left head)" in log[-1] and heads == [True]
     assert rows[-1].generation == 3 and rows[-1].plies_after > 0
-    assert read_network(tmp_path / "gen-003.bin").moves_left
+    assert read_network(tmp_path / "gen-003.bin").network.has(PLIES)
 
 
 def test_a_value_network_gets_a_head_when_asked_and_keeps_its_value_part(tmp_path):
     rows, log, heads = [], [], []
     train(tiny(tmp_path, generations=1), rows.append, log=log.append, on_start=heads.append)
     assert rows[-1].plies_before is None and heads == [False]
-    assert not read_network(tmp_path / "gen-001.bin").moves_left
+    assert not read_network(tmp_path / "gen-001.bin").network.has(PLIES)
     value = load_network(tmp_path / "gen-001.bin", TIGERS)
     train(tiny(tmp_path, generations=1, moves_left=True), rows.append, log=log.append)
     assert "gen-001.bin (with a new moves-left head)" in log[-1]
     start = load_network(tmp_path / "start.bin", TIGERS)
-    assert len(start) == len(value) + N.MOVES_LEFT_PARAMS
-    assert np.array_equal(start[: len(value)], value)
-    assert read_network(tmp_path / "gen-002.bin").moves_left and rows[-1].plies_after > 0
+    assert network_of(start) == network_of(value).with_heads((value_head(), plies_head()))
+    assert np.array_equal(start[PLAN : len(value)], value[PLAN:])  # the head comes last
+    assert read_network(tmp_path / "gen-002.bin").network.has(PLIES) and rows[-1].plies_after > 0
 
 
 def test_heads_only_adds_a_head_and_leaves_the_value_exactly_as_it_was(tmp_path):
@@ -239,7 +240,7 @@ def test_heads_only_adds_a_head_and_leaves_the_value_exactly_as_it_was(tmp_path)
         log=lambda line: None,
     )
     trained = load_network(tmp_path / "gen-003.bin", TIGERS)
-    assert np.array_equal(trained[: len(value)], value)
+    assert np.array_equal(without_head(trained, PLIES), value)
     # each generation's training brings the head nearer its own generation's plies
     assert all(row.plies_after < row.plies_before for row in rows[-2:])
     with pytest.raises(CommandError, match="give --moves-left too"):

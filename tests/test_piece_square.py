@@ -53,9 +53,10 @@ def weights_with(name: str, tables: dict, seed: int) -> np.ndarray:
 
 def kernel_score(name: str, weights: np.ndarray, state: np.ndarray) -> float:
     game, _, _ = GAMES[name]
-    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
-    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     params = evaluators.check_params(game, game_kernels.EVALUATOR_CLASSIC, weights)
+    size = evaluators.scratch_size(game, game_kernels.EVALUATOR_CLASSIC, params)
+    scratch = np.zeros(size, dtype=np.float32)
+    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     return game_kernels.evaluate(
         game, game_kernels.EVALUATOR_CLASSIC, params, state, scratch, active
     )

@@ -12,11 +12,13 @@ from sqlalchemy import text
 
 from samuel.games import get_game
 from samuel.games import kernels as games
+from samuel.games.evaluators import scratch_size
 from samuel.games.networks import has_moves_left, load_network, random_network
 from samuel.games.tigers.board import FULL
 from samuel.games.tigers.rules import Position
 from samuel.games.tigers.tablebase.probe import load_tablebase
-from samuel.nn.network import NO_PLIES, value_only, with_moves_left
+from samuel.nn.network import NO_PLIES
+from samuel.nn.shape import PLIES, with_plies_head, without_head
 from samuel.pipeline import dataset, sources
 from samuel.pipeline.bulk import import_labelled
 from samuel.pipeline.store import Provenance, Store, _alembic_config, open_engine
@@ -158,7 +160,7 @@ def test_the_moves_left_head_changes_no_rollout_value():
     """EVALUATOR_NETWORK reads the value part only: a network with the head labels exactly as
     the same network without it (and every check in the pipeline takes it)."""
     params = network(TIGERS)
-    headed = with_moves_left(params, 7)
+    headed = with_plies_head(params, 7)
     states = np.stack([start(TIGERS)] * 3)
     config = dataclasses.replace(STILL, epsilon=0.1, truncate_plies=20)
     plain = rollout_labels(TIGERS, NETWORK, params, states, seeds_for(3), config)
@@ -220,7 +222,7 @@ def test_the_table_gives_the_exact_distance_of_decided_positions(two_captures):
 def test_a_rollout_that_ends_at_the_table_counts_its_plies_and_the_tables(two_captures):
     game = game_numbers.tigers_and_sheep(2)
     params = network(TIGERS)
-    tables = new_tables(10, 4, games.MAX_MOVES)
+    tables = new_tables(10, 4, games.MAX_MOVES, scratch_size(game, NETWORK, params))
     buffers = [np.zeros(MAX_PLY, dtype=np.int64), np.empty(81, dtype=np.int64)]
     buffers += [np.empty(games.MAX_MOVES, dtype=np.int64) for _ in range(2)]
     state, child = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
@@ -322,7 +324,7 @@ def test_the_trainer_with_the_head_lowers_its_plies_error():
     )
     assert np.array_equal(params, again)
     # A start that has the head trains it without being asked.
-    headed = with_moves_left(start_params, 5)
+    headed = with_plies_head(start_params, 5)
     config = dataclasses.replace(config, moves_left=False, epochs=2)
     params, report = train_supervised(
         TIGERS, headed, states, targets, groups, config, plies_left=plies
@@ -346,7 +348,7 @@ def test_a_value_only_network_trains_exactly_as_before():
     assert report_before.history == report_after.history
     assert not report_after.moves_left and report_after.plies_error is None
     # The value part of a head network: what the gate plays with is a value network.
-    assert np.array_equal(value_only(with_moves_left(after, 3)), after)
+    assert np.array_equal(without_head(with_plies_head(after, 3), PLIES), after)
     assert NO_PLIES < 0
 
 

@@ -8,6 +8,7 @@ import numba
 import numpy as np
 import pytest
 
+from samuel.games import evaluators
 from samuel.games import kernels as games
 from samuel.games.draughts.rules import RULES as DRAUGHTS_RULES
 from samuel.games.networks import load_network, random_network, shipped_network
@@ -148,7 +149,7 @@ def test_the_compiled_rollout_plays_what_its_python_says(lattice):
     made only under a condition was once lost in compilation, and every random move was the
     first legal one."""
     params = load_network(shipped_network(TIGERS), TIGERS)
-    tables = new_tables(10, 4, games.MAX_MOVES)
+    tables = new_tables(10, 4, games.MAX_MOVES, evaluators.scratch_size(TIGERS, NETWORK, params))
     buffers = [np.zeros(MAX_PLY, dtype=np.int64), np.empty(201, dtype=np.int64)]
     buffers += [np.empty(games.MAX_MOVES, dtype=np.int64) for _ in range(2)]
     buffers += [np.empty(4, dtype=np.int64) for _ in range(2)]
@@ -168,7 +169,7 @@ def test_static_evaluations_are_clamped_first_player_values():
     states = np.stack([position.encode(), np.array([1, 0, 0, 0, 0], dtype=np.int64)])
     values = evaluate_positions(DRAUGHTS, NETWORK, params, states)
     assert values.dtype == np.float32 and values[1] == 1.0
-    scratch = np.zeros(games.SCRATCH, dtype=np.float32)
+    scratch = np.zeros(evaluators.scratch_size(DRAUGHTS, NETWORK, params), dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     direct = games.evaluate(DRAUGHTS, NETWORK, params, states[0], scratch, active)
     assert values[0] == pytest.approx(max(-1.0, min(1.0, direct)), abs=1e-6)

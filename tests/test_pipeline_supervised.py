@@ -8,9 +8,10 @@ from functools import cache
 import numpy as np
 import pytest
 
-from samuel.games import get_game
+from samuel.games import evaluators, get_game
 from samuel.games import kernels as games
 from samuel.games.networks import random_network
+from samuel.nn.shape import PLAN
 from samuel.pipeline.supervised import (
     SupervisedConfig,
     SupervisedReport,
@@ -48,8 +49,10 @@ def selfplay_positions(name: str, count: int = 40) -> tuple[np.ndarray, np.ndarr
 
 def teacher_targets(game: int, states: np.ndarray) -> np.ndarray:
     """A fixed random network's values (first player's view): a target a network can learn."""
-    teacher = random_network(game, 0x7EAC) * np.float32(0.8)  # tamer: values mostly inside -1..1
-    scratch = np.zeros(games.SCRATCH, dtype=np.float32)
+    teacher = random_network(game, 0x7EAC)
+    teacher[PLAN:] *= np.float32(0.8)  # tamer: values mostly inside -1..1 (the plan stays)
+    size = evaluators.scratch_size(game, games.EVALUATOR_NETWORK, teacher)
+    scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     return np.array(
         [games.network_value(game, teacher, s, scratch, active) for s in states], np.float64
@@ -183,7 +186,8 @@ def test_the_classic_baseline_fits_the_scale_of_a_squashed_classic_score():
     scores = classic_scores(game, states)
     assert scores.std() > 0
     weights = get_game("tigers").classic_weights()
-    scratch = np.zeros(games.SCRATCH, dtype=np.float32)
+    size = evaluators.scratch_size(game, games.EVALUATOR_CLASSIC, weights)
+    scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     for i in range(0, len(states), 50):  # the search's own classic evaluation, the same
         score = games.evaluate(game, games.EVALUATOR_CLASSIC, weights, states[i], scratch, active)
@@ -244,10 +248,10 @@ def test_bad_inputs_are_refused_with_clear_messages():
     bad[3, 0] = bad[3, 1]  # tigers on the sheep's points
     refused("states row 3 is not a position", states=bad)
     refused("rows of 4", states=states[:, :3])
-    refused("parameters", params=start[:-1])
+    refused("not a network for Tigers", params=start[:-1])  # its plan no longer fits
     refused("no game has number", game=7)
     draughts_net = random_network(game_numbers.DRAUGHTS, 1)
-    refused("parameters", params=draughts_net)  # a network of another game
+    refused("has 58 inputs.*not 128-64-32", params=draughts_net)  # a network of another game
     with pytest.raises(ValueError, match="SupervisedConfig"):
         train_supervised(game, start, states, targets, groups, {"epochs": 1})
 

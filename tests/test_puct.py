@@ -226,13 +226,13 @@ def test_the_solver_proves_only_what_a_plain_minimax_confirms(case):
 def raw_network_value(game: int, params: np.ndarray, state: np.ndarray) -> float:
     """The network's value of a position in the network's own view, unturned."""
     from samuel.nn import network
+    from samuel.nn.shape import network_of
 
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
     count = game_kernels.zero_network_inputs(game, state, active, values)
-    scratch = np.zeros(network.SCRATCH, dtype=np.float32)
-    inputs = game_kernels.compiled_game(game).zero_inputs
-    return float(network.forward(params, inputs, active, values, count, scratch))
+    scratch = np.zeros(network_of(params).forward_scratch, dtype=np.float32)
+    return float(network.forward(params, active, values, count, scratch))
 
 
 @pytest.mark.parametrize(
@@ -666,7 +666,7 @@ def test_inputs_are_checked_before_the_kernel_sees_them():
     root, keys = game.rules.encode(game.position), game.history_keys()
     search = PuctSearch(TIGERS)
     settings = PuctSettings(10)
-    with pytest.raises(ValueError, match="Zero network has"):
+    with pytest.raises(ValueError, match="not a Zero network for Tigers & Sheep: .* length"):
         search.search(params[:-1], root, keys, 0, settings)
     with pytest.raises(ValueError, match="Zero network has"):
         search.search(random_zero_network(DRAUGHTS, 0), root, keys, 0, settings)

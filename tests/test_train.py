@@ -13,12 +13,14 @@ from samuel.errors import FileError
 from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.draughts.rules import Position as DraughtsPosition
-from samuel.games.networks import load_network, random_network
+from samuel.games.evaluators import scratch_size
+from samuel.games.networks import load_network, network_shape, random_network
 from samuel.games.tigers.board import SYMMETRIES
 from samuel.games.tigers.rules import Position
 from samuel.match.head_to_head import play_match
 from samuel.nn import network as N
-from samuel.nn.weights import save_parameters
+from samuel.nn.shape import PLAN
+from samuel.nn.weights import save_network_array
 from samuel.players import PlayerSpecError, SearchPlayer, make_player
 from samuel.train.buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples, balanced_epoch
 from samuel.train.config import TrainConfig
@@ -29,7 +31,7 @@ from samuel.train.trainer import encode
 from tests import game_numbers
 
 TIGERS = game_numbers.TIGERS
-TIGER_INPUTS = games.GAMES[TIGERS].network_inputs
+TIGER_NETWORK = network_shape(TIGERS)
 
 
 def load_parameters(path):
@@ -100,31 +102,32 @@ def test_the_buffer_keeps_the_last_generations():
 
 def symmetric_network() -> np.ndarray:
     """A network whose first layer gives every point the row of its orbit's first point."""
-    params = N.random_parameters(TIGER_INPUTS, 21)
+    params = random_network(TIGERS, 21)
+    w1, _, _, _, units = TIGER_NETWORK.layers()[0]  # input-major: a row of units per input
     for p in range(25):
         representative = min(int(SYMMETRIES[s, p]) for s in range(8))
         for offset in (0, 25):
-            row = (offset + p) * N.HIDDEN1
-            source = (offset + representative) * N.HIDDEN1
-            params[row : row + N.HIDDEN1] = params[source : source + N.HIDDEN1]
+            row = w1 + (offset + p) * units
+            source = w1 + (offset + representative) * units
+            params[row : row + units] = params[source : source + units]
     return params
 
 
 def test_the_eight_orientations_of_a_sample_have_the_same_value_for_a_symmetric_net():
     params = symmetric_network()
-    scratch = np.zeros(N.SCRATCH, dtype=np.float32)
+    scratch = np.zeros(TIGER_NETWORK.forward_scratch, dtype=np.float32)
     position = Position.parse("T1S1T/1SS2/2T2/S3S/3ST T 12")
     states = np.repeat(position.encode()[None, :], 8, axis=0)
     e = encode(TIGERS, Samples(states, np.full(8, 0.5, np.float32)), np.arange(8))
     assert e.targets.tolist() == [0.5] * 8  # the symmetries keep the tigers' value
 
     def value(params, s):
-        return N.forward(params, TIGER_INPUTS, e.active[s], e.values[s], e.counts[s], scratch)
+        return N.forward(params, e.active[s], e.values[s], e.counts[s], scratch)
 
     values = [value(params, s) for s in range(8)]
     assert len({tuple(e.active[s, : e.counts[s]]) for s in range(8)}) == 8
     assert values == pytest.approx([values[0]] * 8, abs=1e-6)
-    assert values[0] != pytest.approx(value(N.random_parameters(TIGER_INPUTS, 22), 1), abs=1e-3)
+    assert values[0] != pytest.approx(value(random_network(TIGERS, 22), 1), abs=1e-3)
 
 
 def test_draughts_half_turn_images_agree_with_the_symmetrys_sign():
@@ -133,7 +136,11 @@ def test_draughts_half_turn_images_agree_with_the_symmetrys_sign():
     and the same target, and the search's value of the image is minus the original's."""
     rules = get_game("draughts")
     params = random_network(game_numbers.DRAUGHTS, 3)
-    scratch = np.zeros(games.SCRATCH, dtype=np.float32)
+    room = max(
+        scratch_size(game_numbers.DRAUGHTS, games.EVALUATOR_NETWORK, params),
+        scratch_size(game_numbers.DRAUGHTS, games.EVALUATOR_CLASSIC, rules.classic_weights()),
+    )
+    scratch = np.zeros(room, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     image = np.zeros(5, dtype=np.int64)
     assert (
@@ -163,7 +170,7 @@ def test_draughts_half_turn_images_agree_with_the_symmetrys_sign():
 
 
 def test_self_play_games_depend_only_on_their_seeds():
-    params = N.random_parameters(TIGER_INPUTS, 5)
+    params = random_network(TIGERS, 5)
     root = Position.initial().encode()
     seeds = np.array([game_seed(7, g) for g in range(6)], dtype=np.int64)
 
@@ -240,8 +247,10 @@ def test_a_diverged_generation_is_not_saved_and_latest_stays_the_last_good_one(t
     assert not (tmp_path / "gen-002.bin").exists() and not (tmp_path / "gen-002.json").exists()
     assert (tmp_path / "latest.bin").read_bytes() == good
     assert np.isfinite(load_parameters(tmp_path / "latest.bin")).all()
+    nan = TIGER_NETWORK.random(1)
+    nan[PLAN:] = np.nan
     with pytest.raises(ValueError, match="not all finite"):  # and the writer refuses them too
-        save_parameters(np.full(5505, np.nan, dtype=np.float32), tmp_path / "nan.bin", TIGERS)
+        save_network_array(nan, tmp_path / "nan.bin", TIGERS)
     assert not (tmp_path / "nan.bin").exists()
 
 

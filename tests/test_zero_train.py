@@ -309,8 +309,6 @@ def policy_loss(game: int, params: np.ndarray, samples, symmetry: int) -> float:
     encoded = encode_zero(game, samples, np.full(len(samples), symmetry, dtype=np.int64))
     total, _, _ = zero_batch_loss(
         params,
-        games.compiled_game(game).zero_inputs,
-        game_actions.action_count(game),
         encoded.active,
         encoded.values,
         encoded.counts,
@@ -576,6 +574,7 @@ def test_a_game_that_enters_the_tablebase_is_scored_by_the_table(two_capture_tab
 def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
     """The visit shares of the search that :func:`games_near_the_table` ran at ``ply`` of game
     ``g``, run again with ``table`` (or None): the same position, history, cap and seed."""
+    from samuel.nn.zero import forward_scratch
     from samuel.search import puct
     from samuel.search.alphabeta import HISTORY_CAPACITY
     from samuel.train.zero_loop import tree_nodes
@@ -594,10 +593,12 @@ def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
     keys = np.array([games.key(game, p) for p in positions[: ply + 1]], dtype=np.int64)
     history = keys[max(window, ply + 1 - HISTORY_CAPACITY) :]
     tree = _new_tree(tree_nodes(24), games.STATE_SIZE)
+    params = random_zero_network(game, 5)
     _search(
-        game, random_zero_network(game, 5), games.compiled_game(game).zero_inputs,
+        game, params, games.compiled_game(game).zero_inputs,
         game_actions.action_count(game), positions[ply].copy(), history, ply_cap - ply,
-        (24, 1.25, 0.44, 0.3, 0.25, 0.0), 1.0, g + 7 + ply, tree, _new_work(),
+        (24, 1.25, 0.44, 0.3, 0.25, 0.0), 1.0, g + 7 + ply, tree,
+        _new_work(forward_scratch(params)),
         None if table is None else table.layers,
     )  # fmt: skip
     first, count = tree[puct.FIRST_CHILD][0], tree[puct.CHILD_COUNT][0]

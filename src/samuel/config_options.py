@@ -171,6 +171,23 @@ positive_float = number(float, 0.0, low_open=True)
 fraction = number(float, 0.0, 1.0)  # a probability or a blend, 0 to 1
 
 
+def hidden_widths(text: str) -> tuple[int, ...]:
+    """A network's hidden layers: one to three widths, comma-separated (``256,128``), each 1 to
+    4096 units."""
+    try:
+        widths = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not hidden layers' widths: give one to three whole numbers, such as "
+            "256,128"
+        ) from None
+    if not 1 <= len(widths) <= 3 or not all(1 <= w <= 4096 for w in widths):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a network has one to three hidden layers of 1 to 4096 units"
+        )
+    return widths
+
+
 def even_games(text: str) -> int:
     """A number of games for a match: at least 2, and even (each opening is played twice)."""
     value = whole_number(2)(text)

@@ -23,7 +23,7 @@ if "race" not in descriptors():
     )
 
 from samuel.games import actions as game_actions  # noqa: E402
-from samuel.games import get_game  # noqa: E402
+from samuel.games import evaluators, get_game  # noqa: E402
 from samuel.games import kernels as game_kernels  # noqa: E402
 from samuel.games.base import IllegalMoveError, NotationError  # noqa: E402
 from samuel.games.game import Game  # noqa: E402
@@ -80,7 +80,8 @@ def test_the_compiled_dispatch_agrees_with_the_rules_on_random_games() -> None:
     image = np.empty(sizes.state_words, dtype=np.int64)
     features = np.empty(2, dtype=np.float64)
     classic = RULES.classic_weights()
-    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    classic_scratch = evaluators.scratch_size(GAME, game_kernels.EVALUATOR_CLASSIC, classic)
+    scratch = np.zeros(classic_scratch, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     values = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.float32)
     seen_points = set()
@@ -357,7 +358,8 @@ def test_the_search_with_a_network_is_the_expectimax_of_its_values() -> None:
     """The generic network evaluator on Race's encoding: the same expectimax, its leaves the
     network's values (first player's view, as the game says)."""
     params = random_network(GAME, 3)
-    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+    size = evaluators.scratch_size(GAME, game_kernels.EVALUATOR_NETWORK, params)
+    scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
 
     def network(position: Position) -> Fraction:

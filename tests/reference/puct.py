@@ -18,7 +18,6 @@ import numpy as np
 
 from samuel.games import actions as game_actions
 from samuel.games import kernels as games
-from samuel.games.networks import zero_inputs
 from samuel.nn import zero
 
 MAX_DEPTH = 256
@@ -49,11 +48,9 @@ def evaluate(game: int, params: np.ndarray, state: np.ndarray):
     values = np.zeros(games.MAX_SET_INPUTS, dtype=np.float32)
     count = games.zero_network_inputs(game, state, active, values)
     logits = np.zeros(len(distinct), dtype=np.float32)
-    scratch = np.zeros(zero.SCRATCH, dtype=np.float32)
+    scratch = np.zeros(zero.forward_scratch(params), dtype=np.float32)
     value, plies = zero.zero_forward(
         params,
-        zero_inputs(game),
-        game_actions.action_count(game),
         active,
         values,
         count,

@@ -1,6 +1,8 @@
 """Samuel Zero's network as textbook float64 algebra: the reference for the kernels of
-:mod:`samuel.nn.zero`. The trunk (the value network with the moves-left head) is
-:mod:`tests.reference.dense_network`'s; the policy is a matrix product on h2 and a softmax."""
+:mod:`samuel.nn.zero`. Each layer is read at the offsets its shape gives
+(:func:`samuel.nn.zero.zero_shape`), from the network's array (its plan, then its parameters):
+the trunk, the value and the plies-left head as the value network's, the policy a matrix product
+on h2 and a softmax."""
 
 from __future__ import annotations
 
@@ -8,19 +10,34 @@ import numpy as np
 
 from samuel.nn import network as N
 from samuel.nn import zero as Z
-from tests.reference import dense_network as dense
+from samuel.nn.shape import PLIES, POLICY, VALUE
 
 
-def outputs(params: np.ndarray, inputs: np.ndarray, actions: int, legal: np.ndarray):
-    """``(value, plies, logits of the legal actions)`` of a dense input vector."""
-    shape = Z.zero_layout(len(inputs), actions)
-    trunk = params[: shape.wp]
-    _, _, w2, b2, _, _ = dense.layers(trunk)
-    h2 = np.maximum(0.0, w2 @ dense.first_hidden(trunk, inputs) + b2)
-    p = params.astype(np.float64)
-    wp = p[shape.wp : shape.bp].reshape(actions, N.HIDDEN2)  # action-major
-    logits = wp[legal] @ h2 + p[shape.bp : shape.params][legal]
-    return dense.value(trunk, inputs), dense.plies(trunk, inputs), logits
+def _dense(p: np.ndarray, layer, x: np.ndarray) -> np.ndarray:
+    """A unit-major layer's pre-activations ``W x + b``."""
+    w, b, _, n_in, n = layer
+    return p[w:b].reshape(n, n_in) @ x + p[b : b + n]
+
+
+def outputs(net: np.ndarray, inputs: np.ndarray, actions: int, legal: np.ndarray):
+    """``(value, plies, logits of the legal actions)`` of a dense input vector, for the Zero
+    network array ``net``."""
+    shape = Z.zero_shape(len(inputs), actions)
+    p = net.astype(np.float64)
+    (w1, b1, _, n_in, n1), second = shape.layers()
+    first = p[w1:b1].reshape(n_in, n1)  # input-major
+    h1 = np.maximum(0.0, inputs.astype(np.float64) @ first + p[b1 : b1 + n1])
+    h2 = np.maximum(0.0, _dense(p, second, h1))
+    (value_layer,) = shape.head_layers(VALUE)
+    value = float(np.tanh(_dense(p, value_layer, h2)[0]))
+    own, out = shape.head_layers(PLIES)  # its own layer on h1
+    z = _dense(p, out, np.maximum(0.0, _dense(p, own, h1)))[0]
+    plies = float(N.PLIES_SCALE * np.logaddexp(0.0, z))
+    (policy,) = shape.head_layers(POLICY)
+    wp, bp, _, width, _ = policy
+    weights = p[wp:bp].reshape(actions, width)  # action-major
+    logits = weights[legal] @ h2 + p[bp : bp + actions][legal]
+    return value, plies, logits
 
 
 def priors(logits: np.ndarray) -> np.ndarray:
@@ -28,10 +45,10 @@ def priors(logits: np.ndarray) -> np.ndarray:
     return e / e.sum()
 
 
-def loss(params, inputs, actions, legal, policy_target, value_target, plies_target, weights):
+def loss(net, inputs, actions, legal, policy_target, value_target, plies_target, weights):
     """The weighted loss :func:`samuel.nn.zero.zero_add_gradient` differentiates, and its three
     unweighted parts."""
-    value, plies, logits = outputs(params, inputs, actions, legal)
+    value, plies, logits = outputs(net, inputs, actions, legal)
     log_p = logits - np.max(logits) - np.log(np.sum(np.exp(logits - np.max(logits))))
     policy = -float(np.dot(policy_target, log_p)) if len(legal) else 0.0
     value_loss = 0.5 * (value - value_target) ** 2

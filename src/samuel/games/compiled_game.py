@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from samuel.jit import kernel
-from samuel.nn import network
 
 # What ``result`` returns for a position that does not end the game: no game scores 127 points.
 NOT_OVER = 127
@@ -34,24 +33,28 @@ EVALUATOR_NAMES = {
 VIEW_FIRST_PLAYER = 0  # the first player's, whoever is to move (Tigers & Sheep)
 VIEW_SIDE_TO_MOVE = 1  # the side to move's (draughts: the inputs are seen from that side)
 
-# The network's evaluation keeps its set inputs' values in the float32 scratch after the
-# forward pass's activations, and their indices in the int64 ``active`` buffer.
-NETWORK_VALUES = network.FORWARD_SCRATCH
+# The network's evaluation keeps its set inputs' values at the start of the float32 scratch,
+# their indices in the int64 ``active`` buffer, and the network's own scratch (its activations,
+# as many as its shape has: ``Network.forward_scratch``) after the values.
 MAX_SET_INPUTS = 32  # the ``active`` buffer: at least every game's most_set_inputs
+NETWORK_VALUES = 0
+NETWORK_SCRATCH = MAX_SET_INPUTS
 
 
 def evaluators(classic_features: int, most_set_inputs: int, network: bool = True) -> dict:
     """Evaluator number -> the float32 scratch entries it uses, for a game with that many
-    classic features and set inputs (``network=False``: the classic evaluator only)."""
+    classic features and set inputs (``network=False``: the classic evaluator only), beside the
+    network's own (:func:`samuel.games.evaluators.scratch_size` adds those)."""
+    if most_set_inputs > MAX_SET_INPUTS:
+        raise ValueError(f"{most_set_inputs} set inputs are more than {MAX_SET_INPUTS}")
     if not network:
         return {EVALUATOR_CLASSIC: classic_features}
-    network_scratch = NETWORK_VALUES + most_set_inputs
     return {
         EVALUATOR_CLASSIC: classic_features,
-        EVALUATOR_NETWORK: network_scratch,
+        EVALUATOR_NETWORK: NETWORK_SCRATCH,
         # the network first, then the classic features over the start of the same space
-        EVALUATOR_HYBRID: max(network_scratch, classic_features),
-        EVALUATOR_MOVES_LEFT: network_scratch,  # the head reads h1, which the forward pass left
+        EVALUATOR_HYBRID: max(NETWORK_SCRATCH, classic_features),
+        EVALUATOR_MOVES_LEFT: NETWORK_SCRATCH,  # the head reads what the forward pass left
     }
 
 

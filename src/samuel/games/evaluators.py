@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from samuel.nn.shape import PLIES
+
 from . import kernels
-from .networks import parameter_count
+from .networks import check_network
 
 DTYPES = {
     kernels.EVALUATOR_CLASSIC: np.float64,
@@ -22,36 +24,59 @@ DTYPES = {
     kernels.EVALUATOR_HYBRID: np.float32,
     kernels.EVALUATOR_MOVES_LEFT: np.float32,
 }
+NAMES = {
+    kernels.EVALUATOR_CLASSIC: "classic weights",
+    kernels.EVALUATOR_NETWORK: "network parameters",
+    kernels.EVALUATOR_HYBRID: "hybrid parameters",
+    kernels.EVALUATOR_MOVES_LEFT: "moves-left parameters",
+}
 
 
-def parameter_counts(game: int, evaluator: int) -> tuple[tuple[int, ...], str]:
-    """The lengths the evaluator's array may have, and what it is called."""
-    sizes = kernels.compiled_game(game)
-    kernels.check_evaluator(game, evaluator)
-    network, headed = parameter_count(game), parameter_count(game, True)
-    if evaluator == kernels.EVALUATOR_CLASSIC:
-        return (sizes.classic_features, sizes.classic_weights), "classic weights"
+def network_start(game: int, evaluator: int) -> int:
+    """Where the network's array starts in the evaluator's parameters (-1: it has none)."""
     if evaluator == kernels.EVALUATOR_NETWORK:
-        return (network, headed), "network parameters"
+        return 0
     if evaluator == kernels.EVALUATOR_HYBRID:
-        return (1 + sizes.classic_features + network,), "hybrid parameters"
-    return (kernels.MOVES_LEFT_NETWORK + headed,), "moves-left parameters"
+        return 1 + kernels.compiled_game(game).classic_features
+    if evaluator == kernels.EVALUATOR_MOVES_LEFT:
+        return kernels.MOVES_LEFT_NETWORK
+    return -1
 
 
 def check_params(game: int, evaluator: int, params) -> np.ndarray:
     """The evaluator's parameters as the kernels read them (its dtype, C-contiguous); raise
-    ValueError unless they are numbers, all finite, of a length the evaluator reads."""
-    counts, what = parameter_counts(game, evaluator)
-    title = kernels.compiled_game(game).title
+    ValueError unless they are numbers, all finite, of a length the evaluator reads, and any
+    network in them is one of the game's whose plan is its shape's (the kernels read it at the
+    offsets the plan gives)."""
+    sizes = kernels.compiled_game(game)
+    kernels.check_evaluator(game, evaluator)
+    what = NAMES[evaluator]
+    title = sizes.title
     try:
         array = np.ascontiguousarray(params, dtype=DTYPES[evaluator])
     except (TypeError, ValueError):
         raise ValueError(f"{title}'s {what} must be an array of numbers") from None
-    if array.ndim != 1 or array.shape[0] not in counts:
-        lengths = " or ".join(str(c) for c in counts)
-        raise ValueError(
-            f"{title}'s {what} are {lengths} numbers, not an array of shape {array.shape}"
-        )
+    if array.ndim != 1:
+        raise ValueError(f"{title}'s {what} are a flat array, not one of shape {array.shape}")
     if not np.isfinite(array).all():
         raise ValueError(f"{title}'s {what} hold a NaN or an infinity")
+    start = network_start(game, evaluator)
+    if start < 0:
+        counts = (sizes.classic_features, sizes.classic_weights)
+        if array.shape[0] not in counts:
+            lengths = " or ".join(str(c) for c in counts)
+            raise ValueError(f"{title}'s {what} are {lengths} numbers, not {array.shape[0]}")
+        return array
+    try:
+        shape = check_network(array[start:], game)
+    except ValueError as error:
+        raise ValueError(f"{title}'s {what}: {error}") from None
+    if evaluator == kernels.EVALUATOR_MOVES_LEFT and not shape.has(PLIES):
+        raise ValueError(f"{title}'s {what} hold a network without the moves-left head")
     return array
+
+
+def scratch_size(game: int, evaluator: int, params: np.ndarray) -> int:
+    """The float32 scratch the evaluator needs with these parameters (checked here first):
+    :func:`samuel.games.kernels.scratch_size`."""
+    return int(kernels.scratch_size(game, evaluator, check_params(game, evaluator, params)))

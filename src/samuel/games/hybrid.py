@@ -24,10 +24,10 @@ import math
 
 import numpy as np
 
-from samuel.nn.network import value_only
+from samuel.nn.shape import PLIES, without_head
 
 from . import descriptor_of, kernels
-from .networks import parameter_count
+from .networks import check_network
 
 SCALE = 0
 CLASSIC = 1
@@ -57,11 +57,9 @@ def hybrid_parameters(
         raise ValueError("the hybrid takes the named classic weights, not piece-square tables")
     if np.shape(classic_weights) != (features,):
         raise ValueError(f"expected {features} classic weights, not {np.shape(classic_weights)}")
-    count = parameter_count(game)
-    if np.shape(network_params) == (parameter_count(game, True),):
-        network_params = value_only(network_params)  # the hybrid uses the value alone
-    if np.shape(network_params) != (count,):
-        raise ValueError(f"expected {count} network parameters, not {np.shape(network_params)}")
+    check_network(network_params, game)
+    network_params = without_head(network_params, PLIES)  # the hybrid uses the value alone
+    count = len(network_params)
     params = np.empty(CLASSIC + features + count, dtype=np.float32)
     params[SCALE] = scale
     params[CLASSIC : CLASSIC + features] = classic_weights

@@ -35,7 +35,8 @@ numbers (:attr:`CompiledGame.variants` says how many). The standard game is the 
 nothing that plays the standard game passes anything new; a game without variants has only it.
 
 The compiled sizes are per game (:class:`CompiledGame`) with one common maximum each
-(``STATE_SIZE``, ``MAX_MOVES``, ``SCRATCH``), checked against each other at import.
+(``STATE_SIZE``, ``MAX_MOVES``), checked against each other at import; an evaluator's scratch
+depends on its network's shape too (:func:`samuel.games.evaluators.scratch_size`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ import numpy as np
 
 from samuel.jit import kernel
 from samuel.nn import network
+from samuel.nn.shape import FORWARD_SCRATCH
 
 from . import dispatch
 from .compiled_game import (  # noqa: F401  (compiled code reads these names from here)
@@ -56,6 +58,7 @@ from .compiled_game import (  # noqa: F401  (compiled code reads these names fro
     EVALUATOR_NETWORK,
     MAX_SET_INPUTS,
     MOVES_LEFT_NETWORK,
+    NETWORK_SCRATCH,
     NETWORK_VALUES,
     NOT_OVER,
     VIEW_FIRST_PLAYER,
@@ -102,11 +105,9 @@ GAMES: dict[int, CompiledGame] = {
 STATE_SIZE = max(g.state_words for g in GAMES.values())  # a game uses the first state_words
 # move buffers: every game's moves and chance outcomes fit
 MAX_MOVES = max(max(g.max_moves, g.chance_outcomes) for g in GAMES.values())
-SCRATCH = 192  # float32 room for any evaluator's work: the network's activations and values
-# The moves-left evaluator's reference: the head's plies left at the search's root, which the
-# search writes here before it starts (:func:`set_moves_left_reference`). The last entry, past
-# the room the evaluator itself uses (checked at import).
-MOVES_LEFT_REFERENCE = SCRATCH - 1
+# The moves-left evaluator's reference, the head's plies left at the search's root, which the
+# search writes before it starts (:func:`set_moves_left_reference`), is the scratch's last entry,
+# past the room the evaluator itself uses (evaluators.scratch_size).
 
 
 def _check_sizes() -> None:
@@ -117,13 +118,6 @@ def _check_sizes() -> None:
             raise RuntimeError(
                 f"{sizes.title}: {sizes.most_set_inputs} set inputs > MAX_SET_INPUTS"
             )
-        if sizes.evaluators.get(EVALUATOR_MOVES_LEFT, 0) > MOVES_LEFT_REFERENCE:
-            raise RuntimeError(f"{sizes.title}: the moves-left evaluator overwrites its reference")
-        for evaluator, scratch in sizes.evaluators.items():
-            if scratch > SCRATCH:
-                raise RuntimeError(
-                    f"{sizes.title}: evaluator {evaluator} needs {scratch} scratch > {SCRATCH}"
-                )
 
 
 _check_sizes()
@@ -169,11 +163,12 @@ def occurrences(keys: np.ndarray, window: int, ply: int) -> int:
 def network_value(
     game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
 ) -> float:
-    """The network's value of a position, first player's point of view. ``scratch`` needs
-    ``NETWORK_VALUES`` + ``MAX_SET_INPUTS`` float32 entries, ``active`` ``MAX_SET_INPUTS``."""
+    """The network's value of a position, first player's point of view. ``params`` is the
+    network's array (its plan and parameters); ``scratch`` needs ``NETWORK_SCRATCH`` float32
+    entries and the network's forward scratch after them, ``active`` ``MAX_SET_INPUTS``."""
     values = scratch[NETWORK_VALUES : NETWORK_VALUES + MAX_SET_INPUTS]
     n = network_inputs(game, state, active, values)
-    value = network.forward(params, network_input_count(game), active, values, n, scratch)
+    value = network.forward(params, active, values, n, scratch[NETWORK_SCRATCH:])
     if network_sign(game, state) < 0:
         return -value
     return value
@@ -206,14 +201,14 @@ def moves_left_value(
 ) -> float:
     """The moves-left evaluator (``EVALUATOR_MOVES_LEFT``): the network's value in the first
     player's view, adjusted by :func:`moves_left_adjusted` with the head's plies left against
-    the reference in ``scratch[MOVES_LEFT_REFERENCE]`` (the search's root's). The adjustment is
+    the reference in the scratch's last entry (the search's root's). The adjustment is
     odd in the value, so it is the same in either view; the plies left belong to the position,
     not to a side, and are not turned."""
     net = params[MOVES_LEFT_NETWORK:]
     value = float(network_value(game, net, state, scratch, active))
     # the head reads the h1 that forward pass just left
-    plies = float(network.plies_left(net, network_input_count(game), scratch))
-    reference = float(scratch[MOVES_LEFT_REFERENCE])
+    plies = float(network.plies_left(net, scratch[NETWORK_SCRATCH:]))
+    reference = float(scratch[scratch.shape[0] - 1])
     return moves_left_adjusted(
         value, plies, reference, float(params[0]), float(params[1]), float(params[2])
     )
@@ -227,9 +222,25 @@ def set_moves_left_reference(
     evaluator reads its reference, and return it. ``params`` are the evaluator's."""
     net = params[MOVES_LEFT_NETWORK:]
     network_value(game, net, state, scratch, active)  # leaves h1 for the head
-    plies = network.plies_left(net, network_input_count(game), scratch)
-    scratch[MOVES_LEFT_REFERENCE] = plies
+    plies = network.plies_left(net, scratch[NETWORK_SCRATCH:])
+    scratch[scratch.shape[0] - 1] = plies
     return float(plies)
+
+
+@kernel
+def scratch_size(game: int, evaluator: int, params: np.ndarray) -> int:
+    """The float32 scratch the evaluator needs with these (checked) parameters: the classic
+    features, or the network's set inputs and forward pass (as its plan says), whichever is more,
+    and the moves-left reference last."""
+    room = classic_feature_count(game)
+    if evaluator != EVALUATOR_CLASSIC:
+        start = MOVES_LEFT_NETWORK
+        if evaluator == EVALUATOR_NETWORK:
+            start = 0
+        elif evaluator == EVALUATOR_HYBRID:
+            start = 1 + classic_feature_count(game)
+        room = max(room, NETWORK_SCRATCH + int(params[start + FORWARD_SCRATCH]))
+    return room + 1
 
 
 @kernel
@@ -243,12 +254,12 @@ def evaluate(
 ) -> float:
     """The evaluator's score of a position that is not over, first player's point of view.
 
-    ``scratch`` is float32 room (``SCRATCH``), ``active`` int64 room (``MAX_SET_INPUTS``) for the
-    network's set inputs. The hybrid is ``classic + scale * network`` (both in the first
-    player's view), its parameters packed as :mod:`samuel.games.hybrid` says; the network runs
-    first, since the classic features then overwrite the start of the scratch space. The
-    moves-left evaluator is :func:`moves_left_value`, its parameters packed as
-    :mod:`samuel.games.moves_left` says.
+    ``scratch`` is float32 room (:func:`scratch_size`), ``active`` int64 room
+    (``MAX_SET_INPUTS``) for the network's set inputs. The hybrid is ``classic + scale *
+    network`` (both in the first player's view), its parameters packed as
+    :mod:`samuel.games.hybrid` says; the network runs first, since the classic features then
+    overwrite the start of the scratch space. The moves-left evaluator is
+    :func:`moves_left_value`, its parameters packed as :mod:`samuel.games.moves_left` says.
     """
     if evaluator == EVALUATOR_CLASSIC:
         return classic_evaluate(game, state, params, scratch)

@@ -174,10 +174,12 @@ def plies_left_estimate(game: int, network_params: np.ndarray, state: np.ndarray
     """The network's estimate of the plies left in the position ``state`` (the game's encoded
     position); the network must have the head."""
     from samuel.nn import network
+    from samuel.nn.shape import network_of
 
     if not has_moves_left(network_params, game):
         raise ValueError("this network has no moves-left head")
-    scratch = np.zeros(kernels.SCRATCH, dtype=np.float32)
+    scratch_size = kernels.NETWORK_SCRATCH + network_of(network_params).forward_scratch
+    scratch = np.zeros(scratch_size, dtype=np.float32)
     active = np.zeros(kernels.MAX_SET_INPUTS, dtype=np.int64)
     kernels.network_value(game, network_params, state, scratch, active)
-    return float(network.plies_left(network_params, kernels.network_input_count(game), scratch))
+    return float(network.plies_left(network_params, scratch[kernels.NETWORK_SCRATCH :]))

@@ -6,8 +6,10 @@ know nothing of games; a file records its game's number (:mod:`samuel.games.kern
 module is where a file meets the game that wants it: loading one made for another game is a
 :class:`~samuel.nn.weights.WeightsFileError` that names both games.
 
-A Samuel Zero network (:mod:`samuel.nn.zero`: the value network with the moves-left head and a
-policy over the game's actions, :mod:`samuel.games.actions`) has its own functions here
+A network is its array (its plan, then its parameters: :mod:`samuel.nn.shape`), so every function
+here reads its shape from it. A Samuel Zero network (:mod:`samuel.nn.zero`: the value network
+with the moves-left head and a policy over the game's actions, :mod:`samuel.games.actions`) has
+its own functions here
 (``*_zero_network``); each kind of file is refused where the other is wanted. A Zero network
 reads only the raw position (``CompiledGame.zero_inputs``): Zero learns with no hand-written
 knowledge, so Tigers & Sheep's Zero network has the seed's 52 inputs, not the classic features.
@@ -15,19 +17,22 @@ knowledge, so Tigers & Sheep's Zero network has the seed's 52 inputs, not the cl
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
 import numpy as np
 
-from samuel.nn import network, zero
-from samuel.nn.weights import WeightsFileError, file_bytes, read_network, save_parameters
+from samuel.nn import shape as nn_shape
+from samuel.nn.shape import HIDDEN, PLIES, POLICY, Network, ShapeError, network_of
+from samuel.nn.weights import WeightsFileError, read_network, save_network_array
+from samuel.nn.zero import zero_shape
 
 from . import descriptors, kernels
-from .actions import ACTION_COUNTS, action_count
+from .actions import action_count
 
 NETWORKS_FOLDER = Path(__file__).parent.parent / "nn"  # where the shipped networks are
+# The largest network file a server opens: the most parameters any network may have.
+LARGEST_FILE_BYTES = 4 * (nn_shape.MAX_PARAMETERS + nn_shape.PLAN) + 4096
 
 
 def _training_parts() -> dict[int, object]:
@@ -68,14 +73,6 @@ EARLIER_INPUTS = {
     for number, part in _training_parts().items()
     if part.EARLIER_INPUTS
 }
-# The largest network file of any game, heads included (a server refuses bigger ones unopened).
-LARGEST_FILE_BYTES = max(
-    max(
-        file_bytes(g.network_inputs, True),
-        file_bytes(g.zero_inputs, True, action_count(n)) if n in ACTION_COUNTS else 0,
-    )
-    for n, g in kernels.GAMES.items()
-)
 
 
 def _base(game: int) -> int:
@@ -94,124 +91,144 @@ def zero_inputs(game: int) -> int:
     return kernels.GAMES[_base(game)].zero_inputs
 
 
-def parameter_count(game: int, moves_left: bool = False) -> int:
-    """How many parameters the game's network has (with the moves-left head or not)."""
-    return network.parameter_count(network_inputs(game), moves_left)
+def network_shape(game: int, moves_left: bool = False, hidden: tuple[int, ...] = HIDDEN) -> Network:
+    """The shape of the game's network: its inputs, the shared layers ``hidden``, a value head
+    and, with ``moves_left``, the plies head."""
+    heads = (nn_shape.value_head(), nn_shape.plies_head()) if moves_left else None
+    return Network(network_inputs(game), hidden, heads or (nn_shape.value_head(),))
+
+
+def check_network(params: np.ndarray, game: int) -> Network:
+    """The shape of ``params``; ValueError unless it is a network array for the game (its
+    inputs, a value head, no policy): the kernels read it at the offsets its plan gives."""
+    title = kernels.GAMES[_base(game)].title
+    try:
+        shape = network_of(params)
+    except ShapeError as error:
+        raise ValueError(f"not a network for {title}: {error}") from None
+    if shape.inputs != network_inputs(game) or not shape.has(nn_shape.VALUE) or shape.has(POLICY):
+        raise ValueError(
+            f"{title}'s network has {network_inputs(game)} inputs, a value head and no policy, "
+            f"not {shape.describe()}"
+        )
+    return shape
 
 
 def is_network(params: np.ndarray, game: int) -> bool:
-    """Whether ``params`` is a flat array of the game's network, with or without the head."""
-    return np.ndim(params) == 1 and len(params) in (
-        parameter_count(game),
-        parameter_count(game, True),
-    )
+    """Whether ``params`` is a network array for the game (any layers, any heads but a policy)."""
+    try:
+        check_network(params, game)
+    except ValueError:
+        return False
+    return True
 
 
 def has_moves_left(params: np.ndarray, game: int) -> bool:
-    """Whether the game's network ``params`` has the moves-left head (a ValueError if it is not
-    the game's network at all)."""
-    check_network(params, game)
-    return len(params) == parameter_count(game, True)
+    """Whether the game's network ``params`` has the plies head (a ValueError if it is not the
+    game's network at all)."""
+    return check_network(params, game).has(PLIES)
 
 
-def check_network(params: np.ndarray, game: int) -> None:
-    """Raise ValueError unless ``params`` is the game's network (with or without the head): the
-    kernels read it at offsets that its length must cover."""
-    if not is_network(params, game):
-        raise ValueError(
-            f"{kernels.GAMES[_base(game)].title}'s network has {parameter_count(game)} "
-            f"parameters ({parameter_count(game, True)} with the moves-left head), not "
-            f"{np.shape(params)}"
-        )
-
-
-def random_network(game: int, seed: int, moves_left: bool = False) -> np.ndarray:
-    """The game's network with He-initialised random weights from ``seed`` (with the moves-left
-    head, whose weights are drawn last, or not)."""
-    return network.random_parameters(network_inputs(game), seed, moves_left)
+def random_network(
+    game: int, seed: int, moves_left: bool = False, hidden: tuple[int, ...] = HIDDEN
+) -> np.ndarray:
+    """The game's network with He-initialised random weights from ``seed`` (with the plies head,
+    whose weights are drawn last, or not)."""
+    return network_shape(game, moves_left, hidden).random(seed)
 
 
 def save_network(params: np.ndarray, path: str | os.PathLike, game: int) -> None:
-    """Write the game's network (with its moves-left head if it has one) to ``path``, recording
-    the game and the heads, atomically."""
+    """Write the game's network to ``path`` (TSNN version 5: the game and the whole shape),
+    atomically."""
     check_network(params, game)
-    save_parameters(params, path, _base(game))
+    save_network_array(params, path, _base(game))
 
 
 def load_network(path: str | os.PathLike, game: int) -> np.ndarray:
-    """The parameters in the weights file at ``path``, which must be a network for the game
-    (with the moves-left head's parameters last, if the file has it: :func:`has_moves_left`);
+    """The network array in the weights file at ``path``, which must be a network for the game;
     raises :class:`WeightsFileError` saying what is wrong (a bad file, or another game's)."""
-    return _read_for(path, _base(game), zero_network=False).params
+    return _read_for(path, _base(game), zero_network=False)
 
 
-def _read_for(path: str | os.PathLike, base: int, zero_network: bool):
-    """The file at ``path``, checked to be for the game numbered ``base``: its game, its kind (a
-    Zero network or a value network), and its input count (a value network of an earlier layout
-    widened to the present one)."""
+def _read_for(path: str | os.PathLike, base: int, zero_network: bool) -> np.ndarray:
+    """The network in the file at ``path``, checked to be for the game numbered ``base``: its
+    game, its kind (a Zero network or a value network), and its input count (a value network of
+    an earlier layout widened to the present one)."""
     title = kernels.GAMES[base].title
     loaded = read_network(path)
     if loaded.game != base:
         other = kernels.GAMES.get(loaded.game)
         made_for = other.title if other else f"game number {loaded.game}, which this program lacks"
         raise WeightsFileError(f"{path} is a network for {made_for}, not {title}")
-    if zero_network and not loaded.actions:
+    shape = loaded.network
+    if zero_network and not shape.has(POLICY):
         raise WeightsFileError(f"{path} is a value network without a policy, not a Zero network")
-    if not zero_network and loaded.actions:
+    if not zero_network and shape.has(POLICY):
         raise WeightsFileError(
             f"{path} is a Samuel Zero network (with a policy), not a value network; the zero "
             "player loads it"
         )
+    if not shape.has(nn_shape.VALUE):
+        raise WeightsFileError(f"{path} has no value head ({shape.describe()})")
     inputs = zero_inputs(base) if zero_network else network_inputs(base)
     earlier = () if zero_network else EARLIER_INPUTS.get(base, ())
-    if loaded.inputs in earlier:
-        params = network.widen(loaded.params, loaded.inputs, inputs)
-        return dataclasses.replace(loaded, inputs=inputs, params=params)
-    if loaded.inputs != inputs:
-        raise WeightsFileError(f"{path} has {loaded.inputs} inputs; {title}'s network has {inputs}")
-    return loaded
+    if shape.inputs in earlier:
+        return nn_shape.widen(loaded.array, inputs)
+    if shape.inputs != inputs:
+        raise WeightsFileError(f"{path} has {shape.inputs} inputs; {title}'s network has {inputs}")
+    return loaded.array
 
 
-def zero_parameter_count(game: int) -> int:
-    """How many parameters the game's Zero network has."""
-    return zero.zero_parameter_count(zero_inputs(game), action_count(game))
+def zero_network_shape(game: int) -> Network:
+    """The shape of the game's Zero network (:func:`samuel.nn.zero.zero_shape`)."""
+    return zero_shape(zero_inputs(game), action_count(game))
 
 
-def check_zero_network(params: np.ndarray, game: int) -> None:
-    """Raise ValueError unless ``params`` is the game's Zero network (a flat array of
-    :func:`zero_parameter_count` numbers)."""
-    if np.ndim(params) != 1 or len(params) != zero_parameter_count(game):
+def check_zero_network(params: np.ndarray, game: int) -> Network:
+    """The shape of ``params``; ValueError unless it is a Zero network for the game: its raw
+    inputs, a value head, a plies head and a policy over the game's actions."""
+    title = kernels.GAMES[_base(game)].title
+    try:
+        shape = network_of(params)
+    except ShapeError as error:
+        raise ValueError(f"not a Zero network for {title}: {error}") from None
+    if (
+        shape.inputs != zero_inputs(game)
+        or shape.actions != action_count(game)
+        or not (shape.has(nn_shape.VALUE) and shape.has(PLIES))
+    ):
         raise ValueError(
-            f"{kernels.GAMES[_base(game)].title}'s Zero network has {zero_parameter_count(game)} "
-            f"parameters, not {np.shape(params)}"
+            f"{title}'s Zero network has {zero_inputs(game)} inputs, a value, plies left and a "
+            f"policy of {action_count(game)} actions, not {shape.describe()}"
         )
+    return shape
 
 
 def random_zero_network(game: int, seed: int) -> np.ndarray:
-    """The game's Zero network with random weights from ``seed``
-    (:func:`samuel.nn.zero.random_zero_parameters`)."""
-    return zero.random_zero_parameters(zero_inputs(game), action_count(game), seed)
+    """The game's Zero network with random weights from ``seed``."""
+    return zero_network_shape(game).random(seed)
 
 
 def save_zero_network(params: np.ndarray, path: str | os.PathLike, game: int) -> None:
-    """Write the game's Zero network to ``path`` (TSNN version 4: the game, the heads and the
-    action count recorded), atomically."""
+    """Write the game's Zero network to ``path`` (TSNN version 5), atomically."""
     check_zero_network(params, game)
-    save_parameters(params, path, _base(game), action_count(game))
+    save_network_array(params, path, _base(game))
 
 
 def load_zero_network(path: str | os.PathLike, game: int) -> np.ndarray:
-    """The parameters of the Zero network in the weights file at ``path``, which must be one
-    for the game; raises :class:`WeightsFileError` saying what is wrong (a bad file, another
-    game's, a network without a policy, a policy over other actions)."""
+    """The Zero network in the weights file at ``path``, which must be one for the game; raises
+    :class:`WeightsFileError` saying what is wrong (a bad file, another game's, a network without
+    a policy, a policy over other actions)."""
     base = _base(game)
     title = kernels.GAMES[base].title
-    loaded = _read_for(path, base, zero_network=True)
-    if loaded.actions != action_count(base):
+    array = _read_for(path, base, zero_network=True)
+    shape = network_of(array)
+    if shape.actions != action_count(base) or not shape.has(PLIES):
         raise WeightsFileError(
-            f"{path} has a policy of {loaded.actions} actions; {title} has {action_count(base)}"
+            f"{path} has a policy of {shape.actions} actions; {title} has {action_count(base)}"
+            + ("" if shape.has(PLIES) else ", and no plies head")
         )
-    return loaded.params
+    return array
 
 
 def shipped_network(game: int) -> Path | None:

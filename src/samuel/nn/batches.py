@@ -8,9 +8,10 @@ bit-identical on 1 or N threads (``numba.set_num_threads``).
 A set of ``n`` samples is their set inputs, as a game's encoder lists them
 (:func:`samuel.games.kernels.network_inputs`): ``active`` (n, width) int64 indices and ``values``
 (n, width) float32, of which sample ``i`` uses the first ``counts[i]``; and ``target`` (n,)
-float32, in the network's view. ``inputs`` is the network's input count. A network with the
-moves-left head also takes ``plies`` (n,) float32, each sample's plies-left target (``NO_PLIES``:
-none), and the weight of its loss against the value's.
+float32, in the network's view. ``net`` is the network's array (its plan and parameters,
+:mod:`samuel.nn.shape`), checked by the caller. A network with the plies head also takes
+``plies`` (n,) float32, each sample's plies-left target (``NO_PLIES``: none), and the weight of
+its loss against the value's; one with an outcome head, ``outcomes`` (n, outputs) float32 targets.
 
 A Samuel Zero network (:mod:`samuel.nn.zero`) also takes each sample's legal moves' actions,
 ``legal`` (n, width) int64 of which sample ``i`` uses the first ``legal_counts[i]``, and their
@@ -24,44 +25,71 @@ import numpy as np
 
 from samuel.jit import kernel, parallel_kernel
 
-from .network import SCRATCH, add_gradient, add_gradient_heads, forward, plies_left
+from .network import add_gradient, forward, plies_left, slot
+from .shape import FORWARD_SCRATCH
 from .zero import zero_add_gradient
 
 GRAD_CHUNK = 32
 LOSS_CHUNK = 1024
 
 
+@kernel
+def training_scratch(net):
+    """Room for one sample's forward and backward pass."""
+    return np.empty(2 * slot(net, FORWARD_SCRATCH), dtype=np.float32)
+
+
 @parallel_kernel
-def batch_gradient(params, inputs, active, values, counts, target, grad):
-    """Write the summed gradient of the samples into ``grad``; return their summed loss."""
+def batch_gradient(net, active, values, counts, target, plies, weight, outcomes, grad):
+    """Write the summed gradient of the samples' losses (:func:`samuel.nn.network.add_gradient`:
+    the value's, the weighted plies', the outcomes') into ``grad``; return the summed value loss,
+    unweighted plies loss and outcome loss."""
     n = target.shape[0]
     chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
-    partial = np.zeros((chunks, params.shape[0]), dtype=np.float32)
-    losses = np.zeros(chunks, dtype=np.float64)
+    partial = np.zeros((chunks, net.shape[0]), dtype=np.float32)
+    losses = np.zeros((chunks, 3), dtype=np.float64)
+    no_policy = np.zeros(0, dtype=np.int64)
     for c in numba.prange(chunks):
-        scratch = np.empty(SCRATCH, dtype=np.float32)
+        scratch = training_scratch(net)
         for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
-            losses[c] += add_gradient(
-                params, partial[c], inputs, active[i], values[i], counts[i], target[i], scratch
+            value_loss, plies_loss, outcome_loss = add_gradient(
+                net,
+                partial[c],
+                active[i],
+                values[i],
+                counts[i],
+                target[i],
+                plies[i],
+                weight,
+                outcomes[i],
+                scratch,
+                no_policy,
             )
+            losses[c, 0] += value_loss
+            losses[c, 1] += plies_loss
+            losses[c, 2] += outcome_loss
     grad[:] = 0
-    total = 0.0
-    for c in range(chunks):
+    value_total = 0.0
+    plies_total = 0.0
+    outcome_total = 0.0
+    for c in range(chunks):  # scalars: an array sum here would be a parallel region a chunk
         grad += partial[c]
-        total += losses[c]
-    return total
+        value_total += losses[c, 0]
+        plies_total += losses[c, 1]
+        outcome_total += losses[c, 2]
+    return value_total, plies_total, outcome_total
 
 
 @parallel_kernel
-def batch_loss(params, inputs, active, values, counts, target):
+def batch_loss(net, active, values, counts, target):
     """The summed loss ``(out - target)^2 / 2`` of the samples."""
     n = target.shape[0]
     chunks = (n + LOSS_CHUNK - 1) // LOSS_CHUNK
     losses = np.zeros(chunks, dtype=np.float64)
     for c in numba.prange(chunks):
-        scratch = np.empty(SCRATCH, dtype=np.float32)
+        scratch = training_scratch(net)
         for i in range(c * LOSS_CHUNK, min(n, (c + 1) * LOSS_CHUNK)):
-            out = forward(params, inputs, active[i], values[i], counts[i], scratch)
+            out = forward(net, active[i], values[i], counts[i], scratch)
             error = out - target[i]
             losses[c] += 0.5 * error * error
     total = 0.0
@@ -71,56 +99,20 @@ def batch_loss(params, inputs, active, values, counts, target):
 
 
 @parallel_kernel
-def batch_gradient_heads(params, inputs, active, values, counts, target, plies, weight, grad):
-    """:func:`batch_gradient` for a network with the moves-left head: write the summed gradient
-    of the value and (weighted) plies losses into ``grad``; return the summed value loss and the
-    summed unweighted plies loss."""
-    n = target.shape[0]
-    chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
-    partial = np.zeros((chunks, params.shape[0]), dtype=np.float32)
-    losses = np.zeros((chunks, 2), dtype=np.float64)
-    for c in numba.prange(chunks):
-        scratch = np.empty(SCRATCH, dtype=np.float32)
-        for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
-            value_loss, plies_loss = add_gradient_heads(
-                params,
-                partial[c],
-                inputs,
-                active[i],
-                values[i],
-                counts[i],
-                target[i],
-                plies[i],
-                weight,
-                scratch,
-            )
-            losses[c, 0] += value_loss
-            losses[c, 1] += plies_loss
-    grad[:] = 0
-    value_total = 0.0
-    plies_total = 0.0
-    for c in range(chunks):
-        grad += partial[c]
-        value_total += losses[c, 0]
-        plies_total += losses[c, 1]
-    return value_total, plies_total
-
-
-@parallel_kernel
-def batch_plies_error(params, inputs, active, values, counts, plies):
-    """The summed absolute error, in plies, of the moves-left head over the samples that have a
-    plies target, and how many have one."""
+def batch_plies_error(net, active, values, counts, plies):
+    """The summed absolute error, in plies, of the plies head over the samples that have a plies
+    target, and how many have one."""
     n = plies.shape[0]
     chunks = (n + LOSS_CHUNK - 1) // LOSS_CHUNK
     errors = np.zeros(chunks, dtype=np.float64)
     counted = np.zeros(chunks, dtype=np.int64)
     for c in numba.prange(chunks):
-        scratch = np.empty(SCRATCH, dtype=np.float32)
+        scratch = training_scratch(net)
         for i in range(c * LOSS_CHUNK, min(n, (c + 1) * LOSS_CHUNK)):
             if plies[i] < 0:
                 continue
-            forward(params, inputs, active[i], values[i], counts[i], scratch)
-            errors[c] += abs(plies_left(params, inputs, scratch) - plies[i])
+            forward(net, active[i], values[i], counts[i], scratch)
+            errors[c] += abs(plies_left(net, scratch) - plies[i])
             counted[c] += 1
     total = 0.0
     count = 0
@@ -132,9 +124,7 @@ def batch_plies_error(params, inputs, active, values, counts, plies):
 
 @parallel_kernel
 def zero_batch_gradient(
-    params,
-    inputs,
-    actions,
+    net,
     active,
     values,
     counts,
@@ -151,7 +141,7 @@ def zero_batch_gradient(
     """:func:`batch_gradient` for a Zero network: write the summed gradient of the samples'
     weighted losses (:func:`samuel.nn.zero.zero_add_gradient`) into ``grad``; return the summed
     unweighted policy, value and plies losses. Raises ValueError if the arrays do not hold ``n``
-    samples (``n`` = ``len(target)``) or ``grad`` is not as long as ``params``."""
+    samples (``n`` = ``len(target)``) or ``grad`` is not as long as ``net``."""
     n = target.shape[0]
     if (
         active.shape[0] < n
@@ -163,21 +153,19 @@ def zero_batch_gradient(
         or plies.shape[0] < n
         or policy.shape[1] < legal.shape[1]
         or values.shape[1] < active.shape[1]
-        or grad.shape[0] != params.shape[0]
+        or grad.shape[0] != net.shape[0]
     ):
         raise ValueError("zero_batch_gradient: the arrays do not hold the samples")
     chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
-    partial = np.zeros((chunks, params.shape[0]), dtype=np.float32)
+    partial = np.zeros((chunks, net.shape[0]), dtype=np.float32)
     losses = np.zeros((chunks, 3), dtype=np.float64)
     for c in numba.prange(chunks):
-        scratch = np.empty(SCRATCH, dtype=np.float32)
+        scratch = training_scratch(net)
         logits = np.empty(legal.shape[1], dtype=np.float32)
         for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
             policy_loss, value_loss, plies_loss = zero_add_gradient(
-                params,
+                net,
                 partial[c],
-                inputs,
-                actions,
                 active[i],
                 values[i],
                 counts[i],
@@ -196,11 +184,15 @@ def zero_batch_gradient(
             losses[c, 1] += value_loss
             losses[c, 2] += plies_loss
     grad[:] = 0
-    totals = np.zeros(3, dtype=np.float64)
-    for c in range(chunks):
+    policy_total = 0.0
+    value_total = 0.0
+    plies_total = 0.0
+    for c in range(chunks):  # scalars: an array sum here would be a parallel region a chunk
         grad += partial[c]
-        totals += losses[c]
-    return totals[0], totals[1], totals[2]
+        policy_total += losses[c, 0]
+        value_total += losses[c, 1]
+        plies_total += losses[c, 2]
+    return policy_total, value_total, plies_total
 
 
 @kernel

@@ -1,297 +1,195 @@
-"""The network: ``inputs -> 64 ReLU -> 32 ReLU -> 1 tanh``, written by hand, for any game, with
-an optional second head, *plies left* (``64 -> 32 ReLU -> 1 softplus``, scaled to plies; seed
-003's moves-left head, ``docs/moves-left.md``), that shares the first hidden layer.
+"""The network's compiled passes, written by hand, for every shape and every game: one forward
+pass, the heads read from it, and one backward pass.
 
-The network knows nothing of any game: a game's encoder kernel
+A network is one float32 array, its plan and then its parameters (:mod:`samuel.nn.shape` says
+how they are laid out): every kernel here reads its layers' sizes and offsets from the plan, so a
+64-32 network and a 256-128 one, with or without heads of their own trunks, run through the
+same code. The network knows nothing of any game: a game's encoder kernel
 (:func:`samuel.games.kernels.network_inputs`) lists the *set inputs* of a position, their indices
 in ``active[:count]`` and their values in ``values[:count]`` (1 for most; Tigers & Sheep's hand is
-a fraction), and the game says how many inputs its network has (Tigers & Sheep 58, draughts 128)
-and whose point of view its value is in. The output is in ``-1..1``. See ``docs/training.md``.
+a fraction), and the game says how many inputs its network has and whose point of view its value
+is in. See ``docs/training.md``.
 
-All parameters live in one flat float32 array at offsets that depend only on the input count
-(:func:`layout`); the moves-left head's ``W4`` (64 x 32), ``B4`` (32), ``W5`` (32) and ``B5`` (1)
-come after everything else, so a network with the head starts with a whole value-only network and
-:func:`forward` reads either; so the optimiser, the gradient and the file format treat them as one
-list of numbers. ``W1`` is input-major (input ``i``'s 64 weights are contiguous) so that the
-sparse forward pass can add whole rows; ``W2`` and ``W4`` are unit-major (unit ``k``'s 64 incoming
-weights are contiguous).
+**Scratch.** A forward pass leaves every hidden layer's activations and every head's outputs in
+``scratch`` at the offsets of the plan (``Network.forward_scratch`` entries); a backward pass
+keeps each one's gradient the same distance further on (``Network.training_scratch`` in all).
+The caller of :func:`backward` puts the gradient of each head's output (through its activation)
+where that output's value is, plus ``forward_scratch``; a policy's, which is sparse, it passes as
+arrays.
 
-Samuel Zero's network (:mod:`samuel.nn.zero`) is this network with the moves-left head followed
-by a policy head: it reads it with :func:`forward` and :func:`plies_left`, and trains it with the
-backward pieces here (:func:`backward_layer2`, :func:`moves_left_loss`,
-:func:`backward_moves_left`, :func:`backward_layer1`).
+The kernels check nothing: the plan is checked once, where an array comes from outside
+(:func:`samuel.nn.shape.network_of`), and the set inputs by the game's encoder.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from samuel.jit import kernel
+from samuel.jit import inline_kernel, kernel
 
-HIDDEN1 = 64
-HIDDEN2 = 32
-# The parameters after W1: B1, W2, B2, W3, B3.
-TAIL = HIDDEN1 + HIDDEN1 * HIDDEN2 + HIDDEN2 + HIDDEN2 + 1
+from .shape import (
+    ACT,
+    FORWARD_SCRATCH,
+    H_ACT,
+    H_B,
+    H_LAYERS,
+    H_OUT_ACT,
+    H_OUT_B,
+    H_OUT_W,
+    H_OUTPUTS,
+    H_PRESENT,
+    H_SOURCE,
+    H_W,
+    H_WIDTH,
+    HEAD_BASE,
+    HEAD_COUNT,
+    HEAD_SLOTS,
+    LAYERS,
+    ORDER,
+    OUTCOMES,
+    PLIES,
+    POLICY,
+    VALUE,
+    WIDTH,
+    B,
+    W,
+)
 
-# The moves-left head, after B3: its own hidden layer on h1 (W4, B4), then W5 and B5. It reads h1,
-# not h2: a linear head on the value's h2 learned distances poorly once the value layers were
-# frozen (rank correlation 0.27 against 0.61 for a small MLP on h1).
-HEAD_HIDDEN = 32
-MOVES_LEFT_PARAMS = HIDDEN1 * HEAD_HIDDEN + HEAD_HIDDEN + HEAD_HIDDEN + 1
-# The head's output is PLIES_SCALE * softplus(W5 . ReLU(W4 h1 + B4) + B5) plies: a unit of 20
-# plies keeps its pre-activation near the value's scale (targets run from 1 to a few hundred).
+# The inner loops index whole rows sliced out first (``row = net[start : start + n]``, then
+# ``row[j]``), never ``net[start + j]``: numba checks an index that depends on an argument for
+# wraparound (it could be negative), and that check in the innermost loop can stop LLVM from
+# vectorising it. The kernels are inlined into their callers: a call passes every array as a
+# structure of seven fields, and the calls cost 15% of a forward pass.
+
+# The plies head's output is PLIES_SCALE * softplus(z) plies: a unit of 20 plies keeps its
+# pre-activation near the value's scale (targets run from 1 to a few hundred).
 PLIES_SCALE = 20.0
 # The Huber loss's quadratic zone, in plies (lc0's "huber10"): errors beyond it count linearly,
 # so a few very long games do not dominate the gradient.
 HUBER_PLIES = 10.0
 NO_PLIES = -1.0  # a plies target that says "none": the sample trains the value only
 
-# Scratch space for one forward/backward pass: h1 (64), h2 (32), their gradients, and the
-# moves-left head's hidden layer (its gradient's training only). The forward pass and
-# :func:`plies_left` use only the first ``FORWARD_SCRATCH`` entries (the evaluators keep their
-# own numbers after them).
-SCRATCH = 2 * (HIDDEN1 + HIDDEN2) + HEAD_HIDDEN
-FORWARD_SCRATCH = HIDDEN1 + HIDDEN2
-H1, H2, D1, D2 = 0, HIDDEN1, HIDDEN1 + HIDDEN2, 2 * HIDDEN1 + HIDDEN2
-HM = 2 * (HIDDEN1 + HIDDEN2)
 
-# He initialisation's fan-in for layer 1: the inputs set at once in a typical position (about 20
-# in both games: 4 tigers, up to 20 sheep and a few features of 58 inputs; up to 24 pieces of
-# 128), not all.
-HE_FAN_IN_LAYER1 = 20
+@inline_kernel
+def slot(net: np.ndarray, index: int) -> int:
+    """The plan's number at ``index``."""
+    return int(net[index])
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Where each layer's parameters start in the flat array of a network of ``inputs`` inputs
-    (``params`` is their number)."""
-
-    inputs: int
-    w1: int
-    b1: int
-    w2: int
-    b2: int
-    w3: int
-    b3: int
-    w4: int  # the moves-left head's hidden layer, -1 without the head
-    b4: int
-    w5: int  # the moves-left head's output, -1 without the head
-    b5: int
-    params: int
-
-    @property
-    def moves_left(self) -> bool:
-        return self.w4 >= 0
+@inline_kernel
+def head_at(kind: int) -> int:
+    """Where the head's block of the plan starts."""
+    return HEAD_BASE + kind * HEAD_SLOTS
 
 
-def layout(inputs: int, moves_left: bool = False) -> Layout:
-    """The offsets of a network of ``inputs`` inputs (with the moves-left head or not).
-
-    >>> layout(52).params, layout(128).params, layout(52, moves_left=True).params
-    (5505, 10369, 7618)
-    """
-    b1 = inputs * HIDDEN1
-    w2 = b1 + HIDDEN1
-    b2 = w2 + HIDDEN1 * HIDDEN2
-    w3 = b2 + HIDDEN2
-    b3 = w3 + HIDDEN2
-    if moves_left:
-        w4 = b3 + 1
-        b4 = w4 + HIDDEN1 * HEAD_HIDDEN
-        w5 = b4 + HEAD_HIDDEN
-        b5 = w5 + HEAD_HIDDEN
-        return Layout(inputs, 0, b1, w2, b2, w3, b3, w4, b4, w5, b5, b5 + 1)
-    return Layout(inputs, 0, b1, w2, b2, w3, b3, -1, -1, -1, -1, b3 + 1)
+@inline_kernel
+def has_head(net: np.ndarray, kind: int) -> bool:
+    return net[head_at(kind) + H_PRESENT] != 0
 
 
-def parameter_count(inputs: int, moves_left: bool = False) -> int:
-    """How many parameters a network of ``inputs`` inputs has (with the moves-left head or not)."""
-    return inputs * HIDDEN1 + TAIL + (MOVES_LEFT_PARAMS if moves_left else 0)
-
-
-def network_shape(params: int) -> tuple[int, bool]:
-    """The input count of a network of ``params`` parameters and whether it has the moves-left
-    head; ``(-1, False)`` if no network has that many. (The two forms never share a count:
-    the head's 2113 parameters are not a multiple of a layer-1 row's 64.)"""
-    for moves_left in (False, True):
-        inputs, rest = divmod(params - TAIL - (MOVES_LEFT_PARAMS if moves_left else 0), HIDDEN1)
-        if rest == 0 and inputs > 0:
-            return inputs, moves_left
-    return -1, False
-
-
-def input_count(params: int) -> int:
-    """The inputs of a network of ``params`` parameters, with or without the moves-left head;
-    -1 if no input count gives that many."""
-    return network_shape(params)[0]
-
-
-def has_moves_left(params: np.ndarray) -> bool:
-    """Whether the flat parameter array holds the moves-left head."""
-    return network_shape(len(params))[1]
-
-
-# The kernels index slices (``params[start:start + HIDDEN1]``, a whole layer) by loop counters,
-# never ``params[row + j]`` with a ``row`` that depends on an argument: numba checks such an
-# index for wraparound (a negative ``row`` could cross zero), and the check stops LLVM from
-# vectorising the loop (15% slower searches); an index made of loop counters needs none.
-
-
-@kernel
-def forward(
-    params: np.ndarray,
-    inputs: int,
-    active: np.ndarray,
-    values: np.ndarray,
-    count: int,
-    scratch: np.ndarray,
-) -> float:
-    """The network's value of the position whose set inputs are ``active[:count]`` (with
-    ``values[:count]``), in the view the game's encoding gives; leaves h1 and h2 in ``scratch``.
-
-    Sparse: layer 1 starts at its biases and adds each set input's weight row times its value.
-    Does not check that the indices are below ``inputs`` nor that ``params`` has
-    ``parameter_count(inputs)`` entries.
-    """
-    b1 = inputs * HIDDEN1
-    w2 = b1 + HIDDEN1
-    b2 = w2 + HIDDEN1 * HIDDEN2
-    w3 = b2 + HIDDEN2
-    b3 = w3 + HIDDEN2
-    h1 = scratch[H1 : H1 + HIDDEN1]
-    h2 = scratch[H2 : H2 + HIDDEN2]
-    bias = params[b1 : b1 + HIDDEN1]
-    for j in range(HIDDEN1):
-        h1[j] = bias[j]
-    for n in range(count):
-        start = active[n] * HIDDEN1
-        row = params[start : start + HIDDEN1]
-        value = values[n]
-        if value == 1.0:  # most inputs: a plain add (the same number, one operation less)
-            for j in range(HIDDEN1):
-                h1[j] += row[j]
-        else:
-            for j in range(HIDDEN1):
-                h1[j] += value * row[j]
-    for j in range(HIDDEN1):
-        if h1[j] < 0:
-            h1[j] = 0
-    layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
-    bias2 = params[b2 : b2 + HIDDEN2]
-    layer3 = params[w3 : w3 + HIDDEN2]
-    out = params[b3]
-    for k in range(HIDDEN2):
-        total = bias2[k]
-        row = k * HIDDEN1
-        for j in range(HIDDEN1):
-            total += layer2[row + j] * h1[j]
+@inline_kernel
+def dense_relu(net, w, b, n_in, n_out, x, y):
+    """``y = ReLU(W x + b)`` for the unit-major layer at ``w`` (weights) and ``b`` (biases)."""
+    bias = net[b : b + n_out]
+    for k in range(n_out):
+        total = bias[k]
+        row = net[w + k * n_in : w + (k + 1) * n_in]
+        for j in range(n_in):
+            total += row[j] * x[j]
         if total < 0:
             total = np.float32(0.0)
-        h2[k] = total
-        out += layer3[k] * total
-    return np.tanh(out)
+        y[k] = total
 
 
-@kernel
-def backward_layer2(params: np.ndarray, grad: np.ndarray, inputs: int, scratch: np.ndarray) -> None:
-    """Backpropagate from the second hidden layer, whose gradient (through its ReLU) the caller
-    left in ``scratch``'s ``d2``, into layer 2, leaving h1's gradient before h1's ReLU in ``d1``
-    (where the moves-left head adds its part)."""
-    b1 = inputs * HIDDEN1
-    w2 = b1 + HIDDEN1
-    b2 = w2 + HIDDEN1 * HIDDEN2
-    h1 = scratch[H1 : H1 + HIDDEN1]
-    d1 = scratch[D1 : D1 + HIDDEN1]
-    d2 = scratch[D2 : D2 + HIDDEN2]
-    layer2 = params[w2 : w2 + HIDDEN1 * HIDDEN2]
-    grad2 = grad[w2 : w2 + HIDDEN1 * HIDDEN2]
-    for j in range(HIDDEN1):
-        d1[j] = 0
-    for k in range(HIDDEN2):
-        g = d2[k]
-        if g == 0:
-            continue
-        grad[b2 + k] += g
-        row = k * HIDDEN1
-        for j in range(HIDDEN1):
-            grad2[row + j] += g * h1[j]
-            d1[j] += g * layer2[row + j]
-
-
-@kernel
-def backward_layer1(
-    grad: np.ndarray,
-    inputs: int,
-    active: np.ndarray,
-    values: np.ndarray,
-    count: int,
-    scratch: np.ndarray,
-) -> None:
-    """Backpropagate h1's gradient in ``scratch``'s ``d1`` through h1's ReLU into layer 1 (only
-    the rows of set inputs)."""
-    b1 = inputs * HIDDEN1
-    h1 = scratch[H1 : H1 + HIDDEN1]
-    d1 = scratch[D1 : D1 + HIDDEN1]
-    grad_bias = grad[b1 : b1 + HIDDEN1]
-    for j in range(HIDDEN1):
-        if h1[j] <= 0:
-            d1[j] = 0
-        grad_bias[j] += d1[j]
+@inline_kernel
+def _sparse_layer(net, w1, b1, n1, active, values, count, h1) -> None:
+    """Layer 1: its biases plus each set input's weight row times its value, then ReLU."""
+    bias = net[b1 : b1 + n1]
+    for j in range(n1):
+        h1[j] = bias[j]
     for n in range(count):
-        start = active[n] * HIDDEN1
-        grad_row = grad[start : start + HIDDEN1]
+        start = w1 + active[n] * n1
+        row = net[start : start + n1]
         value = values[n]
-        if value == 1.0:
-            for j in range(HIDDEN1):
-                grad_row[j] += d1[j]
+        if value == 1.0:  # most inputs: a plain add (the same number, one operation less)
+            for j in range(n1):
+                h1[j] += row[j]
         else:
-            for j in range(HIDDEN1):
-                grad_row[j] += value * d1[j]
+            for j in range(n1):
+                h1[j] += value * row[j]
+    for j in range(n1):
+        if h1[j] < 0:
+            h1[j] = 0
 
 
-@kernel
-def backward_output(
-    params: np.ndarray, grad: np.ndarray, inputs: int, d_out: float, scratch: np.ndarray
-) -> None:
-    """Add the value output's gradient (``d_out``, already through tanh) to W3 and B3, leave the
-    second hidden layer's gradient (through its ReLU) in ``scratch``'s ``d2``, and carry it on
-    into layer 2 and h1's gradient (:func:`backward_layer2`): the value's part of every
-    backward pass."""
-    w3 = inputs * HIDDEN1 + HIDDEN1 + HIDDEN1 * HIDDEN2 + HIDDEN2
-    b3 = w3 + HIDDEN2
-    h2 = scratch[H2 : H2 + HIDDEN2]
-    d2 = scratch[D2 : D2 + HIDDEN2]
-    grad[b3] += d_out
-    for k in range(HIDDEN2):
-        grad[w3 + k] += d_out * h2[k]
-        d2[k] = d_out * params[w3 + k] if h2[k] > 0 else np.float32(0.0)
-    backward_layer2(params, grad, inputs, scratch)
+@inline_kernel
+def trunk(net, active, values, count, scratch) -> None:
+    """The shared layers' activations, into scratch. Layer 1 is sparse: it starts at its biases
+    and adds each set input's weight row times its value."""
+    n1 = slot(net, WIDTH)
+    h1 = scratch[slot(net, ACT) : slot(net, ACT) + n1]
+    _sparse_layer(net, slot(net, W), slot(net, B), n1, active, values, count, h1)
+    for i in range(1, slot(net, LAYERS)):
+        n_in = slot(net, WIDTH + i - 1)
+        n_out = slot(net, WIDTH + i)
+        x = scratch[slot(net, ACT + i - 1) : slot(net, ACT + i - 1) + n_in]
+        y = scratch[slot(net, ACT + i) : slot(net, ACT + i) + n_out]
+        dense_relu(net, slot(net, W + i), slot(net, B + i), n_in, n_out, x, y)
 
 
-@kernel
-def add_gradient(
-    params: np.ndarray,
-    grad: np.ndarray,
-    inputs: int,
-    active: np.ndarray,
-    values: np.ndarray,
-    count: int,
-    target: float,
-    scratch: np.ndarray,
-) -> float:
-    """Add the gradient of ``(out - target)^2 / 2`` for one sample to ``grad``; return the loss.
-    ``target`` is in the network's view; the set inputs are as :func:`forward` takes them."""
-    out = forward(params, inputs, active, values, count, scratch)
-    error = out - target
-    d_out = np.float32(error * (1.0 - out * out))  # through tanh
-    backward_output(params, grad, inputs, d_out, scratch)
-    backward_layer1(grad, inputs, active, values, count, scratch)
-    return 0.5 * error * error
+@inline_kernel
+def head_input(net, kind, scratch):
+    """Compute the head's own layers (if it has any) from the shared layer it reads; return the
+    scratch offset and width of what its outputs read."""
+    at = head_at(kind)
+    source = slot(net, at + H_SOURCE)
+    offset = slot(net, ACT + source)
+    width = slot(net, WIDTH + source)
+    for i in range(slot(net, at + H_LAYERS)):
+        n_out = slot(net, at + H_WIDTH + i)
+        out = slot(net, at + H_ACT + i)
+        x = scratch[offset : offset + width]
+        y = scratch[out : out + n_out]
+        dense_relu(net, slot(net, at + H_W + i), slot(net, at + H_B + i), width, n_out, x, y)
+        offset = out
+        width = n_out
+    return offset, width
 
 
-@kernel
+@inline_kernel
+def head_output(net, kind, output, offset, width, scratch):
+    """The pre-activation of the head's output ``output``, from what it reads at ``offset``."""
+    at = head_at(kind)
+    start = slot(net, at + H_OUT_W) + output * width
+    row = net[start : start + width]
+    x = scratch[offset : offset + width]
+    total = net[slot(net, at + H_OUT_B) + output]
+    for k in range(width):
+        total += row[k] * x[k]
+    return total
+
+
+@inline_kernel
+def value_output(net, scratch) -> float:
+    """The value head's output (tanh), from the shared layers in ``scratch``; kept in scratch."""
+    offset, width = head_input(net, VALUE, scratch)
+    out = np.tanh(head_output(net, VALUE, 0, offset, width, scratch))
+    scratch[slot(net, head_at(VALUE) + H_OUT_ACT)] = out
+    return out
+
+
+@inline_kernel
+def forward(net, active, values, count, scratch) -> float:
+    """The network's value of the position whose set inputs are ``active[:count]`` (with
+    ``values[:count]``), in the view the game's encoding gives; 0 for a network without a value
+    head. Leaves the activations in ``scratch`` for the other heads."""
+    trunk(net, active, values, count, scratch)
+    if has_head(net, VALUE):
+        return value_output(net, scratch)
+    return 0.0
+
+
+@inline_kernel
 def softplus(z: float) -> float:
     """log(1 + e^z), without overflow for large z."""
     if z > 0:
@@ -299,31 +197,174 @@ def softplus(z: float) -> float:
     return np.log1p(np.exp(z))
 
 
-@kernel
-def plies_left(params: np.ndarray, inputs: int, scratch: np.ndarray) -> float:
-    """The moves-left head's output, in plies (not negative), for the position whose
-    :func:`forward` pass just left its activations in ``scratch`` (only h1 is read, and nothing
-    is written: the evaluators keep their own numbers after the forward pass's). Does not check
-    that ``params`` has the head."""
-    w4 = inputs * HIDDEN1 + TAIL
-    b4 = w4 + HIDDEN1 * HEAD_HIDDEN
-    w5 = b4 + HEAD_HIDDEN
-    layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
-    bias4 = params[b4 : b4 + HEAD_HIDDEN]
-    layer5 = params[w5 : w5 + HEAD_HIDDEN]
-    h1 = scratch[H1 : H1 + HIDDEN1]
-    z = params[w5 + HEAD_HIDDEN]
-    for k in range(HEAD_HIDDEN):
-        total = bias4[k]
-        row = k * HIDDEN1
-        for j in range(HIDDEN1):
-            total += layer4[row + j] * h1[j]
-        if total > 0:
-            z += layer5[k] * total
-    return PLIES_SCALE * softplus(z)
+@inline_kernel
+def plies_pre(net, scratch) -> float:
+    """The plies head's pre-activation, for the position whose :func:`forward` pass just left its
+    activations in ``scratch`` (the head's own layer goes to its own place there)."""
+    offset, width = head_input(net, PLIES, scratch)
+    return head_output(net, PLIES, 0, offset, width, scratch)
 
 
-@kernel
+@inline_kernel
+def plies_left(net, scratch) -> float:
+    """The plies head's output, in plies (not negative), after :func:`forward`. Does not check
+    that the network has the head."""
+    return PLIES_SCALE * softplus(plies_pre(net, scratch))
+
+
+@inline_kernel
+def outcomes(net, scratch) -> int:
+    """The outcome head's probabilities (sigmoids), after :func:`forward`, into scratch; returns
+    where they start (``Network.head_layers`` gives it too). Does not check the head is there."""
+    at = head_at(OUTCOMES)
+    offset, width = head_input(net, OUTCOMES, scratch)
+    out = slot(net, at + H_OUT_ACT)
+    for o in range(slot(net, at + H_OUTPUTS)):
+        z = head_output(net, OUTCOMES, o, offset, width, scratch)
+        scratch[out + o] = 1.0 / (1.0 + np.exp(-z))
+    return out
+
+
+@inline_kernel
+def policy_logits(net, legal, legal_count, logits, scratch) -> None:
+    """The policy's logits of the actions ``legal[:legal_count]`` into ``logits``, after
+    :func:`forward` (unchecked: the caller checks the actions against the policy's)."""
+    offset, width = head_input(net, POLICY, scratch)
+    for i in range(legal_count):
+        logits[i] = head_output(net, POLICY, legal[i], offset, width, scratch)
+
+
+@inline_kernel
+def _backward_layer(net, grad, w, b, n_in, n_out, x, dx, dy) -> None:
+    """Backpropagate the gradient ``dy`` (by the layer's outputs, through their ReLU) into the
+    unit-major layer's weights and biases and add its part to ``dx``."""
+    for k in range(n_out):
+        g = dy[k]
+        if g == 0:
+            continue
+        grad[b + k] += g
+        start = w + k * n_in
+        row = net[start : start + n_in]
+        grad_row = grad[start : start + n_in]
+        for j in range(n_in):
+            grad_row[j] += g * x[j]
+            dx[j] += g * row[j]
+
+
+@inline_kernel
+def _gate(y, dy) -> None:
+    """A ReLU's backward pass: no gradient where the unit was off."""
+    for k in range(y.shape[0]):
+        if y[k] <= 0:
+            dy[k] = 0
+
+
+@inline_kernel
+def _backward_head(net, grad, kind, scratch, legal, policy_grads, legal_count) -> None:
+    """Add the head's gradient (its outputs' in scratch, or a policy's in ``policy_grads`` by
+    ``legal``) to its parameters, and its part of the gradient of the shared layer it reads to
+    scratch."""
+    forward_size = slot(net, FORWARD_SCRATCH)
+    at = head_at(kind)
+    layers = slot(net, at + H_LAYERS)
+    source = slot(net, at + H_SOURCE)
+    # what the outputs read: the head's last own layer, or the shared layer
+    offset = slot(net, ACT + source)
+    width = slot(net, WIDTH + source)
+    if layers > 0:
+        offset = slot(net, at + H_ACT + layers - 1)
+        width = slot(net, at + H_WIDTH + layers - 1)
+        for i in range(layers):
+            start = forward_size + slot(net, at + H_ACT + i)
+            scratch[start : start + slot(net, at + H_WIDTH + i)] = 0
+    x = scratch[offset : offset + width]
+    dx = scratch[forward_size + offset : forward_size + offset + width]
+    w = slot(net, at + H_OUT_W)
+    b = slot(net, at + H_OUT_B)
+    outputs = legal_count if kind == POLICY else slot(net, at + H_OUTPUTS)
+    out = forward_size + slot(net, at + H_OUT_ACT)
+    for i in range(outputs):
+        o = legal[i] if kind == POLICY else i
+        g = policy_grads[i] if kind == POLICY else scratch[out + o]
+        if g == 0:
+            continue
+        grad[b + o] += g
+        start = w + o * width
+        row = net[start : start + width]
+        grad_row = grad[start : start + width]
+        for k in range(width):
+            grad_row[k] += g * x[k]
+            dx[k] += g * row[k]
+    # down the head's own layers to the shared one
+    for i in range(layers - 1, -1, -1):
+        n_out = slot(net, at + H_WIDTH + i)
+        here = slot(net, at + H_ACT + i)
+        if i > 0:
+            below = slot(net, at + H_ACT + i - 1)
+            n_in = slot(net, at + H_WIDTH + i - 1)
+        else:
+            below = slot(net, ACT + source)
+            n_in = slot(net, WIDTH + source)
+        y = scratch[here : here + n_out]
+        dy = scratch[forward_size + here : forward_size + here + n_out]
+        _gate(y, dy)
+        x = scratch[below : below + n_in]
+        dx = scratch[forward_size + below : forward_size + below + n_in]
+        w = slot(net, at + H_W + i)
+        _backward_layer(net, grad, w, slot(net, at + H_B + i), n_in, n_out, x, dx, dy)
+
+
+@inline_kernel
+def backward(net, grad, active, values, count, scratch, legal, policy_grads, legal_count) -> None:
+    """Add to ``grad`` (as long as ``net``; the plan's entries get none) the gradient of a loss
+    whose gradient by each head's outputs the caller left in scratch (a policy's in
+    ``policy_grads`` by the actions ``legal[:legal_count]``), after :func:`forward` and the
+    heads' passes left their activations there. Each shared layer, from the top, gets its heads'
+    parts in the array's order and then passes its gradient down."""
+    forward_size = slot(net, FORWARD_SCRATCH)
+    layers = slot(net, LAYERS)
+    for i in range(layers):
+        start = forward_size + slot(net, ACT + i)
+        scratch[start : start + slot(net, WIDTH + i)] = 0
+    for i in range(layers - 1, -1, -1):
+        for h in range(slot(net, HEAD_COUNT)):
+            kind = slot(net, ORDER + h)
+            if slot(net, head_at(kind) + H_SOURCE) == i:
+                _backward_head(net, grad, kind, scratch, legal, policy_grads, legal_count)
+        n_out = slot(net, WIDTH + i)
+        here = slot(net, ACT + i)
+        y = scratch[here : here + n_out]
+        dy = scratch[forward_size + here : forward_size + here + n_out]
+        _gate(y, dy)
+        if i > 0:
+            n_in = slot(net, WIDTH + i - 1)
+            below = slot(net, ACT + i - 1)
+            x = scratch[below : below + n_in]
+            dx = scratch[forward_size + below : forward_size + below + n_in]
+            _backward_layer(net, grad, slot(net, W + i), slot(net, B + i), n_in, n_out, x, dx, dy)
+        else:
+            _backward_sparse(grad, slot(net, W), slot(net, B), n_out, active, values, count, dy)
+
+
+@inline_kernel
+def _backward_sparse(grad, w1, b1, n1, active, values, count, dy) -> None:
+    """Layer 1's backward pass: its biases, and only the rows of the set inputs."""
+    grad_bias = grad[b1 : b1 + n1]
+    for j in range(n1):
+        grad_bias[j] += dy[j]
+    for n in range(count):
+        start = w1 + active[n] * n1
+        grad_row = grad[start : start + n1]
+        value = values[n]
+        if value == 1.0:
+            for j in range(n1):
+                grad_row[j] += dy[j]
+        else:
+            for j in range(n1):
+                grad_row[j] += value * dy[j]
+
+
+@inline_kernel
 def huber(error: float, delta: float) -> float:
     """The Huber loss of ``error``: quadratic within ``delta``, linear beyond."""
     size = abs(error)
@@ -332,145 +373,71 @@ def huber(error: float, delta: float) -> float:
     return delta * (size - 0.5 * delta)
 
 
-@kernel
-def moves_left_loss(params: np.ndarray, inputs: int, plies: float, weight: float, scratch):
-    """The moves-left head's part of a training step, after :func:`forward` left h1 in
-    ``scratch``: ``(huber((plies_left - plies) / PLIES_SCALE), d_head)``, the unweighted loss and
-    ``weight`` times its derivative by the head's pre-activation; leaves the head's hidden layer
-    in ``scratch``'s ``hm`` for :func:`backward_moves_left`. A ``plies`` below 0 (``NO_PLIES``)
-    or a ``weight`` of 0 gives ``(0, 0)`` and computes nothing."""
+@inline_kernel
+def value_loss(net, target: float, weight: float, scratch) -> float:
+    """``(value - target)^2 / 2`` for the value :func:`forward` left in scratch, and ``weight``
+    times its gradient (through tanh) where :func:`backward` reads it."""
+    at = head_at(VALUE)
+    out = scratch[slot(net, at + H_OUT_ACT)]
+    error = out - target
+    where = slot(net, FORWARD_SCRATCH) + slot(net, at + H_OUT_ACT)
+    scratch[where] = np.float32(weight * error * (1.0 - out * out))
+    return 0.5 * error * error
+
+
+@inline_kernel
+def plies_loss(net, plies: float, weight: float, scratch) -> float:
+    """The plies head's part of a training step, after :func:`forward`: the unweighted
+    ``huber((plies_left - plies) / PLIES_SCALE)``, and ``weight`` times its derivative by the
+    head's pre-activation where :func:`backward` reads it. A ``plies`` below 0 (``NO_PLIES``) or a
+    ``weight`` of 0 gives 0 and no gradient."""
+    where = slot(net, FORWARD_SCRATCH) + slot(net, head_at(PLIES) + H_OUT_ACT)
     if not (plies >= 0.0 and weight > 0.0):
-        return 0.0, np.float32(0.0)
-    w4 = inputs * HIDDEN1 + TAIL
-    b4 = w4 + HIDDEN1 * HEAD_HIDDEN
-    w5 = b4 + HEAD_HIDDEN
-    b5 = w5 + HEAD_HIDDEN
-    h1 = scratch[H1 : H1 + HIDDEN1]
-    hm = scratch[HM : HM + HEAD_HIDDEN]
-    layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
-    z = params[b5]
-    for k in range(HEAD_HIDDEN):
-        total = params[b4 + k]
-        row = k * HIDDEN1
-        for j in range(HIDDEN1):
-            total += layer4[row + j] * h1[j]
-        if total < 0:
-            total = np.float32(0.0)
-        hm[k] = total
-        z += params[w5 + k] * total
+        scratch[where] = 0
+        return 0.0
+    z = plies_pre(net, scratch)
     scaled = (PLIES_SCALE * softplus(z) - plies) / PLIES_SCALE
     delta = HUBER_PLIES / PLIES_SCALE
     slope = max(-delta, min(delta, scaled))  # the Huber loss's derivative
-    return huber(scaled, delta), np.float32(weight * slope / (1.0 + np.exp(-z)))  # softplus'
+    scratch[where] = np.float32(weight * slope / (1.0 + np.exp(-z)))  # softplus'
+    return huber(scaled, delta)
+
+
+@inline_kernel
+def outcomes_loss(net, targets, weight: float, scratch) -> float:
+    """The outcome head's cross-entropy ``-sum t log p + (1 - t) log(1 - p)`` against
+    ``targets`` (one per output, 0..1), after :func:`forward`, and ``weight`` times its gradient
+    by the outputs' pre-activations (``p - t``) where :func:`backward` reads it."""
+    at = head_at(OUTCOMES)
+    out = outcomes(net, scratch)
+    forward_size = slot(net, FORWARD_SCRATCH)
+    loss = 0.0
+    for o in range(slot(net, at + H_OUTPUTS)):
+        p = min(max(np.float64(scratch[out + o]), 1e-7), 1.0 - 1e-7)
+        t = targets[o]
+        loss -= t * np.log(p) + (1.0 - t) * np.log(1.0 - p)
+        scratch[forward_size + out + o] = np.float32(weight * (scratch[out + o] - t))
+    return loss
 
 
 @kernel
-def backward_moves_left(
-    params: np.ndarray, grad: np.ndarray, inputs: int, d_head: float, scratch: np.ndarray
-) -> None:
-    """Add the moves-left head's gradient (``d_head`` from :func:`moves_left_loss`) to its
-    parameters, and its part of h1's gradient before h1's ReLU to ``scratch``'s ``d1`` (which
-    :func:`backward_layer2` wrote first). Nothing for a ``d_head`` of 0."""
-    if d_head == 0:
-        return
-    w4 = inputs * HIDDEN1 + TAIL
-    b4 = w4 + HIDDEN1 * HEAD_HIDDEN
-    w5 = b4 + HEAD_HIDDEN
-    b5 = w5 + HEAD_HIDDEN
-    h1 = scratch[H1 : H1 + HIDDEN1]
-    d1 = scratch[D1 : D1 + HIDDEN1]
-    hm = scratch[HM : HM + HEAD_HIDDEN]
-    layer4 = params[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
-    grad4 = grad[w4 : w4 + HIDDEN1 * HEAD_HIDDEN]
-    grad[b5] += d_head
-    for k in range(HEAD_HIDDEN):
-        grad[w5 + k] += d_head * hm[k]
-        if hm[k] <= 0:
-            continue
-        g = d_head * params[w5 + k]
-        grad[b4 + k] += g
-        row = k * HIDDEN1
-        for j in range(HIDDEN1):
-            grad4[row + j] += g * h1[j]
-            d1[j] += g * layer4[row + j]
-
-
-@kernel
-def add_gradient_heads(
-    params: np.ndarray,
-    grad: np.ndarray,
-    inputs: int,
-    active: np.ndarray,
-    values: np.ndarray,
-    count: int,
-    target: float,
-    plies: float,
-    weight: float,
-    scratch: np.ndarray,
+def add_gradient(
+    net, grad, active, values, count, target, plies, weight, outcome_targets, scratch, no_policy
 ):
-    """Add to ``grad`` the gradient of one sample's loss for a network with the moves-left head:
-    ``(value - target)^2 / 2 + weight * huber((plies_left - plies) / PLIES_SCALE)``, the Huber
-    zone being ``HUBER_PLIES`` plies. A ``plies`` below 0 (``NO_PLIES``) trains the value only.
-    Returns ``(value loss, unweighted plies loss)``; the plies loss is in units of PLIES_SCALE
-    plies, as the gradient sees it."""
-    out = forward(params, inputs, active, values, count, scratch)
-    error = out - target
-    d_out = np.float32(error * (1.0 - out * out))  # through tanh
-    plies_loss, d_head = moves_left_loss(params, inputs, plies, weight, scratch)
-    backward_output(params, grad, inputs, d_out, scratch)
-    backward_moves_left(params, grad, inputs, d_head, scratch)
-    backward_layer1(grad, inputs, active, values, count, scratch)
-    return 0.5 * error * error, plies_loss
-
-
-def random_parameters(inputs: int, seed: int, moves_left: bool = False) -> np.ndarray:
-    """He initialisation of a network of ``inputs`` inputs: normal weights scaled by
-    sqrt(2 / fan_in), zero biases; layer 1's fan-in is taken as ``HE_FAN_IN_LAYER1``, since only
-    some of its inputs are set at once. With ``moves_left``, the head's weights are drawn after
-    the rest, so the value layers are the same as without it."""
-    shape = layout(inputs, moves_left)
-    rng = np.random.default_rng(seed)
-    params = np.zeros(shape.params, dtype=np.float32)
-    params[shape.w1 : shape.b1] = rng.normal(0.0, np.sqrt(2.0 / HE_FAN_IN_LAYER1), inputs * HIDDEN1)
-    params[shape.w2 : shape.b2] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), HIDDEN1 * HIDDEN2)
-    params[shape.w3 : shape.b3] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN2), HIDDEN2)
-    if moves_left:
-        params[shape.w4 : shape.b4] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), HIDDEN1 * HEAD_HIDDEN)
-        params[shape.w5 : shape.b5] = rng.normal(0.0, np.sqrt(2.0 / HEAD_HIDDEN), HEAD_HIDDEN)
-    return params
-
-
-def with_moves_left(params: np.ndarray, seed: int) -> np.ndarray:
-    """The value-only network ``params`` with a new moves-left head (He weights for its hidden
-    layer and small ones for its output, from ``seed``, so it starts near ``PLIES_SCALE * log 2``
-    plies everywhere); a network that has the head already is returned as it is (a copy)."""
-    if has_moves_left(params):
-        return np.array(params, dtype=np.float32)
-    rng = np.random.default_rng(seed)
-    head = np.zeros(MOVES_LEFT_PARAMS, dtype=np.float32)
-    hidden = HIDDEN1 * HEAD_HIDDEN
-    head[:hidden] = rng.normal(0.0, np.sqrt(2.0 / HIDDEN1), hidden)
-    w5 = hidden + HEAD_HIDDEN
-    head[w5 : w5 + HEAD_HIDDEN] = rng.normal(0.0, 0.1 * np.sqrt(2.0 / HEAD_HIDDEN), HEAD_HIDDEN)
-    return np.concatenate([np.asarray(params, dtype=np.float32), head])
-
-
-def value_only(params: np.ndarray) -> np.ndarray:
-    """The network without its moves-left head (itself if it has none)."""
-    inputs, moves_left = network_shape(len(params))
-    return params[: parameter_count(inputs)] if moves_left else params
-
-
-def widen(params: np.ndarray, inputs: int, wider: int) -> np.ndarray:
-    """The network ``params`` of ``inputs`` inputs as one of ``wider`` inputs whose new inputs,
-    after the old ones, have no weight: the same function of the old inputs, whatever the new
-    ones are set to. Works for every kind (with the moves-left head, a Zero network): ``W1`` comes
-    first and nothing after it depends on the input count but its offset."""
-    if not 0 < inputs <= wider:
-        raise ValueError(f"cannot widen a network of {inputs} inputs to {wider}")
-    split = inputs * HIDDEN1
-    rows = np.zeros((wider - inputs) * HIDDEN1, dtype=np.float32)
-    return np.concatenate([params[:split], rows, params[split:]]).astype(np.float32)
+    """Add to ``grad`` the gradient of one sample's loss, for a network of any heads but a
+    policy: ``(value - target)^2 / 2``, plus ``weight * huber((plies_left - plies) /
+    PLIES_SCALE)`` with a plies head (``NO_PLIES``: none), plus the outcome head's cross-entropy
+    against ``outcome_targets``. Returns ``(value loss, unweighted plies loss, outcome loss)``;
+    the plies loss is in units of PLIES_SCALE plies, as the gradient sees it. ``no_policy`` is an
+    empty int64 array (the policy's place in :func:`backward`)."""
+    forward(net, active, values, count, scratch)
+    loss_value = value_loss(net, target, 1.0, scratch) if has_head(net, VALUE) else 0.0
+    loss_plies = plies_loss(net, plies, weight, scratch) if has_head(net, PLIES) else 0.0
+    loss_outcomes = 0.0
+    if has_head(net, OUTCOMES):
+        loss_outcomes = outcomes_loss(net, outcome_targets, 1.0, scratch)
+    backward(net, grad, active, values, count, scratch, no_policy, values, 0)
+    return loss_value, loss_plies, loss_outcomes
 
 
 def dense_inputs(inputs: int, active: np.ndarray, values: np.ndarray, count: int) -> np.ndarray:

@@ -1,40 +1,39 @@
-"""The network's file format (the seed's ``TSNN``), all little-endian. Version 3 records the game
-and the network's heads; version 4, a Samuel Zero network's (:mod:`samuel.nn.zero`), adds its
-policy's action count:
+"""The network's file format (the seed's ``TSNN``), all little-endian. Version 5, written, holds
+the network's whole shape (:class:`samuel.nn.shape.Network`):
 
 =======  =====================================================
-bytes    contents (version 3, written)
+bytes    contents (version 5)
 =======  =====================================================
 0..4     ``TSNN``
-4..8     version (u32, 3)
-8..12    the game's id (u32: its number in ``samuel.games.kernels``)
-12..24   inputs, hidden 1, hidden 2 (u32 each)
-24..28   heads (u32 bit set: 1 the value, 2 plies left, 4 the policy; the value is always
-         there)
-28..     every parameter as f32, in the flat array's order (the moves-left head's last)
+4..8     version (u32, 5)
+8..12    the game's number (u32)
+12..16   inputs (u32)
+16..20   shared hidden layers (u32, 1 to 3)
+20..32   their widths (u32 each; 0 past the last)
+32..36   heads (u32, 1 to 4)
+36..     each head, in the parameters' order: kind (0 value, 1 plies, 2 policy, 3 outcomes),
+         outputs, the shared layer it reads (from 0), its own layers (0 to 2) and their two
+         widths (u32 each, 0 where there is none)
+then     every parameter as f32, in the network's order (:mod:`samuel.nn.shape`)
 =======  =====================================================
 
-Version 4 has one more field, bytes 28..32: the policy's action count (u32, 1 to
-``MAX_ACTIONS``); its heads are all three (7), and the parameters follow from byte 32 in the
-Zero network's order (the value network with the moves-left head, then the policy). Only a
-network with the policy is written as version 4: every other network's file is version 3, byte
-for byte as before, and older programs refuse a Zero network for its version. The game and the
-action count together say whose moves the policy is over: a file of one game is refused for
-another (:mod:`samuel.games.networks`).
+The older versions are read, and load as the networks they always were, bit for bit; all of
+them have the shared layers 64-32:
 
-Version 2 (read only) is version 3 without the heads field: a value-only network. Version 1 (the
-seed's, read only) has no game id either: bytes 8..20 are the layer sizes and the parameters
-follow. Every version 1 file predates the other games, so it reads as game ``VERSION1_GAME``
-(0, Tigers & Sheep). Older files therefore load as value-only networks and play as before.
+- version 4, a Samuel Zero network: magic, version, game, inputs, 64, 32, heads (7: the value,
+  plies left and the policy), the policy's actions, then the parameters;
+- version 3: magic, version, game, inputs, 64, 32, heads (a bit set: 1 the value, 2 plies left);
+- version 2: version 3 without the heads field, a value network;
+- version 1 (the seed's): no game either (every version 1 file predates the other games, so it
+  reads as game ``VERSION1_GAME``, 0, Tigers & Sheep).
 
-Loading rejects a wrong magic, version, layer sizes, heads, action count, file size or a
-parameter that is not finite or larger than ``LARGEST_WEIGHT`` (whose forward pass could
-overflow) with a message that says which (never quoting the file's bytes), and
-opens regular files only. It reads the game, the input count, the heads and the actions from the
-header; whether they are the ones wanted is the caller's check (:mod:`samuel.games.networks`,
-which knows the games' names).
-Changing what an input *means* without changing the sizes calls for bumping ``VERSION``. Files are
-written atomically: a temporary file in the same folder, renamed into place.
+Loading rejects a wrong magic, version, shape, file size or a parameter that is not finite or
+larger than ``LARGEST_WEIGHT`` (whose forward pass could overflow) with a message that says which
+(never quoting the file's bytes), and opens regular files only. It reads the game and the shape
+from the header; whether they are the ones wanted is the caller's check
+(:mod:`samuel.games.networks`, which knows the games' names). Changing what an input *means*
+without changing the sizes calls for bumping ``VERSION``. Files are written atomically: a
+temporary file in the same folder, renamed into place.
 """
 
 from __future__ import annotations
@@ -49,42 +48,49 @@ import numpy as np
 from samuel.errors import SamuelError
 from samuel.files import FileError, open_regular, write_atomically
 
-from .network import HIDDEN1, HIDDEN2, network_shape, parameter_count
-from .zero import zero_inputs, zero_parameter_count
+from .shape import (
+    HIDDEN,
+    MAX_HEAD_LAYERS,
+    MAX_LAYERS,
+    PLAN,
+    Head,
+    Network,
+    ShapeError,
+    network_of,
+    plies_head,
+    policy_head,
+    value_head,
+)
 
 MAGIC = b"TSNN"
-VERSION = 3
+VERSION = 5
 PREFIX = struct.Struct("<4sI")  # magic, version: enough to tell the header's form
 HEADERS = {
     1: struct.Struct("<4s4I"),  # magic, version, inputs, hidden 1, hidden 2
     2: struct.Struct("<4s5I"),  # magic, version, game, inputs, hidden 1, hidden 2
     3: struct.Struct("<4s6I"),  # magic, version, game, inputs, hidden 1, hidden 2, heads
     4: struct.Struct("<4s7I"),  # ... heads, actions: a Zero network
+    5: struct.Struct("<4s8I"),  # magic, version, game, inputs, layers, 3 widths, heads
 }
-HEAD_VALUE = 1  # the heads field's bits
+HEAD_RECORD = struct.Struct("<6I")  # version 5: kind, outputs, source, layers, 2 widths
+HEAD_VALUE = 1  # version 3's heads field's bits
 HEAD_MOVES_LEFT = 2
 HEAD_POLICY = 4
 KNOWN_HEADS = (HEAD_VALUE, HEAD_VALUE | HEAD_MOVES_LEFT)
-ZERO_VERSION = 4  # the version of a network with the policy head
+ZERO_VERSION = 4  # the version of a Zero network before version 5
 ZERO_HEADS = HEAD_VALUE | HEAD_MOVES_LEFT | HEAD_POLICY
-HEADER = HEADERS[VERSION]
-ZERO_HEADER = HEADERS[ZERO_VERSION]
 VERSION1_GAME = 0  # the game every version 1 file belongs to (they have no id)
-# The most inputs a file may say its network has: far above any game's, and small enough that the
-# size a header asks for stays within MAX_FILE_BYTES.
-MAX_INPUTS = 1 << 16
-# The most actions a file may say its policy has: far above any game's (650), and small enough
-# that the size a header asks for stays within MAX_FILE_BYTES.
-MAX_ACTIONS = 1 << 16
+MAX_HEADS = 4
 # The largest weight a file may hold. Every network trained here has weights under 10 (the shipped
 # ones: 3.5 to 8.4); a file with one past this holds no trained network, and one bounded so cannot
 # overflow float32 in a forward pass: the inputs are at most 1 each and at most 128 are set, so
-# h1 < 129 B, h2 < 64 x 129 B^2 + B, and each head's output (value, plies, policy logit) is
-# under 64 x 64 x 129 B^3 (with B = 1e4, about 5e17; float32 reaches 3.4e38). Huge finite weights
-# (3e38) made every evaluation NaN, and the search then said that the game was over.
+# with B = 1e4 and layers of at most 4096 units, h1 < 129 B, each further layer at most
+# 4096 B times the one before, and after three shared layers and a head's output under
+# 4096^3 x 129 B^4, about 1e29 (float32 reaches 3.4e38). Huge finite weights (3e38) made every
+# evaluation NaN, and the search then said that the game was over.
 LARGEST_WEIGHT = 1e4
-# Files up to this size are opened, so that a network of other layer sizes is refused for its
-# layers (the header says them) rather than for its size; only the header's size is ever read.
+# Files up to this size are opened, so that a network of other sizes is refused for its shape
+# (the header says it) rather than for its size; only the header's size is ever read.
 MAX_FILE_BYTES = 1 << 30
 
 
@@ -94,60 +100,49 @@ class WeightsFileError(SamuelError, ValueError):
 
 @dataclass(frozen=True)
 class NetworkFile:
-    """What a weights file holds: the game it belongs to, its input count, its parameters
-    (with the moves-left head's last, if it has one; a Zero network's policy after that)."""
+    """What a weights file holds: the game it belongs to and its network (its array: the plan
+    and the parameters, :mod:`samuel.nn.shape`)."""
 
     game: int
-    inputs: int
-    params: np.ndarray  # float32, parameter_count(inputs, moves_left) of them (or a Zero's)
-    moves_left: bool = False
-    actions: int = 0  # the policy's action count; 0: the network has no policy
+    network: Network
+    array: np.ndarray
+
+    @property
+    def inputs(self) -> int:
+        return self.network.inputs
 
 
-def file_bytes(inputs: int, moves_left: bool = False, actions: int = 0) -> int:
-    """The size of the file of a network of ``inputs`` inputs (with the moves-left head or not;
-    a Zero network of ``actions`` actions if that is not 0, version 4)."""
-    if actions:
-        return ZERO_HEADER.size + 4 * zero_parameter_count(inputs, actions)
-    return HEADER.size + 4 * parameter_count(inputs, moves_left)
+def header_bytes(shape: Network) -> int:
+    return HEADERS[VERSION].size + HEAD_RECORD.size * len(shape.heads)
 
 
-def save_parameters(
-    params: np.ndarray, path: str | os.PathLike, game: int, actions: int = 0
-) -> None:
-    """Write the parameters of a network of game ``game`` in the TSNN format, atomically: version
-    3, the input count and the heads following from their number; or, with ``actions`` (not 0),
-    a Zero network of that many actions (:mod:`samuel.nn.zero`), version 4. Refuses
-    (``ValueError``) parameters that are not finite: such a file could never be loaded, so the
-    caller must stop first."""
-    if np.ndim(params) != 1:
-        inputs, moves_left = -1, False
-    elif actions:
-        if not 1 <= actions <= MAX_ACTIONS:
-            raise ValueError(f"a policy has 1 to {MAX_ACTIONS} actions, not {actions}")
-        inputs, moves_left = zero_inputs(len(params), actions), True
-    else:
-        inputs, moves_left = network_shape(len(params))
-    if inputs < 0:
-        kind = f"Zero network's of {actions} actions" if actions else "network's"
-        raise ValueError(f"{np.shape(params)} parameters are no {kind}")
+def file_bytes(shape: Network) -> int:
+    """The size of the file of a network of that shape."""
+    return header_bytes(shape) + 4 * shape.parameter_count
+
+
+def save_network_array(array: np.ndarray, path: str | os.PathLike, game: int) -> None:
+    """Write the network ``array`` (plan and parameters) of game ``game`` in the TSNN format,
+    version 5, atomically. Refuses (``ValueError``) an array that is no network's and parameters
+    that are not finite: such a file could never be loaded, so the caller must stop first."""
+    shape = network_of(array)
     if not 0 <= game < 1 << 32:
         raise ValueError(f"a game id is a 32-bit number, not {game}")
+    params = np.asarray(array[PLAN:])
     if not np.all(np.isfinite(params)):
         raise ValueError("refusing to save a network whose parameters are not all finite")
-    path = Path(path)
-    if actions:
-        head = ZERO_HEADER.pack(
-            MAGIC, ZERO_VERSION, game, inputs, HIDDEN1, HIDDEN2, ZERO_HEADS, actions
-        )
-    else:
-        heads = HEAD_VALUE | (HEAD_MOVES_LEFT if moves_left else 0)
-        head = HEADER.pack(MAGIC, VERSION, game, inputs, HIDDEN1, HIDDEN2, heads)
-    write_atomically(path, head + np.asarray(params).astype("<f4").tobytes())
+    widths = (*shape.hidden, 0, 0, 0)[:MAX_LAYERS]
+    head = HEADERS[VERSION].pack(
+        MAGIC, VERSION, game, shape.inputs, len(shape.hidden), *widths, len(shape.heads)
+    )
+    for h in shape.heads:
+        own = (*h.hidden, 0, 0)[:MAX_HEAD_LAYERS]
+        head += HEAD_RECORD.pack(h.kind, h.outputs, h.source, len(h.hidden), *own)
+    write_atomically(Path(path), head + params.astype("<f4").tobytes())
 
 
 def read_network(path: str | os.PathLike) -> NetworkFile:
-    """Read a TSNN file of either version; raise :class:`WeightsFileError` saying what is wrong
+    """Read a TSNN file of any version; raise :class:`WeightsFileError` saying what is wrong
     with it.
 
     Only a regular file is opened (a FIFO or a folder is refused at once), and nothing past the
@@ -159,21 +154,23 @@ def read_network(path: str | os.PathLike) -> NetworkFile:
             size = os.fstat(file.fileno()).st_size
             head = file.read(PREFIX.size)
             version = _check_prefix(path, head, size)
-            header = HEADERS[version]
-            head += file.read(header.size - PREFIX.size)
-            game, inputs, moves_left, actions, expected = _check_header(path, head, size, version)
-            data = file.read(expected - header.size)
+            head += file.read(HEADERS[version].size - PREFIX.size)
+            if version == VERSION and len(head) == HEADERS[version].size:
+                heads = min(HEADERS[version].unpack(head)[-1], MAX_HEADS)
+                head += file.read(HEAD_RECORD.size * heads)
+            game, shape, start = _check_header(path, head, size, version)
+            data = file.read(size - start)
     except FileError as error:
         raise WeightsFileError(str(error)) from None
     except OSError as error:  # a read that fails (an I/O error)
         raise WeightsFileError(f"weights file {path} cannot be read: {error.strerror}") from None
-    if len(data) != expected - header.size:  # shrank while being read
+    if len(data) != size - start:  # shrank while being read
         raise WeightsFileError(f"weights file {path} is shorter than its size said")
     params = np.frombuffer(data, dtype="<f4").astype(np.float32)
     problem = parameters_problem(params)
     if problem is not None:
         raise WeightsFileError(f"weights file {path} holds {problem}")
-    return NetworkFile(game, inputs, params, moves_left, actions)
+    return NetworkFile(game, shape, shape.pack(params))
 
 
 def parameters_problem(params: np.ndarray) -> str | None:
@@ -211,55 +208,73 @@ def _check_prefix(path: Path, head: bytes, size: int) -> int:
     return version
 
 
-def _check_header(
-    path: Path, head: bytes, size: int, version: int
-) -> tuple[int, int, bool, int, int]:
-    """The game, the input count, whether there is a moves-left head, the policy's actions (0:
-    none) and the file size the header says."""
+def _check_header(path: Path, head: bytes, size: int, version: int) -> tuple[int, Network, int]:
+    """The game, the network's shape and where its parameters start, from the header; checks
+    that the file's size is what they need."""
     header = HEADERS[version]
     if len(head) < header.size:
         raise _too_short(path, size)
-    heads = HEAD_VALUE
-    actions = 0
+    fields = header.unpack(head[: header.size])[2:]
     if version == 1:
-        _, _, inputs, hidden1, hidden2 = header.unpack(head)
-        game = VERSION1_GAME
-    elif version == 2:
-        _, _, game, inputs, hidden1, hidden2 = header.unpack(head)
-    elif version == ZERO_VERSION:
-        _, _, game, inputs, hidden1, hidden2, heads, actions = header.unpack(head)
-        if heads != ZERO_HEADS:
-            raise WeightsFileError(
-                f"weights file {path} says its heads are {heads:#x}; a version {ZERO_VERSION} "
-                f"network has all three, the value, plies left and the policy ({ZERO_HEADS})"
-            )
-        if not 1 <= actions <= MAX_ACTIONS:
-            raise WeightsFileError(
-                f"weights file {path} says its policy has {actions} actions; 1 to {MAX_ACTIONS} "
-                "are read"
-            )
+        game, (inputs, *hidden) = VERSION1_GAME, fields
     else:
-        _, _, game, inputs, hidden1, hidden2, heads = header.unpack(head)
-        if heads not in KNOWN_HEADS:
-            raise WeightsFileError(
-                f"weights file {path} says its heads are {heads:#x}; this program knows the value "
-                f"({HEAD_VALUE}) and plies left ({HEAD_MOVES_LEFT}), and the value is always there"
-            )
-    moves_left = bool(heads & HEAD_MOVES_LEFT)
-    if (hidden1, hidden2) != (HIDDEN1, HIDDEN2) or not 1 <= inputs <= MAX_INPUTS:
-        raise WeightsFileError(
-            f"weights file {path} has layers {inputs}-{hidden1}-{hidden2}; this network is "
-            f"INPUTS-{HIDDEN1}-{HIDDEN2} (1 to {MAX_INPUTS} inputs)"
+        game, inputs, *rest = fields
+    try:
+        if version == VERSION:
+            shape = _read_shape(path, head, size, inputs, rest)
+        else:
+            shape = _older_shape(path, version, inputs, rest if version > 1 else hidden)
+    except ShapeError as error:
+        raise WeightsFileError(f"weights file {path} holds no network Samuel knows: {error}") from (
+            None
         )
-    if actions:
-        expected = header.size + 4 * zero_parameter_count(inputs, actions)
-        kind = f" with a policy of {actions} actions"
-    else:
-        expected = header.size + 4 * parameter_count(inputs, moves_left)
-        kind = " with a moves-left head" if moves_left else ""
+    start = len(head)
+    expected = start + 4 * shape.parameter_count
     if size != expected:
         raise WeightsFileError(
-            f"weights file {path} is {size} bytes; a {inputs}-{HIDDEN1}-{HIDDEN2} network{kind} "
-            f"takes {expected}"
+            f"weights file {path} is {size} bytes; a network {shape.describe()} takes {expected}"
         )
-    return game, inputs, moves_left, actions, expected
+    return game, shape, start
+
+
+def _read_shape(path: Path, head: bytes, size: int, inputs: int, rest: list) -> Network:
+    layers, *widths, heads = rest
+    if not 1 <= layers <= MAX_LAYERS or not 1 <= heads <= MAX_HEADS:
+        raise ShapeError(f"{layers} hidden layers and {heads} heads")
+    if any(widths[layers:]):
+        raise ShapeError(f"widths {widths} past its {layers} hidden layers")
+    start = HEADERS[VERSION].size
+    if len(head) < start + HEAD_RECORD.size * heads:
+        raise _too_short(path, size)
+    records = []
+    for i in range(heads):
+        record = HEAD_RECORD.unpack_from(head, start + i * HEAD_RECORD.size)
+        kind, outputs, source, own, *own_widths = record
+        if own > MAX_HEAD_LAYERS or any(own_widths[own:]):
+            raise ShapeError(f"a head of {own} layers of its own, widths {own_widths}")
+        records.append(Head(kind, outputs, tuple(own_widths[:own]), source))
+    return Network(inputs, tuple(widths[:layers]), tuple(records))
+
+
+def _older_shape(path: Path, version: int, inputs: int, rest: list) -> Network:
+    """The shape of a file of version 1 to 4: 64-32, with the heads its fields say."""
+    hidden, extra = tuple(rest[:2]), rest[2:]
+    if hidden != HIDDEN:
+        raise ShapeError(f"layers {inputs}-{hidden[0]}-{hidden[1]}; version {version} has 64-32")
+    if version == ZERO_VERSION:
+        heads, actions = extra
+        if heads != ZERO_HEADS:
+            raise ShapeError(
+                f"heads {heads:#x}; a version {ZERO_VERSION} network has all three, the value, "
+                f"plies left and the policy ({ZERO_HEADS})"
+            )
+        return Network(inputs, HIDDEN, (value_head(), plies_head(), policy_head(actions)))
+    heads = extra[0] if extra else HEAD_VALUE
+    if heads not in KNOWN_HEADS:
+        raise ShapeError(
+            f"heads {heads:#x}; version {version} knows the value ({HEAD_VALUE}) and plies left "
+            f"({HEAD_MOVES_LEFT}), and the value is always there"
+        )
+    if heads & HEAD_MOVES_LEFT:
+        return Network(inputs, HIDDEN, (value_head(), plies_head()))
+    return Network(inputs, HIDDEN, (value_head(),))

@@ -500,8 +500,10 @@ def play_expert_games(
 ):
     """Play ``len(seeds)`` games of a against b in parallel, game ``g`` with ``seeds[g]``."""
     for g in numba.prange(seeds.shape[0]):
-        tables_a = new_tables(table_bits, root.shape[0], games.MAX_MOVES)
-        tables_b = new_tables(table_bits, root.shape[0], games.MAX_MOVES)
+        scratch_a = games.scratch_size(game, evaluator_a, params_a)
+        tables_a = new_tables(table_bits, root.shape[0], games.MAX_MOVES, scratch_a)
+        scratch_b = games.scratch_size(game, evaluator_b, params_b)
+        tables_b = new_tables(table_bits, root.shape[0], games.MAX_MOVES, scratch_b)
         pv = np.zeros(MAX_PLY, dtype=np.int64)
         n, result = play_expert_game(
             game,

@@ -59,7 +59,8 @@ import numpy as np
 from samuel.games import kernels as games
 from samuel.games import networks
 from samuel.nn.batches import batch_loss
-from samuel.nn.network import NO_PLIES, with_moves_left
+from samuel.nn.network import NO_PLIES
+from samuel.nn.shape import with_plies_head
 from samuel.progress import progress_bar
 from samuel.seeds import derive_seed
 from samuel.train.buffer import Samples
@@ -395,7 +396,7 @@ def _mse(game: int, params: np.ndarray, states: np.ndarray, targets: np.ndarray)
     for start in range(0, n, EVAL_CHUNK):
         part = slice(start, start + EVAL_CHUNK)
         e = encode(game, Samples(states[part], targets[part]))
-        total += batch_loss(params, e.inputs, e.active, e.values, e.counts, e.targets)
+        total += batch_loss(params, e.active, e.values, e.counts, e.targets)
     return 2.0 * total / n
 
 
@@ -498,7 +499,7 @@ def train_supervised(
         plies = _checked_plies(plies_left, n)
     start = _checked_params(game, params)
     if config.moves_left:
-        start = with_moves_left(start, derive_seed(int(config.seed), HEAD_STREAM))
+        start = with_plies_head(start, derive_seed(int(config.seed), HEAD_STREAM))
     head = networks.has_moves_left(start, game)
 
     train, validation = split_by_group(groups, config.validation, config.seed)

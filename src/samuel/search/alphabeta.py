@@ -33,6 +33,7 @@ import numba
 import numpy as np
 
 from samuel.errors import CommandError
+from samuel.games import evaluators
 from samuel.games import kernels as games
 from samuel.jit import kernel
 
@@ -435,8 +436,9 @@ def search_kernel(
 
 
 @kernel
-def new_tables(table_bits, state_size, max_moves):
-    """The search's working memory: transposition table, ordering tables, stacks."""
+def new_tables(table_bits, state_size, max_moves, scratch_size):
+    """The search's working memory: transposition table, ordering tables, stacks; the
+    evaluator's scratch of ``scratch_size`` (:func:`samuel.games.kernels.scratch_size`)."""
     entries = 1 << table_bits
     return (
         np.zeros(entries, dtype=np.int64),  # tt_key
@@ -452,7 +454,7 @@ def new_tables(table_bits, state_size, max_moves):
         np.zeros((MAX_PLY + 1, MAX_PLY + 1), dtype=np.int64),  # triangular PV table
         np.zeros(MAX_PLY + 1, dtype=np.int64),  # PV lengths
         np.zeros(4, dtype=np.int64),  # counters: nodes, stamp, stop
-        np.zeros(games.SCRATCH, dtype=np.float32),  # evaluator scratch
+        np.zeros(scratch_size, dtype=np.float32),  # evaluator scratch
         np.zeros((MAX_PLY + 1, 9), dtype=np.int64),  # search stack: integer fields
         np.zeros((MAX_PLY + 1, 3), dtype=np.float64),  # search stack: alpha, beta, best
         np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),  # evaluator scratch: network inputs
@@ -496,10 +498,25 @@ class Searcher:
         self.sizes = games.compiled_game(game)
         self.game = int(game)
         # Positions are the game's own width; the move buffers hold any game's moves.
-        self.tables = new_tables(table_bits, self.sizes.state_words, games.MAX_MOVES)
+        self.tables = new_tables(table_bits, self.sizes.state_words, games.MAX_MOVES, 1)
+        self._checked: tuple[int, np.ndarray, np.ndarray] | None = None  # evaluator, given, checked
         self._pv = np.zeros(MAX_PLY, dtype=np.int64)
         self._outcomes = np.zeros(games.MAX_MOVES, dtype=np.int64)
         self._weights = np.zeros(games.MAX_MOVES, dtype=np.float64)
+
+    def _checked_params(self, evaluator: int, params: np.ndarray) -> np.ndarray:
+        """The evaluator's parameters, checked (once for the same array), with the evaluator's
+        scratch grown to what they need (a network's depends on its shape)."""
+        if self._checked is not None and self._checked[0] == evaluator:
+            if self._checked[1] is params and self._checked[2] is params:
+                return params
+        checked = evaluators.check_params(self.game, evaluator, params)
+        need = int(games.scratch_size(self.game, evaluator, checked))
+        if self.tables[SCRATCH].shape[0] < need:
+            scratch = np.zeros(need, dtype=np.float32)
+            self.tables = (*self.tables[:SCRATCH], scratch, *self.tables[SCRATCH + 1 :])
+        self._checked = (evaluator, params, checked)
+        return checked
 
     def search(
         self,
@@ -526,7 +543,7 @@ class Searcher:
             raise CommandError(f"search depth must be between 1 and {MAX_PLY - 1}, not {depth}")
         if seconds is not None and seconds <= 0:
             raise CommandError(f"search time must be positive, not {seconds}")
-        games.check_evaluator(self.game, evaluator)
+        params = self._checked_params(evaluator, params)
         if root.shape != (self.sizes.state_words,):
             raise ValueError(
                 f"a {self.sizes.title} position is {self.sizes.state_words} words, "

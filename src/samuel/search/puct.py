@@ -134,8 +134,9 @@ def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def new_work() -> tuple[np.ndarray, ...]:
-    """The expansion's buffers: moves, actions, the network's inputs, logits and scratch."""
+def new_work(scratch_size: int = 1) -> tuple[np.ndarray, ...]:
+    """The expansion's buffers: moves, actions, the network's inputs, logits and scratch (of
+    ``scratch_size``: the network's ``forward_scratch``)."""
     return (
         np.zeros(games.MAX_MOVES, dtype=np.int64),  # moves
         np.zeros(games.MAX_MOVES, dtype=np.int64),  # their actions
@@ -146,7 +147,7 @@ def new_work() -> tuple[np.ndarray, ...]:
         np.zeros(games.MAX_MOVES, dtype=np.float64),  # priors of the distinct actions
         np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),  # set inputs
         np.zeros(games.MAX_SET_INPUTS, dtype=np.float32),  # their values
-        np.zeros(zero.SCRATCH, dtype=np.float32),  # the forward pass's scratch
+        np.zeros(scratch_size, dtype=np.float32),  # the forward pass's scratch
     )
 
 
@@ -216,7 +217,7 @@ def _reach(
     k = game_actions.distinct_actions(legal, n, distinct, slot)
     count = games.zero_network_inputs(game, state, active, values)
     net_value, plies = zero.zero_forward(
-        params, inputs, actions, active, values, count, distinct, k, logits, scratch, with_plies
+        params, active, values, count, distinct, k, logits, scratch, with_plies
     )
     value = float(net_value) * games.network_sign(game, state)
     tree[MINIMAX][node] = value
@@ -927,9 +928,11 @@ class PuctSearch:
         """
         from samuel.games.networks import check_zero_network
 
-        check_zero_network(params, self.game)
+        shape = check_zero_network(params, self.game)
         if params.dtype != np.float32 or not params.flags.c_contiguous:
             params = np.ascontiguousarray(params, dtype=np.float32)
+        if self.work[-1].shape[0] < shape.forward_scratch:
+            self.work = new_work(shape.forward_scratch)
         root = np.asarray(root)
         if root.shape != (self.sizes.state_words,) or root.dtype != np.int64:
             raise ValueError(

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from samuel.games import get_game
+from samuel.games import evaluators, get_game
 from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules
 from samuel.games.game import Game
@@ -244,7 +244,10 @@ class AlphaBetaPlayer(SpielPlayer):
         super().__post_init__()
         if self.params is None:
             self.params = self.rules.classic_weights()
-        self._scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
+        classic = game_kernels.EVALUATOR_CLASSIC
+        self.params = evaluators.check_params(self.rules.number, classic, self.params)
+        size = evaluators.scratch_size(self.rules.number, classic, self.params)
+        self._scratch = np.zeros(size, dtype=np.float32)
         self._active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
 
     def evaluate(self, position) -> float:

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
-from samuel.games import descriptor_of
+from samuel.games import descriptor_of, evaluators
 from samuel.games import kernels as game_kernels
 from samuel.match.openings import random_moves
 from samuel.match.play import play_game
@@ -307,9 +307,10 @@ def _score_on(
 def _network_value(player, position, rules) -> float | None:
     if not isinstance(player, SearchPlayer) or player.evaluator != game_kernels.EVALUATOR_NETWORK:
         return None
-    scratch = np.zeros(game_kernels.SCRATCH, dtype=np.float32)
-    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     game = int(rules.number) & game_kernels.GAME_MASK  # the standard game's network
+    size = evaluators.scratch_size(game, game_kernels.EVALUATOR_NETWORK, player.params)
+    scratch = np.zeros(size, dtype=np.float32)
+    active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     return float(
         game_kernels.network_value(game, player.params, rules.encode(position), scratch, active)
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from samuel.config_options import (
     fraction,
+    hidden_widths,
     non_negative_int,
     option_field,
     positive_float,
@@ -73,6 +74,13 @@ class TrainConfig:
         "plays exactly as before when the search ignores the head)",
         store=True,
     )
+    hidden: tuple[int, ...] = option_field(  # a resumed network keeps its own
+        (64, 32),
+        "the hidden layers' widths of a network started from random weights",
+        type=hidden_widths,
+        metavar="W,W",
+        default_text="(64,32)",
+    )
     table_positions: int = option_field(  # exact targets
         0,
         "with --tablebase: add N positions drawn from the table to each generation, with "
@@ -121,6 +129,10 @@ class TrainConfig:
                 f"solves {tablebase_titles()} endings",
             ),
             (self.table_positions >= 0, "table positions must not be negative"),
+            (
+                1 <= len(self.hidden) <= 3 and all(1 <= int(w) <= 4096 for w in self.hidden),
+                f"a network has one to three hidden layers of 1 to 4096 units, not {self.hidden}",
+            ),
             (
                 self.table_positions == 0 or self.tablebase is not None,
                 "--table-positions draws positions from the tablebase: give --tablebase too",

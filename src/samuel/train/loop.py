@@ -38,7 +38,8 @@ from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.base import GameRules
 from samuel.games.networks import has_moves_left, load_network, random_network, save_network
-from samuel.nn.network import NO_PLIES, value_only, with_moves_left
+from samuel.nn.network import NO_PLIES
+from samuel.nn.shape import HIDDEN, PLIES, with_plies_head, without_head
 from samuel.seeds import derive_seed
 
 from .buffer import DRAW, FIRST_WIN, OUTCOMES, SECOND_WIN, SampleBuffer, Samples
@@ -126,8 +127,11 @@ def starting_point(config: TrainConfig) -> tuple[np.ndarray, str, int]:
     out_dir = Path(config.out_dir)
     last, newest = newest_generation(out_dir)
     if config.start_from is None and newest is None:
-        params = random_network(game, RANDOM_WEIGHTS_SEED, moves_left=config.moves_left)
+        hidden = tuple(int(w) for w in config.hidden)
+        params = random_network(game, RANDOM_WEIGHTS_SEED, config.moves_left, hidden)
         head = " with a moves-left head" if config.moves_left else ""
+        if hidden != HIDDEN:
+            head += f", hidden layers {'-'.join(map(str, hidden))}"
         return params, f"random weights (seed {RANDOM_WEIGHTS_SEED:#x}){head}", last
     path = config.start_from if config.start_from is not None else str(newest)
     params = load_network(path, game)
@@ -136,7 +140,7 @@ def starting_point(config: TrainConfig) -> tuple[np.ndarray, str, int]:
     if config.moves_left:
         # The head's seed names the generation it joins at, so a run is the same wherever it
         # was resumed from.
-        params = with_moves_left(params, derive_seed(MOVES_LEFT_SEED, last))
+        params = with_plies_head(params, derive_seed(MOVES_LEFT_SEED, last))
         return params, f"{path} (with a new moves-left head)", last
     return params, path, last
 
@@ -158,7 +162,7 @@ def self_play(
             backend,
             rules.number,
             games.EVALUATOR_NETWORK,
-            value_only(params),
+            without_head(params, PLIES),
             root,
             config.depth,
             config.random_plies,
@@ -173,7 +177,7 @@ def self_play(
             play_selfplay(
                 rules.number,
                 games.EVALUATOR_NETWORK,
-                value_only(params),  # self-play plays on the value alone, head or not
+                without_head(params, PLIES),  # self-play plays on the value alone, head or not
                 root,
                 config.depth,
                 config.random_plies,

@@ -384,7 +384,12 @@ def _play_rollouts(
         stop = (c + 1) * items // chunks
         if start == stop:
             continue
-        tables = new_tables(ROLLOUT_TABLE_BITS, roots.shape[1], games.MAX_MOVES)
+        tables = new_tables(
+            ROLLOUT_TABLE_BITS,
+            roots.shape[1],
+            games.MAX_MOVES,
+            games.scratch_size(game, evaluator, params),
+        )
         pv = np.zeros(MAX_PLY, dtype=np.int64)
         keys = np.empty(ply_cap + 1, dtype=np.int64)
         moves = np.empty(games.MAX_MOVES, dtype=np.int64)
@@ -441,7 +446,7 @@ def _static_values(game, evaluator, params, states, values):
     chunks = min(count, 64)
     for c in numba.prange(chunks):
         moves = np.empty(games.MAX_MOVES, dtype=np.int64)
-        scratch = np.zeros(games.SCRATCH, dtype=np.float32)
+        scratch = np.zeros(games.scratch_size(game, evaluator, params), dtype=np.float32)
         active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
         for i in range(c * count // chunks, (c + 1) * count // chunks):
             n = games.generate(game, states[i], moves)

@@ -116,7 +116,12 @@ def play_games(
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``."""
     for g in numba.prange(seeds.shape[0]):
-        tables = new_tables(SELFPLAY_TABLE_BITS, root.shape[0], games.MAX_MOVES)
+        tables = new_tables(
+            SELFPLAY_TABLE_BITS,
+            root.shape[0],
+            games.MAX_MOVES,
+            games.scratch_size(game, evaluator, params),
+        )
         pv = np.zeros(MAX_PLY, dtype=np.int64)
         n, result = play_one_game(
             game,

@@ -9,7 +9,7 @@ the target by the symmetry's sign and then into the network's view
 (:func:`samuel.games.kernels.network_sign`). For draughts, whose inputs are the side to move's,
 the two turns cancel: a position and its half-turn give the same inputs and the same target.
 
-A network with the moves-left head (:func:`samuel.nn.network.has_moves_left`) is trained on both
+A network with the moves-left head (the plies head, :mod:`samuel.nn.shape`) is trained on both
 losses at once, the plies loss weighted by ``moves_left_weight`` (lc0's 0.1); a symmetry does not
 change how many plies a game has left, so plies targets go through unturned. With
 ``heads_only`` the value layers are frozen and only the head learns (as lc0 first added its head
@@ -25,14 +25,8 @@ import numpy as np
 
 from samuel.games import kernels as games
 from samuel.jit import kernel
-from samuel.nn.batches import (
-    adam_step,
-    batch_gradient,
-    batch_gradient_heads,
-    batch_loss,
-    batch_plies_error,
-)
-from samuel.nn.network import has_moves_left, network_shape, parameter_count
+from samuel.nn.batches import adam_step, batch_gradient, batch_loss, batch_plies_error
+from samuel.nn.shape import PLIES, network_of
 
 from .buffer import Samples
 
@@ -40,11 +34,6 @@ MOVES_LEFT_WEIGHT = 0.1  # the plies loss's weight against the value loss (lc0's
 BETA1 = 0.9
 BETA2 = 0.999
 ADAM_EPSILON = 1e-8
-
-
-def value_parameters(params: np.ndarray) -> int:
-    """How many of the network's parameters are the value's (all but the moves-left head's)."""
-    return parameter_count(network_shape(len(params))[0])
 
 
 @dataclass(frozen=True)
@@ -126,24 +115,23 @@ def train_batch(
     """One Adam step on the batch's mean gradient; returns the batch's summed value loss. A
     network with the moves-left head learns its plies targets too; with ``heads_only``, only
     them (the value layers' gradient is zero, so Adam never moves them)."""
-    if has_moves_left(params):
-        loss, _ = batch_gradient_heads(
-            params,
-            batch.inputs,
-            batch.active,
-            batch.values,
-            batch.counts,
-            batch.targets,
-            batch.plies,
-            np.float32(moves_left_weight),
-            grad,
-        )
-        if heads_only:
-            grad[: value_parameters(params)] = 0
-    else:
-        loss = batch_gradient(
-            params, batch.inputs, batch.active, batch.values, batch.counts, batch.targets, grad
-        )
+    n = len(batch.targets)
+    plies = batch.plies if batch.plies is not None else np.full(n, -1.0, dtype=np.float32)
+    loss, _, _ = batch_gradient(
+        params,
+        batch.active,
+        batch.values,
+        batch.counts,
+        batch.targets,
+        plies,
+        np.float32(moves_left_weight),
+        np.zeros((n, 0), dtype=np.float32),
+        grad,
+    )
+    if heads_only and network_of(params).has(PLIES):
+        start, end = network_of(params).head_span(PLIES)
+        grad[:start] = 0
+        grad[end:] = 0
     adam.step += 1
     adam_step(
         params,
@@ -223,14 +211,14 @@ def mean_loss(game: int, params: np.ndarray, samples: Samples) -> float:
     if len(samples) == 0:
         return float("nan")
     e = encode(game, samples)
-    return batch_loss(params, e.inputs, e.active, e.values, e.counts, e.targets) / len(samples)
+    return batch_loss(params, e.active, e.values, e.counts, e.targets) / len(samples)
 
 
 def plies_error(game: int, params: np.ndarray, samples: Samples) -> float:
     """Mean absolute error, in plies, of the moves-left head over the samples that have a plies
     target (NaN if none has, or the network has no head)."""
-    if len(samples) == 0 or not has_moves_left(params):
+    if len(samples) == 0 or not network_of(params).has(PLIES):
         return float("nan")
     e = encode(game, samples)
-    total, count = batch_plies_error(params, e.inputs, e.active, e.values, e.counts, e.plies)
+    total, count = batch_plies_error(params, e.active, e.values, e.counts, e.plies)
     return total / count if count else float("nan")

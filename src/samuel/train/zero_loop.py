@@ -471,8 +471,6 @@ def zero_losses(game: int, params: np.ndarray, samples: ZeroSamples) -> tuple[fl
     e = encode_zero(game, samples)
     policy, value, plies = zero_batch_loss(
         params,
-        games.compiled_game(game).zero_inputs,
-        game_actions.action_count(game),
         e.active,
         e.values,
         e.counts,
@@ -508,8 +506,6 @@ def train_zero_epoch(
         e = encode_zero(game, samples.select(chosen), symmetries[chosen])
         zero_batch_gradient(
             params,
-            sizes.zero_inputs,
-            game_actions.action_count(game),
             e.active,
             e.values,
             e.counts,

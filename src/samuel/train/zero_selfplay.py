@@ -72,7 +72,7 @@ def _new_tree(max_nodes, state_size):
 
 
 @kernel
-def _new_work():
+def _new_work(scratch_size):
     """:func:`samuel.search.puct.new_work`, made inside a compiled loop."""
     return (
         np.zeros(games.MAX_MOVES, dtype=np.int64),
@@ -84,7 +84,7 @@ def _new_work():
         np.zeros(games.MAX_MOVES, dtype=np.float64),
         np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),
         np.zeros(games.MAX_SET_INPUTS, dtype=np.float32),
-        np.zeros(zero.SCRATCH, dtype=np.float32),
+        np.zeros(scratch_size, dtype=np.float32),
     )
 
 
@@ -301,7 +301,7 @@ def play_zero_games(
     exploring moves of ``epsilon``."""
     for g in numba.prange(seeds.shape[0]):
         tree = _new_tree(max_nodes, games.STATE_SIZE)
-        work = _new_work()
+        work = _new_work(zero.forward_scratch(params))
         in_table = IN_TABLE_ALL if in_tables is None else in_tables[g]
         n, result = play_zero_game(
             game,
@@ -408,24 +408,20 @@ def encode_zero_samples(
 
 
 @parallel_kernel
-def zero_batch_loss(
-    params, inputs, actions, active, values, counts, legal, legal_counts, policy, target, plies
-):
+def zero_batch_loss(params, active, values, counts, legal, legal_counts, policy, target, plies):
     """The summed unweighted policy, value and plies losses of the samples, in fixed chunks (the
     same on any number of threads)."""
     n = target.shape[0]
     chunks = (n + GRAD_CHUNK - 1) // GRAD_CHUNK
     losses = np.zeros((chunks, 3), dtype=np.float64)
     for c in numba.prange(chunks):
-        scratch = np.empty(zero.SCRATCH, dtype=np.float32)
+        scratch = np.empty(2 * zero.forward_scratch(params), dtype=np.float32)
         logits = np.empty(legal.shape[1], dtype=np.float32)
         grad = np.zeros(params.shape[0], dtype=np.float32)  # written, never read
         for i in range(c * GRAD_CHUNK, min(n, (c + 1) * GRAD_CHUNK)):
             policy_loss, value_loss, plies_loss = zero.zero_add_gradient(
                 params,
                 grad,
-                inputs,
-                actions,
                 active[i],
                 values[i],
                 counts[i],

@@ -46,7 +46,12 @@ def _search_scores(game, evaluator, params, states, depth, out):
     n = states.shape[0]
     for c in numba.prange((n + SEARCH_CHUNK - 1) // SEARCH_CHUNK):
         # The tables' stamps hide earlier searches' entries: each score is the position's own.
-        tables = new_tables(SEARCH_TABLE_BITS, games.STATE_SIZE, games.MAX_MOVES)
+        tables = new_tables(
+            SEARCH_TABLE_BITS,
+            games.STATE_SIZE,
+            games.MAX_MOVES,
+            games.scratch_size(game, evaluator, params),
+        )
         pv = np.zeros(MAX_PLY, dtype=np.int64)
         history = np.zeros(1, dtype=np.int64)
         for p in range(c * SEARCH_CHUNK, min(n, (c + 1) * SEARCH_CHUNK)):
