@@ -171,6 +171,8 @@ def test_train_prints_the_table_saves_every_generation_and_resumes(tmp_path):
         (("--epsilon", "2"), "argument --epsilon: '2' must be at most 1"),
         (("--match-games", "3"), "even number"),
         (("--from", "/nonexistent.bin"), "does not exist"),
+        (("--hidden", "64,0"), "one to three hidden layers of 1 to 4096 units"),
+        (("--hidden", "wide"), "is not hidden layers' widths"),
     ],
 )
 def test_train_refuses_bad_settings(tmp_path, args, phrase):

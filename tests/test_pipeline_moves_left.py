@@ -23,7 +23,7 @@ from samuel.pipeline import dataset, sources
 from samuel.pipeline.bulk import import_labelled
 from samuel.pipeline.store import Provenance, Store, _alembic_config, open_engine
 from samuel.pipeline.supervised import SupervisedConfig, SupervisedReport, train_supervised
-from samuel.search.alphabeta import MAX_PLY, new_tables
+from samuel.search.alphabeta import new_tables
 from samuel.seeds import derive_seed
 from samuel.tablebase.build import build
 from samuel.train import rollouts
@@ -223,16 +223,14 @@ def test_a_rollout_that_ends_at_the_table_counts_its_plies_and_the_tables(two_ca
     game = game_numbers.tigers_and_sheep(2)
     params = network(TIGERS)
     tables = new_tables(10, 4, games.MAX_MOVES, scratch_size(game, NETWORK, params))
-    buffers = [np.zeros(MAX_PLY, dtype=np.int64), np.empty(81, dtype=np.int64)]
-    buffers += [np.empty(games.MAX_MOVES, dtype=np.int64) for _ in range(2)]
-    state, child = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
+    work = rollouts.rollout_work(4, 80)
+    state = work[4]  # the position where the rollout stopped
+    play = rollouts.RolloutPlay(1, 0.0, 0, 80, rollouts.PLAIN)
     decided = drawn = 0
     for k, position in enumerate(_hand_one_positions(np.random.default_rng(9), 30)):
-        arguments = (game, NETWORK, params, position.encode(), 1, 0.0, 0, 80, derive_seed(k))
-        arguments += (rollouts.PLAIN, 0.0, derive_seed(k, 1), False, tables, *buffers)
-        outcome, plies, cut, tabled, left = rollouts.play_rollout(
-            *arguments, state, child, two_captures.layers
-        )
+        arguments = (game, NETWORK, params, position.encode(), play, derive_seed(k))
+        arguments += (0.0, derive_seed(k, 1), False, tables, work)
+        outcome, plies, cut, tabled, left = rollouts.play_rollout(*arguments, two_captures.layers)
         assert not cut and plies == 1  # one placement, then the hand is empty
         if not tabled:  # the placement ended the game (the tigers cannot move)
             assert left == 0 and Position.decode(state, 2).decided_outcome() is not None

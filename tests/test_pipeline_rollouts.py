@@ -17,7 +17,7 @@ from samuel.games.tigers.rules import RULES as TIGERS_RULES
 from samuel.games.tigers.rules import Position
 from samuel.games.tigers.tablebase.index import decode_index, layer_size
 from samuel.games.tigers.tablebase.probe import load_tablebase
-from samuel.search.alphabeta import MAX_PLY, new_tables
+from samuel.search.alphabeta import new_tables
 from samuel.seeds import derive_seed
 from samuel.tablebase.build import build
 from samuel.train import rollouts
@@ -150,13 +150,12 @@ def test_the_compiled_rollout_plays_what_its_python_says(lattice):
     first legal one."""
     params = load_network(shipped_network(TIGERS), TIGERS)
     tables = new_tables(10, 4, games.MAX_MOVES, evaluators.scratch_size(TIGERS, NETWORK, params))
-    buffers = [np.zeros(MAX_PLY, dtype=np.int64), np.empty(201, dtype=np.int64)]
-    buffers += [np.empty(games.MAX_MOVES, dtype=np.int64) for _ in range(2)]
-    buffers += [np.empty(4, dtype=np.int64) for _ in range(2)]
+    work = rollouts.rollout_work(4, 200)
+    play = rollouts.RolloutPlay(1, 0.5, 0, 200, lattice)
     plies = set()
     for k in range(4):
-        arguments = (TIGERS, NETWORK, params, start(TIGERS), 1, 0.5, 0, 200, derive_seed(k))
-        arguments += (lattice, 0.25, derive_seed(k, 1), k % 2 == 1, tables, *buffers)
+        arguments = (TIGERS, NETWORK, params, start(TIGERS), play, derive_seed(k))
+        arguments += (0.25, derive_seed(k, 1), k % 2 == 1, tables, work)
         compiled = rollouts.play_rollout(*arguments)
         assert compiled == rollouts.play_rollout.py_func(*arguments)
         plies.add(compiled[1])

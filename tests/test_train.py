@@ -19,7 +19,7 @@ from samuel.games.tigers.board import SYMMETRIES
 from samuel.games.tigers.rules import Position
 from samuel.match.head_to_head import play_match
 from samuel.nn import network as N
-from samuel.nn.shape import PLAN
+from samuel.nn.shape import PLAN, network_of
 from samuel.nn.weights import save_network_array
 from samuel.players import PlayerSpecError, SearchPlayer, make_player
 from samuel.train.buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples, balanced_epoch
@@ -211,6 +211,17 @@ def test_training_is_bit_identical_on_1_and_2_workers(tmp_path, game):
     number = get_game(game).number
     assert not np.array_equal(one, random_network(number, 0x5EED))
     assert np.array_equal(load_network(tmp_path / "one" / "latest.bin", number), one)
+
+
+def test_a_wider_network_trains_from_random_weights_and_keeps_its_shape_when_resumed(tmp_path):
+    lines = []
+    trained = train(tiny(tmp_path, generations=1, hidden=(96, 48, 16)), print, log=lines.append)
+    assert "hidden layers 96-48-16" in lines[0]
+    shape = network_of(trained)
+    assert shape.hidden == (96, 48, 16) and shape.inputs == network_of(random_network(0, 1)).inputs
+    assert network_of(load_network(tmp_path / "latest.bin", 0)) == shape
+    resumed = train(tiny(tmp_path, generations=1), print, log=lines.append)  # --hidden: 64,32
+    assert network_of(resumed) == shape and not np.array_equal(resumed, trained)
 
 
 def test_a_run_resumes_from_the_newest_generation_and_numbers_carry_on(tmp_path):

@@ -527,3 +527,53 @@ def test_tree_reuse_follows_a_move_and_a_roll() -> None:
     )
     assert again.reused > 0
     assert RULES.move_from_code(again.best_move) in RULES.legal_moves(rolled)
+
+
+def test_the_compiled_game_loops_roll_the_dice_and_score_in_points() -> None:
+    """Self-play, rollouts and the pipeline's expert games share one compiled step
+    (samuel.train.game_loop): they roll the dice, play every game to its end and score it in
+    points; every recorded position is a decision, not dice to roll; the same seed gives the
+    same games, and another seed other dice."""
+    from samuel.pipeline.sources import play_expert_games
+    from samuel.train.rollouts import RolloutConfig, rollout_labels
+    from samuel.train.selfplay import play_selfplay
+
+    root = RULES.encode(RULES.initial_position())
+    classic = game_kernels.EVALUATOR_CLASSIC
+    weights = RULES.classic_weights()
+    seeds = np.arange(40, dtype=np.int64)
+    played = play_selfplay(GAME, classic, weights, root, 2, 0, 0.0, 200, seeds)
+    again = play_selfplay(GAME, classic, weights, root, 2, 0, 0.0, 200, seeds)
+    assert np.array_equal(played.positions, again.positions)
+    results = played.results.tolist()
+    assert set(results) <= {-2, -1, 1, 2} and {-1, 1} <= set(results)  # no draws in a race
+    assert len({tuple(p[1].tolist()) for p in played.positions}) > 1  # the dice differ
+    buffer = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
+    chances = np.empty(game_kernels.MAX_MOVES, dtype=np.float64)
+    for g in range(len(seeds)):
+        for ply in range(int(played.plies[g])):
+            state = played.positions[g, ply]
+            assert game_kernels.chance(GAME, state, buffer, chances) == 0
+            n = game_kernels.generate(GAME, state, buffer)
+            assert n > 0 and game_kernels.result(GAME, state, n) == game_kernels.NOT_OVER
+    # rollouts from the start: outcomes in points, the same for the same seeds
+    starts = np.stack([root, root])
+    config = RolloutConfig(rollouts=8, depth=1, epsilon=0.1)
+    labels = rollout_labels(GAME, classic, weights, starts, np.array([5, 6]), config)
+    assert np.array_equal(
+        labels.values,
+        rollout_labels(GAME, classic, weights, starts, np.array([5, 6]), config).values,
+    )
+    assert np.all(np.abs(labels.values) <= 2.0) and labels.values[0] != 0.0
+    # expert games (the pipeline's compiled loop): a search against a deeper one, to the end
+    record = (
+        np.zeros((6, 200, len(root)), dtype=np.int64),
+        np.zeros((6, 200), dtype=np.int64),
+        np.zeros(6, dtype=np.int64),
+        np.zeros(6, dtype=np.int64),
+    )
+    first, second = (classic, weights, None, 1), (classic, weights, None, 2)
+    seeds = np.arange(6, dtype=np.int64)
+    play_expert_games(GAME, *first, *second, root, 0, 200, seeds, 10, *record)
+    plies, results = record[2], record[3]
+    assert set(results.tolist()) <= {-2, -1, 1, 2} and (plies > 0).all()

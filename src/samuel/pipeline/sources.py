@@ -79,6 +79,7 @@ from samuel.games.networks import shipped_network
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
 from samuel.seeds import derive_seed
+from samuel.train import game_loop
 from samuel.train.selfplay import play_selfplay
 
 EXPERT_TABLE_BITS = 16  # deeper searches than self-play's: a larger transposition table
@@ -280,6 +281,12 @@ class ExpertPlayer:
     depth: int
     tablebase: object | None = None
 
+    def compiled(self) -> tuple:
+        """The player as the compiled games take it: evaluator, parameters, the tablebase's
+        layers (or None) and depth."""
+        table = None if self.tablebase is None else self.tablebase.layers
+        return (int(self.evaluator), self.params, table, int(self.depth))
+
 
 @dataclass(frozen=True, eq=False)
 class ExpertPlayers:
@@ -388,49 +395,49 @@ def default_expert_players(
 
 
 @kernel
+def _searched_move(game, player, state, keys, window, ply, seed, tables, pv) -> int:
+    """The move ``player`` (an :meth:`ExpertPlayer.compiled` bundle) searches in ``state``."""
+    evaluator, params, table, depth = player
+    search_kernel(
+        game,
+        evaluator,
+        params,
+        state,
+        keys[: ply + 1],
+        window,
+        depth,
+        0.0,
+        _mix(seed + ply),
+        tables,
+        pv,
+        table,
+    )
+    return pv[0]
+
+
+@kernel
 def play_expert_game(
-    game,
-    evaluator_a,
-    params_a,
-    table_a,
-    depth_a,
-    evaluator_b,
-    params_b,
-    table_b,
-    depth_b,
-    root,
-    random_plies,
-    ply_cap,
-    seed,
-    tables_a,
-    tables_b,
-    pv,
-    positions,
-    move_counts,
+    game, first, second, root, random_plies, ply_cap, seed, tables, pv, positions, move_counts
 ):
-    """Play one game from ``root``, player a (its evaluator, parameters, tablebase or None and
-    depth) for the first player, b for the second; return ``(plies, result)``.
+    """Play one game from ``root``, ``first`` (an :meth:`ExpertPlayer.compiled` bundle: its
+    evaluator, parameters, tablebase or None and depth) for the first player, ``second`` for
+    the second; return ``(plies, result)``. ``tables`` are the two players' search tables (a
+    transposition table holds one evaluator's scores).
 
     The first ``random_plies`` moves are random; after, the side to move's player searches
-    (with its own tables: a transposition table holds one evaluator's scores) unless it has one
-    legal move. ``positions[ply]`` is the position where the ply's move was played and
-    ``move_counts[ply]`` its number of legal moves. A position met for the third time draws, as
-    does the ply cap. The result is the first player's: 1, 0 or -1.
+    unless it has one legal move. ``positions[ply]`` is the position where the ply's move was
+    played and ``move_counts[ply]`` its number of legal moves. A position met for the third
+    time draws, as does the ply cap. The result is the first player's points.
     """
-    state = root.copy()
-    child = np.empty_like(state)
-    keys = np.empty(ply_cap + 1, dtype=np.int64)
-    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    state, child, keys, moves, outcomes, weights = game_loop.buffers(root, ply_cap)
     window = 0
     rng = seed
     for ply in range(ply_cap):
-        keys[ply] = games.key(game, state)
-        if games.occurrences(keys, window, ply) >= 3:
-            return ply, 0
-        n = games.generate(game, state, moves)
-        result = games.result(game, state, n)
+        n, result = game_loop.arrive(
+            game, state, child, keys, window, ply, moves, outcomes, weights, seed
+        )
         if result != games.NOT_OVER:
-            return ply, result
+            return ply, game_loop.points(result)
         positions[ply, :] = state
         move_counts[ply] = n
         if ply < random_plies:
@@ -438,42 +445,11 @@ def play_expert_game(
             move = moves[pick]
         elif n == 1:
             move = moves[0]
+        elif games.sign(game, state) > 0:
+            move = _searched_move(game, first, state, keys, window, ply, seed, tables[0], pv)
         else:
-            if games.sign(game, state) > 0:
-                search_kernel(
-                    game,
-                    evaluator_a,
-                    params_a,
-                    state,
-                    keys[: ply + 1],
-                    window,
-                    depth_a,
-                    0.0,
-                    _mix(seed + ply),
-                    tables_a,
-                    pv,
-                    table_a,
-                )
-            else:
-                search_kernel(
-                    game,
-                    evaluator_b,
-                    params_b,
-                    state,
-                    keys[: ply + 1],
-                    window,
-                    depth_b,
-                    0.0,
-                    _mix(seed + ply),
-                    tables_b,
-                    pv,
-                    table_b,
-                )
-            move = pv[0]
-        if games.is_irreversible(game, state, move):
-            window = ply + 1
-        games.play(game, state, move, child)
-        state[:] = child
+            move = _searched_move(game, second, state, keys, window, ply, seed, tables[1], pv)
+        window = game_loop.advance(game, state, child, move, ply, window)
     return ply_cap, 0
 
 
@@ -498,33 +474,34 @@ def play_expert_games(
     plies,
     results,
 ):
-    """Play ``len(seeds)`` games of a against b in parallel, game ``g`` with ``seeds[g]``."""
+    """Play ``len(seeds)`` games of a against b (each an :meth:`ExpertPlayer.compiled`
+    bundle's fields) in parallel, game ``g`` with ``seeds[g]``, into its row of the games'
+    positions, move counts, plies and results. Everything the parallel loop reads comes as an
+    argument of its own: numba's parallel loops mishandle tuples of arrays made outside them
+    (a tuple of the tablebase's layers inside one was refused, and writes to an array unpacked
+    from one were lost), so the bundles are made inside."""
     for g in numba.prange(seeds.shape[0]):
-        scratch_a = games.scratch_size(game, evaluator_a, params_a)
-        tables_a = new_tables(table_bits, root.shape[0], games.MAX_MOVES, scratch_a)
-        scratch_b = games.scratch_size(game, evaluator_b, params_b)
-        tables_b = new_tables(table_bits, root.shape[0], games.MAX_MOVES, scratch_b)
+        first = (evaluator_a, params_a, table_a, depth_a)
+        second = (evaluator_b, params_b, table_b, depth_b)
+        tables = (
+            new_tables(
+                table_bits,
+                root.shape[0],
+                games.MAX_MOVES,
+                games.scratch_size(game, evaluator_a, params_a),
+            ),
+            new_tables(
+                table_bits,
+                root.shape[0],
+                games.MAX_MOVES,
+                games.scratch_size(game, evaluator_b, params_b),
+            ),
+        )
         pv = np.zeros(MAX_PLY, dtype=np.int64)
         n, result = play_expert_game(
-            game,
-            evaluator_a,
-            params_a,
-            table_a,
-            depth_a,
-            evaluator_b,
-            params_b,
-            table_b,
-            depth_b,
-            root,
-            random_plies,
-            ply_cap,
-            seeds[g],
-            tables_a,
-            tables_b,
-            pv,
-            positions[g],
-            move_counts[g],
-        )
+            game, first, second, root, random_plies, ply_cap, seeds[g], tables, pv,
+            positions[g], move_counts[g],
+        )  # fmt: skip
         plies[g] = n
         results[g] = result
 
@@ -582,14 +559,8 @@ def play_experts(
         part_results = np.zeros(len(index), dtype=np.int64)
         play_expert_games(
             int(game),
-            first.evaluator,
-            first.params,
-            None if first.tablebase is None else first.tablebase.layers,
-            first.depth,
-            second.evaluator,
-            second.params,
-            None if second.tablebase is None else second.tablebase.layers,
-            second.depth,
+            *first.compiled(),
+            *second.compiled(),
             root,
             random_plies,
             ply_cap,

@@ -86,7 +86,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_options(
         parser,
         TrainConfig,
-        only=("moves_left", "moves_left_weight", "heads_only", "tablebase", "table_positions"),
+        only=(
+            "hidden",
+            "moves_left",
+            "moves_left_weight",
+            "heads_only",
+            "tablebase",
+            "table_positions",
+        ),
     )
     parser.add_argument(
         "--no-progress", dest="progress", action="store_false", help="no progress bar"

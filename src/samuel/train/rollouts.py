@@ -69,6 +69,7 @@ standard error is the bound ``1 / sqrt(K)`` (the largest a mean of K results in 
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numba
@@ -85,6 +86,8 @@ from samuel.search.alphabeta import (
     new_tables,
     search_kernel,
 )
+
+from . import game_loop
 
 ROLLOUT_TABLE_BITS = 14  # shallow searches visit few nodes (as self-play's SELFPLAY_TABLE_BITS)
 CHUNKS_PER_THREAD = 8  # work chunks per numba thread: enough to even out long and short games
@@ -203,31 +206,46 @@ def _clamp(value):
     return max(-1.0, min(1.0, value))
 
 
+# How a rollout plays: one argument of the compiled rollout (a settings bundle). ``lattice`` is
+# PLAIN, WEYL or STRATIFIED; the rest are RolloutConfig's.
+RolloutPlay = namedtuple("RolloutPlay", "depth epsilon truncate_plies ply_cap lattice")
+
+
+@kernel
+def rollout_work(state_size, ply_cap):
+    """A rollout's working arrays: the principal variation, the keys of the game's positions, the
+    moves, the replies (ranking moves), the position and its child, a chance node's outcomes and
+    their probabilities."""
+    return (
+        np.zeros(MAX_PLY, dtype=np.int64),
+        np.empty(ply_cap + 1, dtype=np.int64),
+        np.empty(games.MAX_MOVES, dtype=np.int64),
+        np.empty(games.MAX_MOVES, dtype=np.int64),
+        np.empty(state_size, dtype=np.int64),
+        np.empty(state_size, dtype=np.int64),
+        np.empty(games.MAX_MOVES, dtype=np.int64),
+        np.empty(games.MAX_MOVES, dtype=np.float64),
+    )
+
+
 @kernel
 def play_rollout(
     game,
     evaluator,
     params,
     root,
-    depth,
-    epsilon,
-    truncate_plies,
-    ply_cap,
+    play,
     stream,
-    lattice,
     offset,
     rotation_seed,
     antithetic,
     tables,
-    pv,
-    keys,
-    moves,
-    replies,
-    state,
-    child,
+    work,
     tablebase=None,
 ):
-    """Play one rollout from ``root``; return ``(outcome, plies, truncated, tabled, left)``, the
+    """Play one rollout from ``root`` as ``play`` says (a :data:`RolloutPlay`), with the
+    working arrays ``work`` (:func:`rollout_work`); return ``(outcome, plies, truncated, tabled,
+    left)``, the
     outcome in the first player's view (-1..1; an exact 1, 0 or -1 unless truncated), ``plies``
     the plies played and ``left`` the plies the game had left when the rollout stopped: 0 where
     it ended (a ply-capped game ends there, a draw), the table's distance where it stopped at a
@@ -243,17 +261,17 @@ def play_rollout(
     a rank among the moves ranked by quality (mirrored when ``antithetic``). Random plies need no
     search.
     """
+    depth, epsilon, truncate_plies, ply_cap, lattice = play
+    pv, keys, moves, replies, state, child, outcomes, weights = work
     state[:] = root
     window = 0
     rng = stream
     for ply in range(ply_cap):
-        keys[ply] = games.key(game, state)
-        if games.occurrences(keys, window, ply) >= 3:
-            return 0.0, ply, False, False, 0
-        n = games.generate(game, state, moves)
-        result = games.result(game, state, n)
+        n, result = game_loop.arrive(
+            game, state, child, keys, window, ply, moves, outcomes, weights, stream
+        )
         if result != games.NOT_OVER:
-            return float(result), ply, False, False, 0
+            return float(game_loop.points(result)), ply, False, False, 0
         if tablebase is not None:
             found, outcome, distance = games.tablebase_result(game, state, tablebase)
             if found:  # the side to move's outcome -> the first player's
@@ -306,10 +324,7 @@ def play_rollout(
                 tablebase,
             )
             move = pv[0]
-        if games.is_irreversible(game, state, move):
-            window = ply + 1
-        games.play(game, state, move, child)
-        state[:] = child
+        window = game_loop.advance(game, state, child, move, ply, window)
     return 0.0, ply_cap, False, False, 0
 
 
@@ -390,12 +405,8 @@ def _play_rollouts(
             games.MAX_MOVES,
             games.scratch_size(game, evaluator, params),
         )
-        pv = np.zeros(MAX_PLY, dtype=np.int64)
-        keys = np.empty(ply_cap + 1, dtype=np.int64)
-        moves = np.empty(games.MAX_MOVES, dtype=np.int64)
-        replies = np.empty(games.MAX_MOVES, dtype=np.int64)
-        state = np.empty(roots.shape[1], dtype=np.int64)
-        child = np.empty(roots.shape[1], dtype=np.int64)
+        work = rollout_work(roots.shape[1], ply_cap)
+        play = RolloutPlay(depth, epsilon, truncate_plies, ply_cap, reduced)
         for item in range(start, stop):
             i = item // rollouts
             j = item - i * rollouts
@@ -405,22 +416,13 @@ def _play_rollouts(
                 evaluator,
                 params,
                 roots[i],
-                depth,
-                epsilon,
-                truncate_plies,
-                ply_cap,
+                play,
                 stream,
-                reduced,
                 offset,
                 _mix(seeds[i] ^ SHIFT_STREAM),
                 antithetic,
                 tables,
-                pv,
-                keys,
-                moves,
-                replies,
-                state,
-                child,
+                work,
                 tablebase,
             )
             outcomes[item] = outcome
@@ -506,11 +508,11 @@ def check_states(game: int, states: np.ndarray) -> np.ndarray:
             raise ValueError(f"{sizes.title} positions have {words} words; the padding must be 0")
         states = np.ascontiguousarray(states[:, :words])
     from samuel.games import registry
-    from samuel.games.states import STATE_PROBLEMS
+    from samuel.games.states import state_problem
 
     base = int(game) & games.GAME_MASK  # a variant is checked as its game
     name = next(rules.name for rules in registry().values() if rules.number == base)
-    problem = STATE_PROBLEMS[name](states)
+    problem = state_problem(name, states)  # a ValueError for a game without the check
     if problem is not None:
         raise ValueError(f"not a {sizes.title} position: {problem}")
     return states

@@ -23,6 +23,8 @@ from samuel.games import kernels as games
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
 
+from . import game_loop
+
 SELFPLAY_TABLE_BITS = 14  # shallow searches visit few nodes; a small table is cheaper to make
 
 
@@ -47,22 +49,18 @@ def play_one_game(
 
     ``positions[ply]`` is the position where the ply's move was played, ``scores[ply]`` the
     clamped search score (first player's view), ``random_moves[ply]`` whether the move played was
-    random. The result is the first player's: 1, 0 or -1.
+    random. The result is the first player's points. A game with dice rolls them from ``seed``
+    (:mod:`samuel.train.game_loop`).
     """
-    state = root.copy()
-    child = np.empty_like(state)
-    keys = np.empty(ply_cap + 1, dtype=np.int64)
-    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    state, child, keys, moves, outcomes, weights = game_loop.buffers(root, ply_cap)
     window = 0
     rng = seed
     for ply in range(ply_cap):
-        keys[ply] = games.key(game, state)
-        if games.occurrences(keys, window, ply) >= 3:
-            return ply, 0
-        n = games.generate(game, state, moves)
-        result = games.result(game, state, n)
+        n, result = game_loop.arrive(
+            game, state, child, keys, window, ply, moves, outcomes, weights, seed
+        )
         if result != games.NOT_OVER:
-            return ply, result
+            return ply, game_loop.points(result)
         score, _, _ = search_kernel(
             game,
             evaluator,
@@ -90,10 +88,7 @@ def play_one_game(
             pick, rng = _random_below(rng, n)
             move = moves[pick]
             random_moves[ply] = True
-        if games.is_irreversible(game, state, move):
-            window = ply + 1
-        games.play(game, state, move, child)
-        state[:] = child
+        window = game_loop.advance(game, state, child, move, ply, window)
     return ply_cap, 0
 
 
