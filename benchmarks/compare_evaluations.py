@@ -28,8 +28,8 @@ import os
 import time
 from pathlib import Path
 
+from samuel.evaluation.networks import shipped_network
 from samuel.games import get_game
-from samuel.games.networks import shipped_network
 from samuel.match.head_to_head import play_match
 from samuel.options import game_name
 

@@ -35,10 +35,10 @@ from collections import Counter
 import numpy as np
 
 from samuel.errors import SamuelError
+from samuel.evaluation.networks import load_zero_network
 from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.game import Game
-from samuel.games.networks import load_zero_network
 from samuel.games.record import read_records, replay
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.nn import zero

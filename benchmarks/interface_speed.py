@@ -107,7 +107,7 @@ def random_networks(game: int) -> list[tuple[tuple[int, ...], object]]:
     its plan after), and the 256-128 one only where ``random_network`` takes the widths."""
     import inspect
 
-    from samuel.games.networks import random_network
+    from samuel.evaluation.networks import random_network
 
     found = [(NARROW, random_network(game, NETWORK_SEED))]
     if "hidden" in inspect.signature(random_network).parameters:
@@ -138,10 +138,10 @@ def measure(sizes: dict, data: Path) -> list[dict]:
     import puct
     import training_speed
 
+    from samuel.evaluation.networks import random_network, random_zero_network
     from samuel.games import get_game
     from samuel.games.game import Game
     from samuel.games.kernels import EVALUATOR_NETWORK
-    from samuel.games.networks import random_network, random_zero_network
     from samuel.players import make_player
     from samuel.search.alphabeta import Searcher
     from samuel.search.puct import PuctSearch, PuctSettings

@@ -280,9 +280,9 @@ def sprt_part(args, engines: dict[str, str]) -> None:
 
 
 def head_part(args) -> None:
+    from samuel.evaluation.moves_left import plies_left_estimate
+    from samuel.evaluation.networks import load_network
     from samuel.games import kernels
-    from samuel.games.moves_left import plies_left_estimate
-    from samuel.games.networks import load_network
     from samuel.nn.shape import PLIES, without_head
     from samuel.train.rollouts import tablebase_distances
     from samuel.train.selfplay import play_selfplay

@@ -33,8 +33,8 @@ import time
 import numba
 import numpy as np
 
+from samuel.evaluation.networks import load_network, shipped_network
 from samuel.games import kernels as games
-from samuel.games.networks import load_network, shipped_network
 from samuel.games.tigers.rules import RULES
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.search.alphabeta import WIN_BOUND, Searcher

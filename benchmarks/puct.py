@@ -17,9 +17,9 @@ import argparse
 
 import numpy as np
 
+from samuel.evaluation.networks import random_zero_network
 from samuel.games import get_game
 from samuel.games.game import Game
-from samuel.games.networks import random_zero_network
 from samuel.search.puct import PuctSearch, PuctSettings
 
 RUNS = 3

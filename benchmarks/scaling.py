@@ -57,14 +57,14 @@ import numba
 import numpy as np
 
 from samuel.backends import MAX_UNITS, LocalBackend, unit_count
-from samuel.games import get_game
-from samuel.games import kernels as games
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     load_network,
     random_network,
     save_network,
     shipped_network,
 )
+from samuel.games import get_game
+from samuel.games import kernels as games
 from samuel.nn.shape import PLIES, without_head
 from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig
 from samuel.train.loop import game_seed

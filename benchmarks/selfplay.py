@@ -15,8 +15,8 @@ import time
 import numba
 import numpy as np
 
+from samuel.evaluation.networks import random_network
 from samuel.games import get_game
-from samuel.games.networks import random_network
 from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig
 from samuel.train.loop import self_play
 

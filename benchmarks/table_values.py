@@ -23,9 +23,11 @@ import sys
 
 import numpy as np
 
-from samuel.games import evaluators, get_game
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
+from samuel.evaluation.networks import load_network, load_zero_network
+from samuel.games import get_game
 from samuel.games import kernels as games
-from samuel.games.networks import load_network, load_zero_network
 from samuel.games.record import read_records, replay
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.nn.shape import POLICY
@@ -58,7 +60,7 @@ def evaluator(path: str):
     scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     return lambda position: float(
-        games.network_value(TIGERS, params, position.encode(), scratch, active)
+        evaluation.network_value(TIGERS, params, position.encode(), scratch, active)
     )
 
 

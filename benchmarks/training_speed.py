@@ -25,8 +25,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from samuel.evaluation.networks import network_shape, random_network
 from samuel.games import get_game
-from samuel.games.networks import network_shape, random_network
 from samuel.nn import network as N
 from samuel.train.buffer import Samples
 from samuel.train.trainer import Adam, encode, train_epoch

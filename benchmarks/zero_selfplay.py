@@ -16,8 +16,8 @@ import time
 import numba
 import numpy as np
 
+from samuel.evaluation.networks import random_zero_network
 from samuel.games import get_game
-from samuel.games.networks import random_zero_network
 from samuel.train.zero_config import ZERO_WEIGHTS_SEED, ZeroConfig
 from samuel.train.zero_loop import zero_self_play
 

@@ -18,9 +18,9 @@ import numpy as np
 import pytest
 
 from samuel.backends import MAX_UNITS, LocalBackend, split, unit_count
+from samuel.evaluation.networks import random_network, save_network
 from samuel.games import get_game
 from samuel.games import kernels as K
-from samuel.games.networks import random_network, save_network
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.tablebase.build import build
 from tests import game_numbers

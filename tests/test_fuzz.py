@@ -46,14 +46,7 @@ from hypothesis import HealthCheck, assume, event, example, given, settings
 from hypothesis import strategies as st
 
 from samuel.errors import SamuelError
-from samuel.games import get_game
-from samuel.games import kernels as game_kernels
-from samuel.games.actions import legal_actions
-from samuel.games.base import IllegalMoveError, NotationError, terminations
-from samuel.games.draughts.rules import Move as DraughtsMove
-from samuel.games.draughts.rules import Position as DraughtsPosition
-from samuel.games.game import Game
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     load_network,
     load_zero_network,
     network_shape,
@@ -63,6 +56,13 @@ from samuel.games.networks import (
     save_zero_network,
     zero_network_shape,
 )
+from samuel.games import get_game
+from samuel.games import kernels as game_kernels
+from samuel.games.actions import legal_actions
+from samuel.games.base import IllegalMoveError, NotationError, terminations
+from samuel.games.draughts.rules import Move as DraughtsMove
+from samuel.games.draughts.rules import Position as DraughtsPosition
+from samuel.games.game import Game
 from samuel.games.record import (
     RESULTS,
     format_record,

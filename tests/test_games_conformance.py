@@ -8,8 +8,10 @@ import random
 import numpy as np
 import pytest
 
-from samuel.games import evaluators, registry
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
 from samuel.games import kernels as game_kernels
+from samuel.games import registry
 from samuel.games.base import GameRules, Termination, terminations
 from samuel.games.game import Game
 from samuel.games.record import format_record, parse_records, record_from_game, replay
@@ -239,7 +241,7 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
         assert result == (game_kernels.NOT_OVER if decided is None else decided.score)
         if decided is not None:
             continue
-        value = game_kernels.evaluate(
+        value = evaluation.evaluate(
             game, game_kernels.EVALUATOR_CLASSIC, weights, state, scratch, active
         )
         assert np.isfinite(value)
@@ -304,7 +306,7 @@ def test_an_unknown_game_or_evaluator_is_an_error_not_a_zero(rules: GameRules) -
     params = np.zeros(1000, dtype=np.float32)
     for evaluator in missing:
         with pytest.raises(ValueError, match="no such evaluator"):
-            game_kernels.evaluate(rules.number, evaluator, params, state, scratch, active)
+            evaluation.evaluate(rules.number, evaluator, params, state, scratch, active)
         with pytest.raises(ValueError, match="has no"):
             Searcher(rules.number).search(
                 state, np.array([rules.key(rules.initial_position())]), 0, evaluator, params, 2
@@ -390,7 +392,7 @@ def test_whole_records_read_back_what_they_write(rules: GameRules) -> None:
 def test_the_network_encoding_of_a_position_and_its_images_agree(rules: GameRules) -> None:
     """Every symmetry maps a position's set inputs as the game says: the compiled transform is the
     friendly one, and the network's value (first player's view) changes by the symmetry's sign."""
-    from samuel.games.networks import random_network
+    from samuel.evaluation.networks import random_network
 
     game = rules.number
     sizes = game_kernels.compiled_game(game)
@@ -408,7 +410,7 @@ def test_the_network_encoding_of_a_position_and_its_images_agree(rules: GameRule
         n = game_kernels.network_inputs(game, state, active, values)
         assert 0 < n <= sizes.most_set_inputs
         assert all(0 <= i < sizes.network_inputs for i in active[:n])
-        value = game_kernels.network_value(game, params, state, scratch, active)
+        value = evaluation.network_value(game, params, state, scratch, active)
         for symmetry in range(sizes.symmetries):
             game_kernels.transform(game, state, symmetry, image)
             friendly = rules.encode(rules.transform_position(position, symmetry))
@@ -420,7 +422,7 @@ def test_the_network_encoding_of_a_position_and_its_images_agree(rules: GameRule
             sign = game_kernels.symmetry_sign(game, symmetry)
             if sizes.network_view == game_kernels.VIEW_SIDE_TO_MOVE and sign < 0:
                 # the side to move's view: the image is the same position for the network
-                assert game_kernels.network_value(
+                assert evaluation.network_value(
                     game, params, image, scratch, active
                 ) == pytest.approx(sign * value, abs=1e-6)
 

@@ -32,10 +32,13 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "samuel.progress",
         ),
     ),
-    # The network's arithmetic knows no game; the games' compiled evaluator dispatch
-    # (games/kernels.py, tigers/hybrid.py) calls its forward pass, so it sits below the games.
+    # The network's arithmetic knows no game and the games know no network: they are siblings
+    # (test_the_games_and_the_network_are_siblings), listed one above the other here.
     ("network", ("samuel.nn",)),
     ("games", ("samuel.games",)),  # each game's tablebase core included: games/tigers/tablebase
+    # The evaluators the searches take: a game's classic evaluation and encoder, the network's
+    # forward pass, and networks checked against their game.
+    ("evaluation", ("samuel.evaluation",)),
     ("search", ("samuel.search",)),
     # samuel.spiel (the optional OpenSpiel extra) puts Samuel's games in OpenSpiel and OpenSpiel's
     # bots among the players.
@@ -141,6 +144,21 @@ def test_the_check_sees_an_upward_import() -> None:
     assert all(layer_of(name) <= layer_of("samuel.games") for name in names)
     commands = [name for _, name in imported(SOURCE / "samuel" / "tablebase" / "commands.py")]
     assert any(name.startswith("samuel.tablebase.score") for name in commands)  # a lazy import
+
+
+def test_the_games_and_the_network_are_siblings() -> None:
+    """Neither imports the other: the evaluators (samuel.evaluation) join them."""
+    crossing = []
+    for path in MODULES:
+        module = module_name(path)
+        for mine, other in (("samuel.games", "samuel.nn"), ("samuel.nn", "samuel.games")):
+            if module == mine or module.startswith(mine + "."):
+                crossing += [
+                    f"{module} line {line}: {name}"
+                    for line, name in imported(path)
+                    if name == other or name.startswith(other + ".")
+                ]
+    assert not crossing, crossing
 
 
 def third_party(path: Path) -> set[str]:

@@ -9,14 +9,14 @@ import struct
 import numpy as np
 import pytest
 
-from samuel.games import get_game
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     has_moves_left,
     load_network,
     network_shape,
     random_network,
     save_network,
 )
+from samuel.games import get_game
 from samuel.nn import network as N
 from samuel.nn.shape import (
     PLAN,

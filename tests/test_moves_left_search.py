@@ -1,7 +1,7 @@
-"""The moves-left head in the search (``samuel.games.moves_left``): the compiled evaluator against
-the formula in plain float64 algebra on both games' positions; an adjusted value that keeps the
-order of values and the search's forced-win distances; with the head off, the search exactly as
-the value-only network's; the player spec's options and their errors."""
+"""The moves-left head in the search (``samuel.evaluation.moves_left``): the compiled evaluator
+against the formula in plain float64 algebra on both games' positions; an adjusted value that keeps
+the order of values and the search's forced-win distances; with the head off, the search exactly
+as the value-only network's; the player spec's options and their errors."""
 
 from __future__ import annotations
 
@@ -10,11 +10,9 @@ import math
 import numpy as np
 import pytest
 
-from samuel.games import get_game
-from samuel.games import kernels as K
-from samuel.games.evaluators import scratch_size
-from samuel.games.game import Game
-from samuel.games.moves_left import (
+from samuel.evaluation import kernels as evaluation
+from samuel.evaluation.evaluators import scratch_size
+from samuel.evaluation.moves_left import (
     DEFAULT_MAX_EFFECT,
     DEFAULT_SLOPE,
     DEFAULT_THRESHOLD,
@@ -24,7 +22,7 @@ from samuel.games.moves_left import (
     moves_left_parameters,
     plies_left_estimate,
 )
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     SHIPPED_MOVES_LEFT,
     has_moves_left,
     load_network,
@@ -34,6 +32,9 @@ from samuel.games.networks import (
     shipped_moves_left_network,
     shipped_network,
 )
+from samuel.games import get_game
+from samuel.games import kernels as K
+from samuel.games.game import Game
 from samuel.match.play import play_game
 from samuel.nn.shape import PLAN, PLIES, without_head
 from samuel.players import SHIPPED_NETWORK, PlayerSpecError, SearchPlayer, make_player
@@ -76,7 +77,9 @@ def evaluate(
     scratch = np.zeros(scratch_size(rules.number, evaluator, params), dtype=np.float32)
     scratch[-1] = reference  # the moves-left evaluator's reference: the scratch's last entry
     active = np.zeros(K.MAX_SET_INPUTS, dtype=np.int64)
-    return K.evaluate(rules.number, evaluator, params, rules.encode(position), scratch, active)
+    return evaluation.evaluate(
+        rules.number, evaluator, params, rules.encode(position), scratch, active
+    )
 
 
 def first_player_value(name: str, params: np.ndarray, position) -> float:
@@ -129,7 +132,9 @@ def test_the_adjusted_value_keeps_the_order_of_values(settings):
     values = np.linspace(-1.0, 1.0, 801)
     for reference in (0.0, 20.0, 150.0):
         for plies in (0.0, 1.0, 5.0, 20.0, 60.0, 200.0, 1000.0):
-            compiled = [K.moves_left_adjusted(v, plies, reference, *settings) for v in values]
+            compiled = [
+                evaluation.moves_left_adjusted(v, plies, reference, *settings) for v in values
+            ]
             plain = [adjusted_value(v, plies, reference, *settings) for v in values]
             assert compiled == pytest.approx(plain, abs=1e-12)
             assert all(b > a for a, b in zip(compiled, compiled[1:], strict=False))  # increasing
@@ -143,10 +148,11 @@ def test_the_adjusted_value_keeps_the_order_of_values(settings):
     step = 0.3 * max_effect / slope  # inside the clip on either side of the reference
     for v in (threshold + 0.01, 0.99, -0.99, -threshold - 0.01):
         plies = [20.0 + k * step for k in (-2, -1, 0, 1, 2)]
-        scores = [K.moves_left_adjusted(v, m, 20.0 + 2 * step, *settings) for m in plies]
+        scores = [evaluation.moves_left_adjusted(v, m, 20.0 + 2 * step, *settings) for m in plies]
         pairs = list(zip(scores, scores[1:], strict=False))
         assert all((a > b) if v > 0 else (a < b) for a, b in pairs)
-    assert K.moves_left_adjusted(0.95, 20.0, 20.0, *settings) == 0.95  # as the root: no change
+    # as many plies as the root: no change
+    assert evaluation.moves_left_adjusted(0.95, 20.0, 20.0, *settings) == 0.95
 
 
 def test_values_clearly_apart_keep_their_order_whatever_the_plies():
@@ -156,9 +162,9 @@ def test_values_clearly_apart_keep_their_order_whatever_the_plies():
         low = rng.uniform(-1.0, 1.0 - 2 * e)
         high = rng.uniform(low + 2 * e, 1.0)
         m_low, m_high, reference = rng.uniform(0.0, 500.0, 3)
-        assert K.moves_left_adjusted(high, m_high, reference, t, e, s) > K.moves_left_adjusted(
-            low, m_low, reference, t, e, s
-        )
+        assert evaluation.moves_left_adjusted(
+            high, m_high, reference, t, e, s
+        ) > evaluation.moves_left_adjusted(low, m_low, reference, t, e, s)
 
 
 def save(tmp_path, name: str, params: np.ndarray, file: str) -> str:
@@ -407,7 +413,7 @@ def test_analyse_prints_the_networks_plies_left_estimate(tmp_path, capsys):
 
 
 def test_every_evaluators_parameters_are_checked_in_one_place():
-    from samuel.games.evaluators import check_params
+    from samuel.evaluation.evaluators import check_params
 
     game = game_numbers.TIGERS
     headed = random_network(game, 3, moves_left=True)

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from samuel.errors import CommandError
+from samuel.evaluation.networks import load_network, random_network
 from samuel.games import get_game
 from samuel.games import kernels as games
-from samuel.games.networks import load_network, random_network
 from samuel.games.tigers.board import FULL
 from samuel.games.tigers.rules import Position
 from samuel.games.tigers.tablebase.index import decode_index, layer_size

@@ -14,15 +14,15 @@ import struct
 import numpy as np
 import pytest
 
-from samuel.games import get_game
-from samuel.games import kernels as K
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     NETWORKS_FOLDER,
     load_network,
     network_shape,
     random_network,
     save_network,
 )
+from samuel.games import get_game
+from samuel.games import kernels as K
 from samuel.nn import network as N
 from samuel.nn import shape as S
 from samuel.nn.batches import adam_step, batch_gradient, batch_loss

@@ -9,7 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from samuel.games import evaluators
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
 from samuel.games import kernels as game_kernels
 from samuel.games.classic_file import WeightsError
 from samuel.games.draughts import classic as draughts_classic
@@ -57,9 +58,7 @@ def kernel_score(name: str, weights: np.ndarray, state: np.ndarray) -> float:
     size = evaluators.scratch_size(game, game_kernels.EVALUATOR_CLASSIC, params)
     scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
-    return game_kernels.evaluate(
-        game, game_kernels.EVALUATOR_CLASSIC, params, state, scratch, active
-    )
+    return evaluation.evaluate(game, game_kernels.EVALUATOR_CLASSIC, params, state, scratch, active)
 
 
 def tables_of(name: str, seed: int) -> dict:

@@ -22,9 +22,9 @@ from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import OperationalError
 
 from samuel.errors import CommandError
+from samuel.evaluation.networks import random_network
 from samuel.games import get_game
 from samuel.games.kernels import STATE_SIZE
-from samuel.games.networks import random_network
 from samuel.pipeline import loop, registry, stages, work
 from samuel.pipeline.config import PipelineConfig
 from samuel.pipeline.schema import Cycle, Model, Run, WorkUnit

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from sqlalchemy import func, select, update
 
-from samuel.games.networks import load_network, shipped_network
+from samuel.evaluation.networks import load_network, shipped_network
 from samuel.nn.weights import read_network
 from samuel.pipeline.schema import Cycle, Label, Model, Position, Promotion, Tournament, WorkUnit
 from samuel.pipeline.store import Store

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 from sqlalchemy import text
 
+from samuel.evaluation.evaluators import scratch_size
+from samuel.evaluation.networks import has_moves_left, load_network, random_network
 from samuel.games import get_game
 from samuel.games import kernels as games
-from samuel.games.evaluators import scratch_size
-from samuel.games.networks import has_moves_left, load_network, random_network
 from samuel.games.tigers.board import FULL
 from samuel.games.tigers.rules import Position
 from samuel.games.tigers.tablebase.probe import load_tablebase

@@ -8,10 +8,11 @@ import numba
 import numpy as np
 import pytest
 
-from samuel.games import evaluators
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
+from samuel.evaluation.networks import load_network, random_network, shipped_network
 from samuel.games import kernels as games
 from samuel.games.draughts.rules import RULES as DRAUGHTS_RULES
-from samuel.games.networks import load_network, random_network, shipped_network
 from samuel.games.tigers.board import FULL
 from samuel.games.tigers.rules import RULES as TIGERS_RULES
 from samuel.games.tigers.rules import Position
@@ -170,7 +171,7 @@ def test_static_evaluations_are_clamped_first_player_values():
     assert values.dtype == np.float32 and values[1] == 1.0
     scratch = np.zeros(evaluators.scratch_size(DRAUGHTS, NETWORK, params), dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
-    direct = games.evaluate(DRAUGHTS, NETWORK, params, states[0], scratch, active)
+    direct = evaluation.evaluate(DRAUGHTS, NETWORK, params, states[0], scratch, active)
     assert values[0] == pytest.approx(max(-1.0, min(1.0, direct)), abs=1e-6)
 
 
@@ -398,7 +399,7 @@ def test_labels_with_the_table_are_the_same_on_one_and_two_threads(two_captures)
 
 
 def test_a_row_that_is_no_position_is_refused_before_any_kernel():
-    from samuel.games.networks import random_network
+    from samuel.evaluation.networks import random_network
     from samuel.train.rollouts import RolloutConfig, evaluate_positions, rollout_labels
 
     params = random_network(0, 1)

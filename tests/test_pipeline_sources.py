@@ -11,9 +11,10 @@ import numba
 import numpy as np
 import pytest
 
-from samuel.games import get_game, networks
+from samuel.evaluation import networks
+from samuel.evaluation.networks import random_network
+from samuel.games import get_game
 from samuel.games import kernels as K
-from samuel.games.networks import random_network
 from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.pipeline import sources as S
 from samuel.seeds import derive_seed

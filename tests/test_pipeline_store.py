@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from sqlalchemy import select, text, update
 
+from samuel.evaluation.networks import random_network
 from samuel.games import get_game
 from samuel.games.kernels import STATE_SIZE
-from samuel.games.networks import random_network
 from samuel.pipeline import registry, work
 from samuel.pipeline.schema import Base, Cycle, Model, Position, Promotion, Run, WorkUnit
 from samuel.pipeline.store import (

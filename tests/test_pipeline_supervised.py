@@ -8,9 +8,11 @@ from functools import cache
 import numpy as np
 import pytest
 
-from samuel.games import evaluators, get_game
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
+from samuel.evaluation.networks import random_network
+from samuel.games import get_game
 from samuel.games import kernels as games
-from samuel.games.networks import random_network
 from samuel.nn.shape import PLAN
 from samuel.pipeline.supervised import (
     SupervisedConfig,
@@ -55,7 +57,7 @@ def teacher_targets(game: int, states: np.ndarray) -> np.ndarray:
     scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     return np.array(
-        [games.network_value(game, teacher, s, scratch, active) for s in states], np.float64
+        [evaluation.network_value(game, teacher, s, scratch, active) for s in states], np.float64
     )
 
 
@@ -190,7 +192,9 @@ def test_the_classic_baseline_fits_the_scale_of_a_squashed_classic_score():
     scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
     for i in range(0, len(states), 50):  # the search's own classic evaluation, the same
-        score = games.evaluate(game, games.EVALUATOR_CLASSIC, weights, states[i], scratch, active)
+        score = evaluation.evaluate(
+            game, games.EVALUATOR_CLASSIC, weights, states[i], scratch, active
+        )
         assert scores[i] == pytest.approx(score, abs=1e-5)
     targets = np.tanh(0.3 * scores)
     assert fit_classic_scale(scores, targets) == pytest.approx(0.3, rel=1e-3)

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from samuel.evaluation.networks import load_network, random_network, save_network
 from samuel.games import get_game
 from samuel.games import kernels as game_kernels
 from samuel.games.game import Game
-from samuel.games.networks import load_network, random_network, save_network
 from samuel.games.tigers import classic
 from samuel.games.tigers.rules import RULES
 from samuel.match.play import play_game
@@ -200,7 +200,7 @@ def test_players_play_draughts_and_refuse_evaluators_it_lacks(tmp_path):
     )
     assert again.moves == game.moves  # the same seeds, the same game
     # Draughts' shipped network plays as 'net' and in the hybrid, and is a draughts network.
-    from samuel.games.networks import shipped_network
+    from samuel.evaluation.networks import shipped_network
 
     shipped = load_network(shipped_network(game_numbers.DRAUGHTS), game_numbers.DRAUGHTS)
     net_player = make_player("net:depth=2", draughts)

@@ -3,18 +3,22 @@ zero player that uses it."""
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from samuel.games import get_game
-from samuel.games import kernels as game_kernels
-from samuel.games.game import Game
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     random_network,
     random_zero_network,
     save_network,
     save_zero_network,
 )
+from samuel.games import get_game
+from samuel.games import kernels as game_kernels
+from samuel.games.game import Game
 from samuel.games.tigers.rules import RULES, Move, Position
 from samuel.match.play import play_game
 from samuel.players import PlayerSpecError, ZeroPlayer, make_player
@@ -34,6 +38,7 @@ from samuel.search.puct import (
     VISITS,
     PuctSearch,
     PuctSettings,
+    with_temperature,
 )
 from tests import game_numbers
 from tests.reference import puct as reference
@@ -689,6 +694,32 @@ def test_inputs_are_checked_before_the_kernel_sees_them():
         PuctSettings(c_puct=-1.0)
 
 
+def test_the_settings_reach_the_kernel_as_one_bundle_of_fixed_types():
+    settings = PuctSettings(7, c_puct=2, temperature=1, solver=True, minimax=0.5)
+    knobs = settings.knobs()
+    assert knobs._fields == tuple(f.name for f in dataclasses.fields(PuctSettings))
+    assert knobs == tuple(getattr(settings, name) for name in knobs._fields)
+    # One numba specialisation whatever the caller wrote: 2 and 2.0 are the same knob.
+    assert [type(x) for x in knobs] == [int] + [float] * 8 + [bool, float]
+    assert with_temperature(knobs, 0.0) == knobs._replace(temperature=0.0)
+
+
+def test_no_kernel_of_the_search_or_zero_self_play_takes_more_than_14_arguments():
+    from samuel.search import puct
+    from samuel.train import zero_selfplay
+
+    counted = 0
+    for module in (puct, zero_selfplay):
+        tree = ast.parse(Path(module.__file__).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and any(
+                "kernel" in ast.unparse(d) for d in node.decorator_list
+            ):
+                counted += 1
+                assert len(node.args.posonlyargs) + len(node.args.args) <= 14, node.name
+    assert counted > 10
+
+
 @pytest.fixture(scope="module")
 def zero_files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("zero")
@@ -832,7 +863,7 @@ def test_a_zero_player_searches_for_a_time_per_move(zero_files):
 
 
 def test_the_zero_player_plays_the_shipped_zero_network_by_default():
-    from samuel.games.networks import SHIPPED_ZERO, load_zero_network
+    from samuel.evaluation.networks import SHIPPED_ZERO, load_zero_network
 
     player = make_player("zero:sims=20", RULES)
     shipped = load_zero_network(SHIPPED_ZERO[TIGERS], TIGERS)

@@ -23,9 +23,9 @@ else:
     ray = pytest.importorskip("ray")
 
 from samuel.backends import LocalBackend  # noqa: E402
+from samuel.evaluation.networks import random_network  # noqa: E402
 from samuel.games import get_game  # noqa: E402
 from samuel.games.kernels import EVALUATOR_NETWORK  # noqa: E402
-from samuel.games.networks import random_network  # noqa: E402
 from samuel.match.head_to_head import MatchResult, play_match  # noqa: E402
 from samuel.ray_backend import RayBackend, connect  # noqa: E402
 from samuel.train.config import TrainConfig  # noqa: E402

@@ -31,15 +31,15 @@ import pytest
 
 from samuel import cli
 from samuel.errors import CommandError, SamuelError
-from samuel.games import get_game
-from samuel.games import kernels as game_kernels
-from samuel.games.game import Game
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     random_network,
     random_zero_network,
     save_network,
     save_zero_network,
 )
+from samuel.games import get_game
+from samuel.games import kernels as game_kernels
+from samuel.games.game import Game
 from samuel.games.record import read_records
 from samuel.nn.shape import PLAN
 from samuel.nn.weights import LARGEST_WEIGHT, WeightsFileError, read_network

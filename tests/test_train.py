@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 
 from samuel.errors import FileError
+from samuel.evaluation import kernels as evaluation
+from samuel.evaluation.evaluators import scratch_size
+from samuel.evaluation.networks import load_network, network_shape, random_network
 from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.draughts.rules import Position as DraughtsPosition
-from samuel.games.evaluators import scratch_size
-from samuel.games.networks import load_network, network_shape, random_network
 from samuel.games.tigers.board import SYMMETRIES
 from samuel.games.tigers.rules import Position
 from samuel.match.head_to_head import play_match
@@ -153,13 +154,17 @@ def test_draughts_half_turn_images_agree_with_the_symmetrys_sign():
         state = rules.encode(position)
         games.transform(game_numbers.DRAUGHTS, state, 1, image)
         assert np.array_equal(image, rules.encode(rules.transform_position(position, 1)))
-        value = games.network_value(game_numbers.DRAUGHTS, params, state, scratch, active)
-        mirrored = games.network_value(game_numbers.DRAUGHTS, params, image, scratch, active)
+        value = evaluation.network_value(game_numbers.DRAUGHTS, params, state, scratch, active)
+        mirrored = evaluation.network_value(game_numbers.DRAUGHTS, params, image, scratch, active)
         assert mirrored == -value != 0  # first player's view: the sign the symmetry gives
         for evaluator in (games.EVALUATOR_NETWORK, games.EVALUATOR_CLASSIC):
             weights = params if evaluator else rules.classic_weights()
-            a = games.evaluate(game_numbers.DRAUGHTS, evaluator, weights, state, scratch, active)
-            b = games.evaluate(game_numbers.DRAUGHTS, evaluator, weights, image, scratch, active)
+            a = evaluation.evaluate(
+                game_numbers.DRAUGHTS, evaluator, weights, state, scratch, active
+            )
+            b = evaluation.evaluate(
+                game_numbers.DRAUGHTS, evaluator, weights, image, scratch, active
+            )
             assert b == pytest.approx(-a, abs=1e-6)
         both = Samples(np.stack([state, state]), np.array([0.25, 0.25], np.float32))
         e = encode(game_numbers.DRAUGHTS, both, np.array([0, 1]))

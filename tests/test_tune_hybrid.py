@@ -8,10 +8,12 @@ import random
 import numpy as np
 import pytest
 
-from samuel.games import evaluators, get_game, networks
+from samuel.evaluation import evaluators, networks
+from samuel.evaluation import kernels as evaluation
+from samuel.evaluation.hybrid import default_scale, hybrid_parameters
+from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.game import Game
-from samuel.games.hybrid import default_scale, hybrid_parameters
 from samuel.games.tigers import classic
 from samuel.games.tigers.hybrid import DEFAULT_SCALE
 from samuel.games.tigers.rules import RULES
@@ -73,10 +75,12 @@ def test_hybrid_is_classic_plus_scale_times_network(game, net_file, tmp_path):
     values = []
     for position in positions(game, 40, seed=5):
         state = game.encode(position)
-        hybrid = games.evaluate(
+        hybrid = evaluation.evaluate(
             game.number, games.EVALUATOR_HYBRID, player.params, state, scratch, active
         )
-        rule = games.evaluate(game.number, games.EVALUATOR_CLASSIC, weights, state, scratch, active)
+        rule = evaluation.evaluate(
+            game.number, games.EVALUATOR_CLASSIC, weights, state, scratch, active
+        )
         value = plain_value(game, net, position)
         assert hybrid == pytest.approx(rule + 1.5 * value, abs=1e-5)
         values.append(value)

@@ -12,7 +12,7 @@ import warnings
 import httpx
 import pytest
 
-from samuel.games.networks import random_network, save_network
+from samuel.evaluation.networks import random_network, save_network
 from samuel.games.record import parse_records
 from samuel.web.app import create_app
 from samuel.web.specs import NETWORK_FILE_BYTES as NETWORK_BYTES

@@ -13,9 +13,7 @@ import numba
 import numpy as np
 import pytest
 
-from samuel.games import actions as A
-from samuel.games import kernels as K
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     load_network,
     load_zero_network,
     random_network,
@@ -23,6 +21,8 @@ from samuel.games.networks import (
     save_network,
     save_zero_network,
 )
+from samuel.games import actions as A
+from samuel.games import kernels as K
 from samuel.nn import network as N
 from samuel.nn import zero as Z
 from samuel.nn.batches import zero_batch_gradient

@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 
 from samuel.errors import CommandError, SamuelError
-from samuel.games import actions as game_actions
-from samuel.games import get_game
-from samuel.games import kernels as games
-from samuel.games.networks import (
+from samuel.evaluation.networks import (
     load_zero_network,
     random_network,
     random_zero_network,
     save_network,
 )
+from samuel.games import actions as game_actions
+from samuel.games import get_game
+from samuel.games import kernels as games
 from samuel.nn.network import NO_PLIES
 from samuel.train.trainer import Adam
 from samuel.train.zero_config import ZeroConfig
@@ -60,7 +60,7 @@ def with_threads(count: int, function):
 
 
 def random_zero(game: str) -> np.ndarray:
-    from samuel.games.networks import random_zero_network
+    from samuel.evaluation.networks import random_zero_network
 
     return random_zero_network(get_game(game).number, 3)
 
@@ -485,6 +485,7 @@ def games_near_the_table(
     that see the table inside it (in every game, or game by game): the per-game arrays of
     :class:`ZeroGames`, in order."""
     from samuel.games.tigers.rules import TigersAndSheep
+    from samuel.search.puct import PuctSettings
     from samuel.train.zero_loop import tree_nodes
     from samuel.train.zero_selfplay import play_zero_games
 
@@ -499,20 +500,13 @@ def games_near_the_table(
     play_zero_games(
         game,
         random_zero_network(game, 5),
-        games.compiled_game(game).zero_inputs,
-        game_actions.action_count(game),
         root,
-        24,
-        1.25,
-        0.44,
-        0.3,
-        0.25,
+        PuctSettings(24, 1.25, 0.44, 0.3, 0.25).knobs(),
         ply_cap,
         ply_cap,
         tree_nodes(24),
         np.arange(count, dtype=np.int64) + 7,
-        *arrays,
-        out.explored,
+        (*arrays, out.explored),
         table.layers if with_table else None,
         np.broadcast_to(np.asarray(in_table, dtype=np.int64), count).copy(),
         table_teaches,
@@ -577,6 +571,7 @@ def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
     from samuel.nn.zero import forward_scratch
     from samuel.search import puct
     from samuel.search.alphabeta import HISTORY_CAPACITY
+    from samuel.search.puct import PuctSettings
     from samuel.train.zero_loop import tree_nodes
     from samuel.train.zero_selfplay import _new_tree, _new_work, _search
 
@@ -594,12 +589,10 @@ def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
     history = keys[max(window, ply + 1 - HISTORY_CAPACITY) :]
     tree = _new_tree(tree_nodes(24), games.STATE_SIZE)
     params = random_zero_network(game, 5)
+    knobs = PuctSettings(24, 1.25, 0.44, 0.3, 0.25, temperature=1.0).knobs()
     _search(
-        game, params, games.compiled_game(game).zero_inputs,
-        game_actions.action_count(game), positions[ply].copy(), history, ply_cap - ply,
-        (24, 1.25, 0.44, 0.3, 0.25, 0.0), 1.0, g + 7 + ply, tree,
-        _new_work(forward_scratch(params)),
-        None if table is None else table.layers,
+        game, params, positions[ply].copy(), history, ply_cap - ply, knobs, g + 7 + ply, tree,
+        _new_work(forward_scratch(params)), None if table is None else table.layers,
     )  # fmt: skip
     first, count = tree[puct.FIRST_CHILD][0], tree[puct.CHILD_COUNT][0]
     visits = tree[puct.VISITS][first : first + count]
@@ -668,9 +661,9 @@ def test_the_trainer_hands_its_tablebase_to_self_play(monkeypatch, tmp_path, two
         asked.append(c.tablebase)
         return two_capture_table.layers
 
-    def play(*arguments):  # the last five: the table, its searches, teaches, epsilon, minimax
-        handed.append(arguments[-5:-3])
-        return real(*arguments[:-5], None, *arguments[-4:])
+    def play(*arguments):  # the last four: the table, its searches, teaches, epsilon
+        handed.append(arguments[-4:-2])
+        return real(*arguments[:-4], None, *arguments[-3:])
 
     monkeypatch.setattr(zero_loop, "selfplay_tablebase", table)
     monkeypatch.setattr(zero_loop, "play_zero_games", play)

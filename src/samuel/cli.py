@@ -145,9 +145,9 @@ def _analyse_zero(rules, player, game) -> None:
 
 def _plies_left(rules, player, position) -> float | None:
     """The network's estimate of the plies left, if the player's network has the head."""
+    from samuel.evaluation.moves_left import NETWORK, plies_left_estimate
+    from samuel.evaluation.networks import has_moves_left
     from samuel.games import kernels as game_kernels
-    from samuel.games.moves_left import NETWORK, plies_left_estimate
-    from samuel.games.networks import has_moves_left
 
     network = {
         game_kernels.EVALUATOR_NETWORK: player.params,

@@ -54,9 +54,9 @@ def check_selfplay(game: str) -> tuple:
 
     import numpy as np
 
+    from samuel.evaluation.networks import random_network
     from samuel.games import get_game
     from samuel.games.kernels import EVALUATOR_NETWORK
-    from samuel.games.networks import random_network
     from samuel.train.selfplay import play_selfplay
 
     rules = get_game(game)

@@ -88,7 +88,7 @@ FILE_OPTIONS.update({option: "network file" for option in SIDE_NET_OPTIONS})
 NETWORK_SUFFIX = ".bin"
 QUOTE_LIMIT = 80  # characters of a spec repeated in an error: enough to recognise it
 # The network shipped with the package for Tigers & Sheep: the best of the documented training
-# run (each game's: samuel.games.networks.shipped_network).
+# run (each game's: samuel.evaluation.networks.shipped_network).
 SHIPPED_NETWORK = Path(__file__).parent / "nn" / "shipped.bin"
 
 
@@ -484,8 +484,8 @@ def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
 
 def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[int, np.ndarray]:
     """The evaluator number and parameters a searching player's name asks for."""
-    from samuel.games.hybrid import default_scale, hybrid_parameters
-    from samuel.games.networks import load_network, shipped_moves_left_network, shipped_network
+    from samuel.evaluation.hybrid import default_scale, hybrid_parameters
+    from samuel.evaluation.networks import load_network, shipped_moves_left_network, shipped_network
     from samuel.nn.weights import WeightsFileError
 
     evaluator = {"classic": game_kernels.EVALUATOR_CLASSIC, "hybrid": game_kernels.EVALUATOR_HYBRID}
@@ -549,8 +549,8 @@ def _network_evaluation(
 ) -> tuple[int, np.ndarray]:
     """The network alone (``moves_left=off``, the default: exactly the plain network's search)
     or the network nudged by its moves-left head (``moves_left=on``, with the ``ml_*``
-    settings; :mod:`samuel.games.moves_left`)."""
-    from samuel.games import moves_left
+    settings; :mod:`samuel.evaluation.moves_left`)."""
+    from samuel.evaluation import moves_left
 
     on = _switch(options, "moves_left", "off", name)
     given = [key for key in MOVES_LEFT_SETTINGS if key in options]
@@ -652,7 +652,7 @@ def _zero_player(
     """The ``zero`` player of a spec's options (``net``: the game's shipped Zero network);
     ``tablebase`` is the caller's default tablebase directory and ``seconds`` its default time
     per move, which the spec's options override. Timed, ``sims`` only caps the search."""
-    from samuel.games.networks import load_zero_network, shipped_zero_network
+    from samuel.evaluation.networks import load_zero_network, shipped_zero_network
     from samuel.nn.weights import WeightsFileError
 
     net = options.pop("net", None) or shipped_zero_network(rules.number)

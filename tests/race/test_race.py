@@ -22,12 +22,14 @@ if "race" not in descriptors():
         allow_module_level=True,
     )
 
+from samuel.evaluation import evaluators  # noqa: E402
+from samuel.evaluation import kernels as evaluation  # noqa: E402
+from samuel.evaluation.networks import random_network, random_zero_network  # noqa: E402
 from samuel.games import actions as game_actions  # noqa: E402
-from samuel.games import evaluators, get_game  # noqa: E402
+from samuel.games import get_game  # noqa: E402
 from samuel.games import kernels as game_kernels  # noqa: E402
 from samuel.games.base import IllegalMoveError, NotationError  # noqa: E402
 from samuel.games.game import Game  # noqa: E402
-from samuel.games.networks import random_network, random_zero_network  # noqa: E402
 from samuel.search import puct  # noqa: E402
 from samuel.search.alphabeta import Searcher  # noqa: E402
 from samuel.search.puct import PuctSearch, PuctSettings  # noqa: E402
@@ -116,7 +118,7 @@ def test_the_compiled_dispatch_agrees_with_the_rules_on_random_games() -> None:
             decisions += 1
         game_kernels.classic_features(GAME, state, features)
         assert features.tolist() == race.classic_features(position)
-        value = game_kernels.evaluate(
+        value = evaluation.evaluate(
             GAME, game_kernels.EVALUATOR_CLASSIC, classic, state, scratch, active
         )
         assert value == pytest.approx(float(classic_value(position)), abs=1e-12)
@@ -364,7 +366,7 @@ def test_the_search_with_a_network_is_the_expectimax_of_its_values() -> None:
 
     def network(position: Position) -> Fraction:
         state = RULES.encode(position)
-        return Fraction(float(game_kernels.network_value(GAME, params, state, scratch, active)))
+        return Fraction(float(evaluation.network_value(GAME, params, state, scratch, active)))
 
     for position in decision_nodes()[:6]:
         for depth in (1, 2):

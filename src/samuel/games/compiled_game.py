@@ -16,9 +16,9 @@ NOT_OVER = 127
 # Evaluators the search can use; each reads its own parameter array.
 EVALUATOR_CLASSIC = 0  # params: the classic weights (float64)
 EVALUATOR_NETWORK = 1  # params: the network's parameters (float32)
-EVALUATOR_HYBRID = 2  # params: [scale, classic weights, network] (float32; games/hybrid.py)
+EVALUATOR_HYBRID = 2  # params: [scale, classic weights, network] (float32; evaluation/hybrid.py)
 # params: [threshold, max effect, slope, network with the moves-left head] (float32;
-# games/moves_left.py): the network's value, nudged by its plies-left estimate when decided
+# evaluation/moves_left.py): the network's value, nudged by its plies-left estimate when decided
 EVALUATOR_MOVES_LEFT = 3
 MOVES_LEFT_NETWORK = 3  # where the network starts in the moves-left evaluator's params
 
@@ -44,7 +44,7 @@ NETWORK_SCRATCH = MAX_SET_INPUTS
 def evaluators(classic_features: int, most_set_inputs: int, network: bool = True) -> dict:
     """Evaluator number -> the float32 scratch entries it uses, for a game with that many
     classic features and set inputs (``network=False``: the classic evaluator only), beside the
-    network's own (:func:`samuel.games.evaluators.scratch_size` adds those)."""
+    network's own (:func:`samuel.evaluation.evaluators.scratch_size` adds those)."""
     if most_set_inputs > MAX_SET_INPUTS:
         raise ValueError(f"{most_set_inputs} set inputs are more than {MAX_SET_INPUTS}")
     if not network:

@@ -7,8 +7,9 @@ a dispatch written from the registry (:mod:`samuel.games.dispatch`): the search 
 and a new game registers its package instead of editing this file. Numba compiles every branch
 into the caller; the branch on a constant-per-search integer costs next to nothing. A game number
 no branch knows, or an evaluator a game lacks, raises ``ValueError``: numba checks no bounds, so
-reading a position as the wrong game's would go on silently. What is the same for every game
-(the evaluators built on a game's classic evaluation and network encoding) is here.
+reading a position as the wrong game's would go on silently. The evaluators built on a game's
+classic evaluation and network encoding, the same for every game, are a layer above
+(:mod:`samuel.evaluation.kernels`).
 
 Values are from the point of view of the game's *first player* (its descriptor's first side):
 ``sign`` is +1 when that player is to move, -1 otherwise. A finished game's
@@ -36,7 +37,7 @@ nothing that plays the standard game passes anything new; a game without variant
 
 The compiled sizes are per game (:class:`CompiledGame`) with one common maximum each
 (``STATE_SIZE``, ``MAX_MOVES``), checked against each other at import; an evaluator's scratch
-depends on its network's shape too (:func:`samuel.games.evaluators.scratch_size`).
+depends on its network's shape too (:func:`samuel.evaluation.evaluators.scratch_size`).
 """
 
 from __future__ import annotations
@@ -46,8 +47,6 @@ import importlib
 import numpy as np
 
 from samuel.jit import kernel
-from samuel.nn import network
-from samuel.nn.shape import FORWARD_SCRATCH
 
 from . import dispatch
 from .compiled_game import (  # noqa: F401  (compiled code reads these names from here)
@@ -105,9 +104,6 @@ GAMES: dict[int, CompiledGame] = {
 STATE_SIZE = max(g.state_words for g in GAMES.values())  # a game uses the first state_words
 # move buffers: every game's moves and chance outcomes fit
 MAX_MOVES = max(max(g.max_moves, g.chance_outcomes) for g in GAMES.values())
-# The moves-left evaluator's reference, the head's plies left at the search's root, which the
-# search writes before it starts (:func:`set_moves_left_reference`), is the scratch's last entry,
-# past the room the evaluator itself uses (evaluators.scratch_size).
 
 
 def _check_sizes() -> None:
@@ -157,119 +153,3 @@ def occurrences(keys: np.ndarray, window: int, ply: int) -> int:
         if keys[i] == keys[ply]:
             seen += 1
     return seen
-
-
-@kernel
-def network_value(
-    game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
-) -> float:
-    """The network's value of a position, first player's point of view. ``params`` is the
-    network's array (its plan and parameters); ``scratch`` needs ``NETWORK_SCRATCH`` float32
-    entries and the network's forward scratch after them, ``active`` ``MAX_SET_INPUTS``."""
-    values = scratch[NETWORK_VALUES : NETWORK_VALUES + MAX_SET_INPUTS]
-    n = network_inputs(game, state, active, values)
-    value = network.forward(params, active, values, n, scratch[NETWORK_SCRATCH:])
-    if network_sign(game, state) < 0:
-        return -value
-    return value
-
-
-@kernel
-def moves_left_adjusted(
-    value: float,
-    plies: float,
-    reference: float,
-    threshold: float,
-    max_effect: float,
-    slope: float,
-) -> float:
-    """A decided value (beyond ``threshold`` either way) moved by up to ``max_effect`` towards
-    the side that wins sooner than ``reference`` plies: ``v + sign(v) * D * (|v| - t) / (1 - t)``
-    with ``D = clip(slope * (reference - plies), -max_effect, max_effect)``; a value inside the
-    threshold is left alone (:mod:`samuel.games.moves_left` says why this form)."""
-    magnitude = abs(value)
-    if magnitude <= threshold:
-        return value
-    shift = min(max_effect, max(-max_effect, slope * (reference - plies)))
-    bonus = shift * (magnitude - threshold) / (1.0 - threshold)
-    return value + bonus if value > 0 else value - bonus
-
-
-@kernel
-def moves_left_value(
-    game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
-) -> float:
-    """The moves-left evaluator (``EVALUATOR_MOVES_LEFT``): the network's value in the first
-    player's view, adjusted by :func:`moves_left_adjusted` with the head's plies left against
-    the reference in the scratch's last entry (the search's root's). The adjustment is
-    odd in the value, so it is the same in either view; the plies left belong to the position,
-    not to a side, and are not turned."""
-    net = params[MOVES_LEFT_NETWORK:]
-    value = float(network_value(game, net, state, scratch, active))
-    # the head reads the h1 that forward pass just left
-    plies = float(network.plies_left(net, scratch[NETWORK_SCRATCH:]))
-    reference = float(scratch[scratch.shape[0] - 1])
-    return moves_left_adjusted(
-        value, plies, reference, float(params[0]), float(params[1]), float(params[2])
-    )
-
-
-@kernel
-def set_moves_left_reference(
-    game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
-) -> float:
-    """Write the head's plies left in ``state`` (a search's root) where the moves-left
-    evaluator reads its reference, and return it. ``params`` are the evaluator's."""
-    net = params[MOVES_LEFT_NETWORK:]
-    network_value(game, net, state, scratch, active)  # leaves h1 for the head
-    plies = network.plies_left(net, scratch[NETWORK_SCRATCH:])
-    scratch[scratch.shape[0] - 1] = plies
-    return float(plies)
-
-
-@kernel
-def scratch_size(game: int, evaluator: int, params: np.ndarray) -> int:
-    """The float32 scratch the evaluator needs with these (checked) parameters: the classic
-    features, or the network's set inputs and forward pass (as its plan says), whichever is more,
-    and the moves-left reference last."""
-    room = classic_feature_count(game)
-    if evaluator != EVALUATOR_CLASSIC:
-        start = MOVES_LEFT_NETWORK
-        if evaluator == EVALUATOR_NETWORK:
-            start = 0
-        elif evaluator == EVALUATOR_HYBRID:
-            start = 1 + classic_feature_count(game)
-        room = max(room, NETWORK_SCRATCH + int(params[start + FORWARD_SCRATCH]))
-    return room + 1
-
-
-@kernel
-def evaluate(
-    game: int,
-    evaluator: int,
-    params: np.ndarray,
-    state: np.ndarray,
-    scratch: np.ndarray,
-    active: np.ndarray,
-) -> float:
-    """The evaluator's score of a position that is not over, first player's point of view.
-
-    ``scratch`` is float32 room (:func:`scratch_size`), ``active`` int64 room
-    (``MAX_SET_INPUTS``) for the network's set inputs. The hybrid is ``classic + scale *
-    network`` (both in the first player's view), its parameters packed as
-    :mod:`samuel.games.hybrid` says; the network runs first, since the classic features then
-    overwrite the start of the scratch space. The moves-left evaluator is
-    :func:`moves_left_value`, its parameters packed as :mod:`samuel.games.moves_left` says.
-    """
-    if evaluator == EVALUATOR_CLASSIC:
-        return classic_evaluate(game, state, params, scratch)
-    if evaluator == EVALUATOR_NETWORK:
-        return network_value(game, params, state, scratch, active)
-    if evaluator == EVALUATOR_HYBRID:
-        split = 1 + classic_feature_count(game)
-        value = network_value(game, params[split:], state, scratch, active)
-        classic = classic_evaluate(game, state, params[1:split], scratch)
-        return classic + params[0] * value
-    if evaluator == EVALUATOR_MOVES_LEFT:
-        return moves_left_value(game, params, state, scratch, active)
-    raise ValueError("no such evaluator")

@@ -31,7 +31,7 @@ Loading rejects a wrong magic, version, shape, file size or a parameter that is 
 larger than ``LARGEST_WEIGHT`` (whose forward pass could overflow) with a message that says which
 (never quoting the file's bytes), and opens regular files only. It reads the game and the shape
 from the header; whether they are the ones wanted is the caller's check
-(:mod:`samuel.games.networks`, which knows the games' names). Changing what an input *means*
+(:mod:`samuel.evaluation.networks`, which knows the games' names). Changing what an input *means*
 without changing the sizes calls for bumping ``VERSION``. Files are written atomically: a
 temporary file in the same folder, renamed into place.
 """

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection, delete, func, select, update
 
 from samuel.errors import CommandError
-from samuel.games.networks import load_network, random_network, shipped_network
+from samuel.evaluation.networks import load_network, random_network, shipped_network
 from samuel.progress import progress_bar
 from samuel.seeds import derive_seed
 

@@ -35,9 +35,9 @@ import numpy as np
 from sqlalchemy import Connection, Row, func, select, update
 
 from samuel.errors import SamuelError
+from samuel.evaluation.networks import load_network, save_network
 from samuel.files import describe_os_error
 from samuel.games import get_game
-from samuel.games.networks import load_network, save_network
 
 from .schema import Label, Model, Position, Promotion, Tournament, utc_now
 from .store import StoreError, after_transaction

@@ -71,11 +71,12 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from samuel.evaluation import kernels as evaluation
+from samuel.evaluation.evaluators import check_params
+from samuel.evaluation.networks import shipped_network
 from samuel.games import descriptor_of, descriptors
 from samuel.games import kernels as games
 from samuel.games.base import GameRules
-from samuel.games.evaluators import check_params
-from samuel.games.networks import shipped_network
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
 from samuel.seeds import derive_seed
@@ -370,8 +371,8 @@ def default_expert_players(
     ``champion_params``, the champion network, at the game's default scale; without one, the
     network shipped for the game, if any); for a game with a tablebase (Tigers & Sheep) given a
     ``tablebase`` (a loaded table or its folder), ``perfect``. Depths: :data:`EXPERT_DEPTHS`."""
-    from samuel.games.hybrid import default_scale, hybrid_parameters
-    from samuel.games.networks import load_network
+    from samuel.evaluation.hybrid import default_scale, hybrid_parameters
+    from samuel.evaluation.networks import load_network
 
     rules = game_rules(game)
     depths = EXPERT_DEPTHS[int(game) & games.GAME_MASK]
@@ -488,13 +489,13 @@ def play_expert_games(
                 table_bits,
                 root.shape[0],
                 games.MAX_MOVES,
-                games.scratch_size(game, evaluator_a, params_a),
+                evaluation.scratch_size(game, evaluator_a, params_a),
             ),
             new_tables(
                 table_bits,
                 root.shape[0],
                 games.MAX_MOVES,
-                games.scratch_size(game, evaluator_b, params_b),
+                evaluation.scratch_size(game, evaluator_b, params_b),
             ),
         )
         pv = np.zeros(MAX_PLY, dtype=np.int64)

@@ -264,7 +264,7 @@ def ablate(
     """Train two candidates from the champion on the same sample, one with every source and one
     without ``without``, and play them against each other: what the source is worth. The
     match's pairs are played by ``backend`` (by default this machine's processes)."""
-    from samuel.games.networks import save_network
+    from samuel.evaluation.networks import save_network
     from samuel.match.head_to_head import play_match
 
     from .stages import Context, train_candidate

@@ -1,8 +1,8 @@
 """Stage 3 of the production loop: supervised training of the network on rollout labels.
 
-The network (:mod:`samuel.games.networks`) starts from a copy of the champion's parameters and is
-trained with Adam (:mod:`samuel.train.trainer`: shuffled batches, each position in a random one of
-its game's symmetric orientations) to bring its value of each stored position close to the
+The network (:mod:`samuel.evaluation.networks`) starts from a copy of the champion's parameters
+and is trained with Adam (:mod:`samuel.train.trainer`: shuffled batches, each position in a random
+one of its game's symmetric orientations) to bring its value of each stored position close to the
 position's label. Everything is in the first player's view, in -1..1, as in :mod:`samuel.train`.
 
 **Losses.** The trainer's kernels minimise ``(value - target)^2 / 2``; every figure this module
@@ -56,8 +56,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from samuel.evaluation import networks
 from samuel.games import kernels as games
-from samuel.games import networks
 from samuel.nn.batches import batch_loss
 from samuel.nn.network import NO_PLIES
 from samuel.nn.shape import with_plies_head

@@ -19,7 +19,7 @@ Such a game scores a finished game by its points (a gammon 2), in the units of i
 which are expected points, instead of by ``WIN - plies``.
 
 The evaluation plugs in through ``(evaluator, params)``: the evaluator's number selects a branch
-of :func:`samuel.games.kernels.evaluate`, ``params`` is its parameter array (classic weights, a
+of :func:`samuel.evaluation.kernels.evaluate`, ``params`` is its parameter array (classic weights, a
 network's parameters). Python's part is :class:`Searcher`, which owns the tables and checks
 inputs.
 """
@@ -33,7 +33,8 @@ import numba
 import numpy as np
 
 from samuel.errors import CommandError
-from samuel.games import evaluators
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
 from samuel.games import kernels as games
 from samuel.jit import kernel
 
@@ -176,7 +177,9 @@ def _alphabeta(
                 # roll is no move. The side to move is the same after it.
                 if frame[ply, F_DEPTH] <= 0 or ply >= MAX_PLY - 1:
                     side = games.sign(game, state)
-                    value = side * games.evaluate(game, evaluator, params, state, scratch, active)
+                    value = side * evaluation.evaluate(
+                        game, evaluator, params, state, scratch, active
+                    )
                     continue
                 frame[ply, F_CHANCE] = 1
                 frame[ply, F_COUNT] = outcomes
@@ -203,7 +206,7 @@ def _alphabeta(
                     continue
             node_depth = frame[ply, F_DEPTH]
             if node_depth <= 0 or ply >= MAX_PLY - 1:
-                value = side * games.evaluate(game, evaluator, params, state, scratch, active)
+                value = side * evaluation.evaluate(game, evaluator, params, state, scratch, active)
                 continue
             alpha = scores[ply, F_ALPHA]
             beta = scores[ply, F_BETA]
@@ -405,7 +408,7 @@ def search_kernel(
         path[i] = history_keys[i]
     states[0, :] = root
     if evaluator == games.EVALUATOR_MOVES_LEFT:  # its leaves compare their plies with the root's
-        games.set_moves_left_reference(game, params, root, tables[SCRATCH], tables[ACTIVE])
+        evaluation.set_moves_left_reference(game, params, root, tables[SCRATCH], tables[ACTIVE])
     best_score = 0.0
     done = 0
     length = 0
@@ -438,7 +441,7 @@ def search_kernel(
 @kernel
 def new_tables(table_bits, state_size, max_moves, scratch_size):
     """The search's working memory: transposition table, ordering tables, stacks; the
-    evaluator's scratch of ``scratch_size`` (:func:`samuel.games.kernels.scratch_size`)."""
+    evaluator's scratch of ``scratch_size`` (:func:`samuel.evaluation.kernels.scratch_size`)."""
     entries = 1 << table_bits
     return (
         np.zeros(entries, dtype=np.int64),  # tt_key
@@ -511,7 +514,7 @@ class Searcher:
             if self._checked[1] is params and self._checked[2] is params:
                 return params
         checked = evaluators.check_params(self.game, evaluator, params)
-        need = int(games.scratch_size(self.game, evaluator, checked))
+        need = int(evaluation.scratch_size(self.game, evaluator, checked))
         if self.tables[SCRATCH].shape[0] < need:
             scratch = np.zeros(need, dtype=np.float32)
             self.tables = (*self.tables[:SCRATCH], scratch, *self.tables[SCRATCH + 1 :])

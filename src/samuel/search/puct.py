@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections import namedtuple
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,6 +110,15 @@ UNSEEN, INNER, TERMINAL, HORIZON, CHANCE = 0, 1, 2, 3, 4
 ) = range(13)
 NODE_ARRAYS = 13  # the arrays above: one entry per node
 STATES, KEYS, WINDOW = 13, 14, 15
+
+# How the search runs, as compiled code takes it: one argument (a settings bundle) instead of
+# eleven. Made by PuctSettings.knobs, whose fixed types (simulations an int, solver a bool, the
+# rest floats) give numba one specialisation; the fields are PuctSettings's.
+PuctKnobs = namedtuple(
+    "PuctKnobs",
+    "simulations c_puct fpu_reduction noise_alpha noise_fraction temperature moves_left_factor "
+    "moves_left_scale moves_left_threshold solver minimax",
+)
 
 
 def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
@@ -155,8 +165,6 @@ def new_work(scratch_size: int = 1) -> tuple[np.ndarray, ...]:
 def _reach(
     game,
     params,
-    inputs,
-    actions,
     tree,
     work,
     node,
@@ -439,38 +447,21 @@ def _choose(tree, temperature):
 
 
 @kernel
-def _simulate(
-    game,
-    params,
-    inputs,
-    actions,
-    tree,
-    work,
-    root_index,
-    plies_to_cap,
-    simulations,
-    c_puct,
-    fpu_reduction,
-    ml_factor,
-    ml_scale,
-    ml_threshold,
-    temperature,
-    free,
-    tablebase,
-    deadline,
-    solver,
-    minimax,
-):
-    """Run ``simulations`` simulations on the tree whose root is expanded and whose first
+def _simulate(game, params, tree, work, root_index, plies_to_cap, knobs, free, tablebase, deadline):
+    """Run ``knobs.simulations`` simulations on the tree whose root is expanded and whose first
     ``free`` nodes are used, or until it is full, or (``deadline`` > 0) until the clock passes
     ``deadline``; returns ``(choice, simulations done, nodes used)`` as :func:`puct_kernel`
     does."""
+    # The knobs one by one: the selection, the hottest call, takes only the few it reads.
+    c_puct, fpu_reduction = knobs.c_puct, knobs.fpu_reduction
+    ml_factor, ml_scale = knobs.moves_left_factor, knobs.moves_left_scale
+    ml_threshold, solver, minimax = knobs.moves_left_threshold, knobs.solver, knobs.minimax
     states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
     parent, visits = tree[PARENT], tree[VISITS]
     value_sum, plies_sum = tree[VALUE_SUM], tree[PLIES_SUM]
     in_points = games.chance_outcomes(game) > 0  # a game with chance: scored in points
     done = 0
-    for _ in range(simulations):
+    for _ in range(knobs.simulations):
         if deadline > 0.0 and done % CLOCK_EVERY == CLOCK_EVERY - 1 and _now() > deadline:
             break
         node = 0
@@ -508,8 +499,6 @@ def _simulate(
             ok, value, plies = _reach(
                 game,
                 params,
-                inputs,
-                actions,
                 tree,
                 work,
                 node,
@@ -541,7 +530,7 @@ def _simulate(
                 _back_up_minimax(tree, node)
             node = parent[node]
         done += 1
-    choice = _choose(tree, temperature) if tree[CHILD_COUNT][0] > 0 else -1
+    choice = _choose(tree, knobs.temperature) if tree[CHILD_COUNT][0] > 0 else -1
     return choice, done, free
 
 
@@ -549,31 +538,20 @@ def _simulate(
 def puct_kernel(
     game,
     params,
-    inputs,
-    actions,
     root,
     history_keys,
     window_start,
     plies_to_cap,
-    simulations,
-    c_puct,
-    fpu_reduction,
-    noise_alpha,
-    noise_fraction,
-    temperature,
-    ml_factor,
-    ml_scale,
-    ml_threshold,
+    knobs,
     seed,
     tree,
     work,
     tablebase=None,
     resume=0,
     deadline=0.0,
-    solver=False,
-    minimax=0.0,
 ):
-    """Search ``root`` (not over) for ``simulations`` simulations after expanding it, or until
+    """Search ``root`` (not over) with the Zero network ``params`` as ``knobs`` (a
+    :data:`PuctKnobs`) says, for ``knobs.simulations`` simulations after expanding it, or until
     the tree is full; returns ``(choice, simulations done, nodes used)``, ``choice`` an index
     into the root's children (``first_child[0]`` on; the moves in the generator's order).
     ``resume``, if not 0, is the nodes used by an earlier search of the same root with the same
@@ -584,9 +562,7 @@ def puct_kernel(
     ``history_keys`` are the keys of the game's positions up to and including the root's, of
     which those before ``window_start`` cannot recur; ``plies_to_cap`` is -1 or the plies from
     the root to the game's ply cap; ``tablebase`` None or the game's tablebase layers (then the
-    positions below the root it holds are exact); ``minimax`` the weight of the implicit
-    minimax values in the children's Q (:func:`_select`). Unchecked: :class:`PuctSearch`
-    checks them.
+    positions below the root it holds are exact). Unchecked: :class:`PuctSearch` checks them.
     """
     np.random.seed(_mix(seed) & 0x7FFFFFFF)
     states, keys, window = tree[STATES], tree[KEYS], tree[WINDOW]
@@ -608,8 +584,6 @@ def puct_kernel(
         ok, value, plies = _reach(
             game,
             params,
-            inputs,
-            actions,
             tree,
             work,
             0,
@@ -618,7 +592,7 @@ def puct_kernel(
             -1,
             1,
             tablebase,
-            ml_factor > 0.0,
+            knobs.moves_left_factor > 0.0,
         )
         visits[0] = 1
         value_sum[0] = value
@@ -626,11 +600,12 @@ def puct_kernel(
         free = 1 + tree[CHILD_COUNT][0]
         first = tree[FIRST_CHILD][0]
         count = tree[CHILD_COUNT][0]
+        noise_fraction = knobs.noise_fraction
         if noise_fraction > 0.0 and count > 0:
             total = 0.0
             draws = work[6]  # the priors buffer, free again until the next expansion
             for i in range(count):
-                draws[i] = _gamma(noise_alpha)
+                draws[i] = _gamma(knobs.noise_alpha)
                 total += draws[i]
             for i in range(count):
                 noise = draws[i] / total if total > 0.0 else 1.0 / count
@@ -638,26 +613,26 @@ def puct_kernel(
                     noise_fraction * noise
                 )
     return _simulate(
-        game,
-        params,
-        inputs,
-        actions,
-        tree,
-        work,
-        root_index,
-        plies_to_cap,
-        simulations,
-        c_puct,
-        fpu_reduction,
-        ml_factor,
-        ml_scale,
-        ml_threshold,
+        game, params, tree, work, root_index, plies_to_cap, knobs, free, tablebase, deadline
+    )
+
+
+@kernel
+def with_temperature(knobs, temperature):
+    """``knobs`` (a :data:`PuctKnobs`) with ``temperature`` in place of its own (self-play's
+    temperature depends on the ply)."""
+    return PuctKnobs(
+        knobs.simulations,
+        knobs.c_puct,
+        knobs.fpu_reduction,
+        knobs.noise_alpha,
+        knobs.noise_fraction,
         temperature,
-        free,
-        tablebase,
-        deadline,
-        solver,
-        minimax,
+        knobs.moves_left_factor,
+        knobs.moves_left_scale,
+        knobs.moves_left_threshold,
+        knobs.solver,
+        knobs.minimax,
     )
 
 
@@ -784,6 +759,23 @@ class PuctSettings:
             value = getattr(self, name)
             if not (isinstance(value, int | float) and low <= value <= high):
                 raise CommandError(f"{name} must be between {low} and {high}, not {value!r}")
+
+    def knobs(self) -> PuctKnobs:
+        """These settings as the compiled search takes them (:data:`PuctKnobs`), each of the
+        type numba compiles it for."""
+        return PuctKnobs(
+            int(self.simulations),
+            float(self.c_puct),
+            float(self.fpu_reduction),
+            float(self.noise_alpha),
+            float(self.noise_fraction),
+            float(self.temperature),
+            float(self.moves_left_factor),
+            float(self.moves_left_scale),
+            float(self.moves_left_threshold),
+            bool(self.solver),
+            float(self.minimax),
+        )
 
 
 @dataclass(frozen=True)
@@ -926,7 +918,7 @@ class PuctSearch:
         it (``PuctResult.reused`` counts the simulations kept). Not with root noise: the
         kept root's priors have none.
         """
-        from samuel.games.networks import check_zero_network
+        from samuel.evaluation.networks import check_zero_network
 
         shape = check_zero_network(params, self.game)
         if params.dtype != np.float32 or not params.flags.c_contiguous:
@@ -960,47 +952,26 @@ class PuctSearch:
             raise ValueError("the game is over in this position: there is nothing to search")
         if seconds is not None and not (isinstance(seconds, int | float) and seconds > 0):
             raise ValueError(f"seconds must be a positive number, not {seconds!r}")
-        arguments = (
-            self.game,
-            params,
-            self.sizes.zero_inputs,
-            self.actions,
-            np.ascontiguousarray(root),
-            history_keys,
-            window_start,
-            cap,
-        )
-        tuning = (
-            float(settings.c_puct),
-            float(settings.fpu_reduction),
-            float(settings.noise_alpha),
-            float(settings.noise_fraction),
-            float(settings.temperature),
-            float(settings.moves_left_factor),
-            float(settings.moves_left_scale),
-            float(settings.moves_left_threshold),
-        )
+        arguments = (self.game, params, np.ascontiguousarray(root), history_keys, window_start, cap)
+        knobs = settings.knobs()
         seed = int(seed) & 0x7FFFFFFFFFFFFFFF
         started = time.perf_counter()
         kept = 0
         if reuse and settings.noise_fraction == 0.0:
-            kept = self._kept(params, arguments[4], all_keys, cap, tablebase)
+            kept = self._kept(params, arguments[2], all_keys, cap, tablebase)
         self._last = None
         reused = int(self.tree[VISITS][0]) - 1 if kept else 0  # the simulations below it
         deadline = 0.0 if seconds is None else started + seconds
         step = settings.simulations if seconds is None else min(TIMED_STEP, settings.simulations)
         choice, done, used = puct_kernel(
             *arguments,
-            step,
-            *tuning,
+            knobs._replace(simulations=step),
             seed,
             self.tree,
             self.work,
             tablebase,
             kept,
             deadline,
-            settings.solver,
-            float(settings.minimax),
         )
         # A step stops short when the tree is full or at the deadline (checked every
         # CLOCK_EVERY simulations): short before the deadline means full.
@@ -1015,21 +986,18 @@ class PuctSearch:
             seed = (seed + 1) & 0x7FFFFFFFFFFFFFFF  # each step's draws of its own
             choice, more, used = puct_kernel(
                 *arguments,
-                step,
-                *tuning,
+                knobs._replace(simulations=step),
                 seed,
                 self.tree,
                 self.work,
                 tablebase,
                 used,
                 deadline,
-                settings.solver,
-                float(settings.minimax),
             )
             full = more < step and time.perf_counter() < deadline
             done += more
         elapsed = time.perf_counter() - started
-        self._last = (params.copy(), tablebase, all_keys, cap, arguments[4].copy(), int(used))
+        self._last = (params.copy(), tablebase, all_keys, cap, arguments[2].copy(), int(used))
         first = int(self.tree[FIRST_CHILD][0])
         count = int(self.tree[CHILD_COUNT][0])
         children = slice(first, first + count)

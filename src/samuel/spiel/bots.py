@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from samuel.games import evaluators, get_game
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
+from samuel.games import get_game
 from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules
 from samuel.games.game import Game
@@ -254,7 +256,7 @@ class AlphaBetaPlayer(SpielPlayer):
         """Samuel's classic evaluation of ``position`` (not over), the first player's view, in
         the evaluation's units."""
         return float(
-            game_kernels.evaluate(
+            evaluation.evaluate(
                 self.rules.number,
                 game_kernels.EVALUATOR_CLASSIC,
                 self.params,

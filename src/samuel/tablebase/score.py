@@ -20,7 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
-from samuel.games import descriptor_of, evaluators
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
+from samuel.games import descriptor_of
 from samuel.games import kernels as game_kernels
 from samuel.match.openings import random_moves
 from samuel.match.play import play_game
@@ -312,5 +314,5 @@ def _network_value(player, position, rules) -> float | None:
     scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
     return float(
-        game_kernels.network_value(game, player.params, rules.encode(position), scratch, active)
+        evaluation.network_value(game, player.params, rules.encode(position), scratch, active)
     )

@@ -33,11 +33,11 @@ import numpy as np
 
 from samuel.backends import Backend, LocalBackend
 from samuel.errors import CommandError, SamuelError
+from samuel.evaluation.networks import has_moves_left, load_network, random_network, save_network
 from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
 from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.base import GameRules
-from samuel.games.networks import has_moves_left, load_network, random_network, save_network
 from samuel.nn.network import NO_PLIES
 from samuel.nn.shape import HIDDEN, PLIES, with_plies_head, without_head
 from samuel.seeds import derive_seed

@@ -75,8 +75,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
+from samuel.evaluation import kernels as evaluation
+from samuel.evaluation.evaluators import check_params
 from samuel.games import kernels as games
-from samuel.games.evaluators import check_params
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import (
     HISTORY_CAPACITY,
@@ -280,7 +281,7 @@ def play_rollout(
         if truncate_plies > 0 and ply == truncate_plies:
             scratch = tables[13]
             active = tables[16]
-            value = games.evaluate(game, evaluator, params, state, scratch, active)
+            value = evaluation.evaluate(game, evaluator, params, state, scratch, active)
             return _clamp(value), ply, True, False, -1
         if lattice == WEYL:  # each side's own plies: a lattice over all plies of period
             # 2 / epsilon would give one side every random ply of a rollout
@@ -343,7 +344,7 @@ def _ranked_move(game, evaluator, params, state, moves, n, rank, tables, replies
         if result != games.NOT_OVER:
             value = result * FINISHED
         else:
-            value = games.evaluate(game, evaluator, params, child, scratch, active)
+            value = evaluation.evaluate(game, evaluator, params, child, scratch, active)
         quality[i] = side * value
     for i in range(n):
         above = 0
@@ -403,7 +404,7 @@ def _play_rollouts(
             ROLLOUT_TABLE_BITS,
             roots.shape[1],
             games.MAX_MOVES,
-            games.scratch_size(game, evaluator, params),
+            evaluation.scratch_size(game, evaluator, params),
         )
         work = rollout_work(roots.shape[1], ply_cap)
         play = RolloutPlay(depth, epsilon, truncate_plies, ply_cap, reduced)
@@ -448,7 +449,7 @@ def _static_values(game, evaluator, params, states, values):
     chunks = min(count, 64)
     for c in numba.prange(chunks):
         moves = np.empty(games.MAX_MOVES, dtype=np.int64)
-        scratch = np.zeros(games.scratch_size(game, evaluator, params), dtype=np.float32)
+        scratch = np.zeros(evaluation.scratch_size(game, evaluator, params), dtype=np.float32)
         active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
         for i in range(c * count // chunks, (c + 1) * count // chunks):
             n = games.generate(game, states[i], moves)
@@ -456,7 +457,7 @@ def _static_values(game, evaluator, params, states, values):
             if result != games.NOT_OVER:
                 values[i] = result
             else:
-                value = games.evaluate(game, evaluator, params, states[i], scratch, active)
+                value = evaluation.evaluate(game, evaluator, params, states[i], scratch, active)
                 values[i] = _clamp(value)
 
 

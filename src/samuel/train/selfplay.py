@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from samuel.backends import Backend
+from samuel.evaluation import kernels as evaluation
 from samuel.games import kernels as games
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
@@ -115,7 +116,7 @@ def play_games(
             SELFPLAY_TABLE_BITS,
             root.shape[0],
             games.MAX_MOVES,
-            games.scratch_size(game, evaluator, params),
+            evaluation.scratch_size(game, evaluator, params),
         )
         pv = np.zeros(MAX_PLY, dtype=np.int64)
         n, result = play_one_game(

@@ -30,11 +30,11 @@ import numba
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
+from samuel.evaluation.networks import load_zero_network, random_zero_network, save_zero_network
 from samuel.files import check_output_folder, file_error, save_or_keep
 from samuel.games import actions as game_actions
 from samuel.games import default_game, descriptors, get_game
 from samuel.games import kernels as games
-from samuel.games.networks import load_zero_network, random_zero_network, save_zero_network
 from samuel.nn.batches import adam_step, zero_batch_gradient
 from samuel.nn.network import NO_PLIES
 from samuel.seeds import derive_seed
@@ -83,6 +83,11 @@ class ZeroGames:
     # None: every search's
     in_tables: np.ndarray | None = None
 
+    def record(self) -> tuple[np.ndarray, ...]:
+        """The arrays the self-play kernel fills, in order: ``play_zero_games``' ``record``
+        (:func:`~samuel.train.zero_selfplay.play_zero_games`)."""
+        return tuple(getattr(self, name) for name in RECORD_FIELDS)
+
     @staticmethod
     def empty(count: int, ply_cap: int, state_words: int, max_moves: int) -> ZeroGames:
         """Zeroed arrays for ``count`` games, for the self-play kernel to fill."""
@@ -97,6 +102,20 @@ class ZeroGames:
             np.zeros(count, dtype=np.int64),
             np.zeros((count, ply_cap), dtype=np.bool_),
         )
+
+
+# ZeroGames' fields that self-play fills (all but in_tables, which the caller knows).
+RECORD_FIELDS = (
+    "positions",
+    "legal",
+    "legal_counts",
+    "policy",
+    "root_values",
+    "table_values",
+    "plies",
+    "results",
+    "explored",
+)
 
 
 @dataclass(frozen=True)
@@ -186,7 +205,7 @@ def play_zero_selfplay(
     :func:`game_table_searches`) and the games are rescored
     (:func:`~samuel.train.zero_selfplay.play_zero_game`)."""
     sizes = games.compiled_game(game)
-    actions = game_actions.action_count(game)  # ValueError for a game with no action space
+    game_actions.action_count(game)  # ValueError for a game with no action space
     if sizes.chance_outcomes:
         raise ValueError(f"{sizes.title} has dice: Samuel Zero's self-play cannot roll them yet")
     rules = get_game(config.game)
@@ -201,32 +220,17 @@ def play_zero_selfplay(
     play_zero_games(
         game,
         np.ascontiguousarray(params, dtype=np.float32),
-        sizes.zero_inputs,
-        actions,
         root,
-        settings.simulations,
-        float(settings.c_puct),
-        float(settings.fpu_reduction),
-        float(settings.noise_alpha),
-        float(settings.noise_fraction),
+        settings.knobs(),
         config.temperature_plies,
         config.ply_cap,
         tree_nodes(settings.simulations),
         seeds,
-        out.positions,
-        out.legal,
-        out.legal_counts,
-        out.policy,
-        out.root_values,
-        out.table_values,
-        out.plies,
-        out.results,
-        out.explored,
+        out.record(),
         selfplay_tablebase(config),
         in_tables,
         config.table_teaches,
         float(config.epsilon),
-        float(settings.minimax),
     )
     return dataclasses.replace(out, in_tables=in_tables.copy())
 

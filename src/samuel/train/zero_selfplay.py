@@ -4,7 +4,8 @@ Each game is played by the PUCT search (:func:`samuel.search.puct.puct_kernel`) 
 network, ``simulations`` simulations a move, Dirichlet noise at the root, the move drawn in
 proportion to the visits for the first ``temperature_plies`` plies and the most visited one
 after. The game is a draw on a threefold repetition or at ``ply_cap`` plies, as in TD(lambda)
-self-play (:mod:`samuel.train.selfplay`). Each position where a move was played is recorded with
+self-play (:mod:`samuel.train.selfplay`), whose compiled game loop it shares
+(:mod:`samuel.train.game_loop`). Each position where a move was played is recorded with
 
 - the position (the game's encoding; the network's inputs are made from it when training, under
   a random symmetry);
@@ -35,6 +36,8 @@ from samuel.nn import zero
 from samuel.nn.batches import GRAD_CHUNK
 from samuel.search import puct
 from samuel.search.alphabeta import HISTORY_CAPACITY, _mix, _random_below
+
+from . import game_loop
 
 NODES_PER_SIMULATION = 40  # the zero player's tree size per simulation (docs/zero.md)
 # Which searches probe the tablebase inside it (``play_zero_game``'s ``in_table``): every search,
@@ -89,51 +92,11 @@ def _new_work(scratch_size):
 
 
 @kernel
-def _search(
-    game,
-    params,
-    inputs,
-    actions,
-    state,
-    history,
-    plies_to_cap,
-    settings,
-    temperature,
-    seed,
-    tree,
-    work,
-    tablebase,
-):
-    """Self-play's search of one move (no moves-left utility): the chosen child's index.
-    ``settings`` is (simulations, c_puct, fpu reduction, noise alpha, noise fraction, implicit
-    minimax weight)."""
-    simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction, minimax = settings
+def _search(game, params, state, history, plies_to_cap, knobs, seed, tree, work, tablebase):
+    """Self-play's search of one move, as ``knobs`` (a :data:`~samuel.search.puct.PuctKnobs`)
+    says: the chosen child's index."""
     choice, _, _ = puct.puct_kernel(
-        game,
-        params,
-        inputs,
-        actions,
-        state,
-        history,
-        0,
-        plies_to_cap,
-        simulations,
-        c_puct,
-        fpu_reduction,
-        noise_alpha,
-        noise_fraction,
-        temperature,
-        0.0,
-        10.0,
-        0.95,
-        _mix(seed),
-        tree,
-        work,
-        tablebase,
-        0,
-        0.0,
-        False,
-        minimax,
+        game, params, state, history, 0, plies_to_cap, knobs, _mix(seed), tree, work, tablebase
     )
     return choice
 
@@ -142,34 +105,25 @@ def _search(
 def play_zero_game(
     game,
     params,
-    inputs,
-    actions,
     root,
-    simulations,
-    c_puct,
-    fpu_reduction,
-    noise_alpha,
-    noise_fraction,
+    knobs,
     temperature_plies,
     ply_cap,
     seed,
     tree,
     work,
-    positions,
-    legal,
-    legal_counts,
-    policy,
-    root_values,
-    table_values,
+    record,
     tablebase=None,
     in_table=IN_TABLE_ALL,
     table_teaches=False,
     epsilon=0.0,
-    explored=None,
-    minimax=0.0,
 ):
-    """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``, the
-    result in the first player's view (1, 0, -1).
+    """Play one game from ``root``, each move searched as ``knobs`` (a
+    :data:`~samuel.search.puct.PuctKnobs`) says, at temperature 1 for the first
+    ``temperature_plies`` plies and 0 after (its own temperature is not used); fill the per-ply
+    arrays of ``record``; return ``(plies, result)``, the result in the first player's view (1,
+    0, -1). The game's skeleton (its keys, repetitions, end and moves) is
+    :mod:`samuel.train.game_loop`'s.
 
     With a ``tablebase`` (the game's layers) the searches see the positions it holds as exact,
     and the game is *rescored*, as lc0 rescores its training games: a game that the rules did
@@ -182,27 +136,28 @@ def play_zero_game(
     side's mistakes there are played and punished. With ``table_teaches``, a search inside the
     table that does not probe it chooses the move, and a second one that does gives the
     position's targets (its visits and value): the side plays its own mistakes and learns what
-    the table would have played.
+    the table would have played. With ``epsilon`` above 0, after the temperature's plies, a
+    move is a random one with that probability.
 
-    ``positions[ply]`` is the position where the ply's move was played, ``legal[ply,
+    ``record`` is ``(positions, legal, legal_counts, policy, root_values, table_values,
+    explored)``: ``positions[ply]`` is the position where the ply's move was played, ``legal[ply,
     :legal_counts[ply]]`` its distinct actions, ``policy[ply]`` their shares of the root's
     visits, ``root_values[ply]`` the search's value of the position (its root's mean value,
-    first player's view) and ``table_values[ply]`` the table's (first player's view; left as it
-    is where the table does not hold the position)."""
-    state = root.copy()
-    child = np.empty_like(state)
-    keys = np.empty(ply_cap + 1, dtype=np.int64)
-    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    first player's view), ``table_values[ply]`` the table's (first player's view; left as it
+    is where the table does not hold the position) and ``explored[ply]`` True where the move
+    was an exploring one (left as it is elsewhere)."""
+    positions, legal, legal_counts, policy, root_values, table_values, explored = record
+    state, child, keys, moves, outcomes, weights = game_loop.buffers(root, ply_cap)
     move_actions = np.empty(games.MAX_MOVES, dtype=np.int64)
     slot = np.empty(games.MAX_MOVES, dtype=np.int64)
     window = 0
     table_result = 0  # the table's value of the last position it held (0 if none)
     for ply in range(ply_cap):
-        keys[ply] = games.key(game, state)
-        if games.occurrences(keys, window, ply) >= 3:
+        _, result = game_loop.arrive(
+            game, state, child, keys, window, ply, moves, outcomes, weights, seed
+        )
+        if result == game_loop.REPEATED:
             return ply, table_result  # a draw, unless the table scored the game
-        n = games.generate(game, state, moves)
-        result = games.result(game, state, n)
         if result != games.NOT_OVER:
             return ply, result
         found = False
@@ -213,23 +168,21 @@ def play_zero_game(
                 table_values[ply] = table_result
         # The keys that can recur, at most the search's history capacity, the root's last.
         history = keys[max(window, ply + 1 - HISTORY_CAPACITY) : ply + 1]
-        settings = (simulations, c_puct, fpu_reduction, noise_alpha, noise_fraction, minimax)
-        temperature = 1.0 if ply < temperature_plies else 0.0
+        ply_knobs = puct.with_temperature(knobs, 1.0 if ply < temperature_plies else 0.0)
         probes = in_table == IN_TABLE_ALL or in_table == games.sign(game, state)
         if tablebase is not None and (probes or not found):
             choice = _search(
-                game, params, inputs, actions, state, history, ply_cap - ply, settings,
-                temperature, seed + ply, tree, work, tablebase,
+                game, params, state, history, ply_cap - ply, ply_knobs, seed + ply, tree, work,
+                tablebase,
             )  # fmt: skip
         else:
             choice = _search(
-                game, params, inputs, actions, state, history, ply_cap - ply, settings,
-                temperature, seed + ply, tree, work, None,
-            )  # fmt: skip
+                game, params, state, history, ply_cap - ply, ply_knobs, seed + ply, tree, work, None
+            )
             if found and table_teaches:  # the targets: a search of the same moves that sees it
                 _search(
-                    game, params, inputs, actions, state, history, ply_cap - ply, settings,
-                    temperature, seed + ply, tree, work, tablebase,
+                    game, params, state, history, ply_cap - ply, ply_knobs, seed + ply, tree, work,
+                    tablebase,
                 )  # fmt: skip
         first = tree[puct.FIRST_CHILD][0]
         count = tree[puct.CHILD_COUNT][0]
@@ -253,13 +206,8 @@ def play_zero_game(
             draw, rng = _random_below(_mix(seed + ply) ^ EXPLORE_SALT, EXPLORE_DRAWS)
             if draw < epsilon * EXPLORE_DRAWS:
                 choice, _ = _random_below(rng, count)
-                if explored is not None:
-                    explored[ply] = True
-        move = moves[choice]
-        if games.is_irreversible(game, state, move):
-            window = ply + 1
-        games.play(game, state, move, child)
-        state[:] = child
+                explored[ply] = True
+        window = game_loop.advance(game, state, child, moves[choice], ply, window)
     return ply_cap, table_result
 
 
@@ -267,38 +215,31 @@ def play_zero_game(
 def play_zero_games(
     game,
     params,
-    inputs,
-    actions,
     root,
-    simulations,
-    c_puct,
-    fpu_reduction,
-    noise_alpha,
-    noise_fraction,
+    knobs,
     temperature_plies,
     ply_cap,
     max_nodes,
     seeds,
-    positions,
-    legal,
-    legal_counts,
-    policy,
-    root_values,
-    table_values,
-    plies,
-    results,
-    explored,
+    record,
     tablebase=None,
     in_tables=None,
     table_teaches=False,
     epsilon=0.0,
-    minimax=0.0,
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``, each with its own
     tree of ``max_nodes`` nodes (and the ``tablebase``, if given, probed inside the table by
     the searches ``in_tables[g]`` names, every search's where it is None: :func:`play_zero_game`;
-    the caller checks that it has one entry a game). ``explored`` (games, ply cap) marks the
-    exploring moves of ``epsilon``."""
+    the caller checks that it has one entry a game). ``record`` is ``(positions, legal,
+    legal_counts, policy, root_values, table_values, plies, results, explored)``, each with a
+    row a game (:class:`~samuel.train.zero_loop.ZeroGames`' fields, in order): the per-ply
+    arrays of :func:`play_zero_game`, the plies each game played and its result; ``explored``
+    (games, ply cap) marks the exploring moves of ``epsilon``."""
+    # Each array by its index, not unpacked (``a, b = record``): numba's parallel pass does not
+    # see that an unpacked array is the caller's, and drops the loop's writes to it.
+    positions, legal, legal_counts = record[0], record[1], record[2]
+    policy, root_values, table_values = record[3], record[4], record[5]
+    plies, results, explored = record[6], record[7], record[8]
     for g in numba.prange(seeds.shape[0]):
         tree = _new_tree(max_nodes, games.STATE_SIZE)
         work = _new_work(zero.forward_scratch(params))
@@ -306,31 +247,26 @@ def play_zero_games(
         n, result = play_zero_game(
             game,
             params,
-            inputs,
-            actions,
             root,
-            simulations,
-            c_puct,
-            fpu_reduction,
-            noise_alpha,
-            noise_fraction,
+            knobs,
             temperature_plies,
             ply_cap,
             seeds[g],
             tree,
             work,
-            positions[g],
-            legal[g],
-            legal_counts[g],
-            policy[g],
-            root_values[g],
-            table_values[g],
+            (
+                positions[g],
+                legal[g],
+                legal_counts[g],
+                policy[g],
+                root_values[g],
+                table_values[g],
+                explored[g],
+            ),
             tablebase,
             in_table,
             table_teaches,
             epsilon,
-            explored[g],
-            minimax,
         )
         plies[g] = n
         results[g] = result

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from samuel.evaluation import kernels as evaluation
 from samuel.games import kernels as games
 from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import MAX_PLY, new_tables, search_kernel
@@ -50,7 +51,7 @@ def _search_scores(game, evaluator, params, states, depth, out):
             SEARCH_TABLE_BITS,
             games.STATE_SIZE,
             games.MAX_MOVES,
-            games.scratch_size(game, evaluator, params),
+            evaluation.scratch_size(game, evaluator, params),
         )
         pv = np.zeros(MAX_PLY, dtype=np.int64)
         history = np.zeros(1, dtype=np.int64)

@@ -18,9 +18,9 @@ import stat
 from dataclasses import replace
 from pathlib import Path
 
+from samuel.evaluation.networks import LARGEST_FILE_BYTES
 from samuel.games import default_game, descriptors, get_game
 from samuel.games.base import GameRules
-from samuel.games.networks import LARGEST_FILE_BYTES
 from samuel.players import (
     SPIEL_PLAYERS,
     Player,

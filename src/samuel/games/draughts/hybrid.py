@@ -1,5 +1,5 @@
 """The hybrid evaluation's scale for English draughts (the hybrid itself is game-neutral:
-:mod:`samuel.games.hybrid`). The classic score is in men (Black's view), the network's value in
+:mod:`samuel.evaluation.hybrid`). The classic score is in men (Black's view), the network's value in
 ``-1..1``, turned from the side to move's view into Black's before the two are added.
 """
 

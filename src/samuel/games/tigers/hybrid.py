@@ -1,12 +1,10 @@
 """The hybrid evaluation's scale for Tigers & Sheep (the hybrid itself is game-neutral:
-:mod:`samuel.games.hybrid`). The network's output is in ``-1..1`` (an expected result), the
+:mod:`samuel.evaluation.hybrid`). The network's output is in ``-1..1`` (an expected result), the
 classic score in sheep; ``DEFAULT_SCALE`` says how many sheep one unit of network output is worth,
 and ``docs/tuning.md`` explains the choice.
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 # Sheep per unit of network output. Fitting the classic score to game results (samuel tune on
 # classic self-play) gives K = 0.55 per sheep: a classic score e predicts the expected result
@@ -14,14 +12,3 @@ import numpy as np
 # says. Two sheep, a little over half that, keeps the rule in charge while the network nudges
 # (the seed's hybrid); scales 1, 2, 4 and 8 all scored alike in a probe (docs/tuning.md).
 DEFAULT_SCALE = 2.0
-
-
-def hybrid_parameters(
-    scale: float, classic_weights: np.ndarray, network_params: np.ndarray
-) -> np.ndarray:
-    """Tigers & Sheep's hybrid parameters (:func:`samuel.games.hybrid.hybrid_parameters`)."""
-    from samuel.games.hybrid import hybrid_parameters as pack
-
-    from . import DESCRIPTOR
-
-    return pack(DESCRIPTOR.number, scale, classic_weights, network_params)

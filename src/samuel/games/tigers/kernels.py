@@ -252,7 +252,7 @@ def tiger_threats(tigers: int, sheep: int) -> tuple[int, int, int]:
 #   57  the sheep to move and two or more sheep threatened
 # The network learns the raw position's tactics slowly: with the six it scores 95% against classic
 # at depth 3, without them 76% (docs/pipeline.md). A file of the seed's 52 inputs is the same
-# network with no weight on the six (games/networks.py widens it on loading).
+# network with no weight on the six (evaluation/networks.py widens it on loading).
 # The value is the tigers' (the first player's) whatever side is to move: input 51 says which.
 NETWORK_INPUTS = 58
 SEED_NETWORK_INPUTS = 52  # the seed's inputs: the raw position, before the features

@@ -22,13 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
+from samuel.games import descriptors, kernels
+from samuel.games.actions import action_count
 from samuel.nn import shape as nn_shape
 from samuel.nn.shape import HIDDEN, PLIES, POLICY, Network, ShapeError, network_of
 from samuel.nn.weights import WeightsFileError, read_network, save_network_array
 from samuel.nn.zero import zero_shape
-
-from . import descriptors, kernels
-from .actions import action_count
 
 NETWORKS_FOLDER = Path(__file__).parent.parent / "nn"  # where the shipped networks are
 # The largest network file a server opens: the most parameters any network may have.

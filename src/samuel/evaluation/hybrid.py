@@ -24,9 +24,9 @@ import math
 
 import numpy as np
 
+from samuel.games import descriptor_of, kernels
 from samuel.nn.shape import PLIES, without_head
 
-from . import descriptor_of, kernels
 from .networks import check_network
 
 SCALE = 0

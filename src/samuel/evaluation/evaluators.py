@@ -1,8 +1,8 @@
 """The one check of an evaluator's parameter array before a compiled kernel reads it.
 
-Each evaluator of :func:`samuel.games.kernels.evaluate` reads its own array: the classic weights
-(float64; the named features', with or without the piece-square tables after them), a network
-(float32, with or without the moves-left head: the plain network evaluator reads the value
+Each evaluator of :func:`samuel.evaluation.kernels.evaluate` reads its own array: the classic
+weights (float64; the named features', with or without the piece-square tables after them), a
+network (float32, with or without the moves-left head: the plain network evaluator reads the value
 part), the hybrid's ``[scale, classic weights, network]`` and the moves-left evaluator's
 ``[threshold, max effect, slope, network with the head]`` (float32). numba checks no bounds, so
 a short array would be read past its end: every caller that hands parameters to a kernel from
@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from samuel.games import kernels
 from samuel.nn.shape import PLIES
 
-from . import kernels
+from . import kernels as evaluation
 from .networks import check_network
 
 DTYPES = {
@@ -78,5 +79,5 @@ def check_params(game: int, evaluator: int, params) -> np.ndarray:
 
 def scratch_size(game: int, evaluator: int, params: np.ndarray) -> int:
     """The float32 scratch the evaluator needs with these parameters (checked here first):
-    :func:`samuel.games.kernels.scratch_size`."""
-    return int(kernels.scratch_size(game, evaluator, check_params(game, evaluator, params)))
+    :func:`samuel.evaluation.kernels.scratch_size`."""
+    return int(evaluation.scratch_size(game, evaluator, check_params(game, evaluator, params)))

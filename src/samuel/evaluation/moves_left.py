@@ -7,7 +7,7 @@ A value-only network scores a won position about the same whether the win is 3 p
 converting. The network's moves-left head (:func:`samuel.nn.network.plies_left`) estimates the
 plies left, ``m``. Like lc0, which compares each move's ``m`` with its parent's, the evaluator
 (``kernels.EVALUATOR_MOVES_LEFT``) compares a leaf's ``m`` with ``r``, the head's estimate at
-the search's root (the search writes it, ``kernels.set_moves_left_reference``), and turns the
+the search's root (the search writes it, ``evaluation.set_moves_left_reference``), and turns the
 network's value ``v`` (in the first player's view) into
 
     v' = v + sign(v) * D * (|v| - t) / (1 - t)   when |v| > t,   else v' = v,
@@ -65,7 +65,9 @@ import math
 
 import numpy as np
 
-from . import kernels
+from samuel.games import kernels
+
+from . import kernels as evaluation
 from .networks import check_network, has_moves_left
 
 THRESHOLD = 0
@@ -181,5 +183,5 @@ def plies_left_estimate(game: int, network_params: np.ndarray, state: np.ndarray
     scratch_size = kernels.NETWORK_SCRATCH + network_of(network_params).forward_scratch
     scratch = np.zeros(scratch_size, dtype=np.float32)
     active = np.zeros(kernels.MAX_SET_INPUTS, dtype=np.int64)
-    kernels.network_value(game, network_params, state, scratch, active)
+    evaluation.network_value(game, network_params, state, scratch, active)
     return float(network.plies_left(network_params, scratch[kernels.NETWORK_SCRATCH :]))
