@@ -101,14 +101,23 @@ def number_of(rules) -> int:
     return rules.number if hasattr(rules, "number") else rules.kernel_id
 
 
+def networks_module():
+    """The tree's module of network loading: ``samuel.evaluation.networks``, or in a tree from
+    before the evaluation layer (2026-12-06), ``samuel.games.networks``."""
+    try:
+        from samuel.evaluation import networks
+    except ModuleNotFoundError:
+        from samuel.games import networks
+    return networks
+
+
 def random_networks(game: int) -> list[tuple[tuple[int, ...], object]]:
     """``(hidden layers, network)`` of the random value networks the tree can build: the 64-32
     one in any tree (a flat parameter array before networks carried their shape, an array with
     its plan after), and the 256-128 one only where ``random_network`` takes the widths."""
     import inspect
 
-    from samuel.evaluation.networks import random_network
-
+    random_network = networks_module().random_network
     found = [(NARROW, random_network(game, NETWORK_SEED))]
     if "hidden" in inspect.signature(random_network).parameters:
         found.append((WIDE, random_network(game, NETWORK_SEED, hidden=WIDE)))
@@ -138,7 +147,6 @@ def measure(sizes: dict, data: Path) -> list[dict]:
     import puct
     import training_speed
 
-    from samuel.evaluation.networks import random_network, random_zero_network
     from samuel.games import get_game
     from samuel.games.game import Game
     from samuel.games.kernels import EVALUATOR_NETWORK
@@ -148,6 +156,9 @@ def measure(sizes: dict, data: Path) -> list[dict]:
     from samuel.train.buffer import Samples
     from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig
     from samuel.train.loop import self_play
+
+    random_network = networks_module().random_network
+    random_zero_network = networks_module().random_zero_network
 
     numba.set_num_threads(min(SELFPLAY_THREADS, numba.config.NUMBA_NUM_THREADS))
     rows = []
