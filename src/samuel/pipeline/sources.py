@@ -78,7 +78,7 @@ from samuel.games import descriptor_of, descriptors
 from samuel.games import kernels as games
 from samuel.games.base import GameRules
 from samuel.jit import kernel, parallel_kernel
-from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
+from samuel.search.alphabeta import MAX_PLY, _random_below, new_tables
 from samuel.seeds import derive_seed
 from samuel.train import game_loop
 from samuel.train.selfplay import play_selfplay
@@ -399,19 +399,8 @@ def default_expert_players(
 def _searched_move(game, player, state, keys, window, ply, seed, tables, pv) -> int:
     """The move ``player`` (an :meth:`ExpertPlayer.compiled` bundle) searches in ``state``."""
     evaluator, params, table, depth = player
-    search_kernel(
-        game,
-        evaluator,
-        params,
-        state,
-        keys[: ply + 1],
-        window,
-        depth,
-        0.0,
-        _mix(seed + ply),
-        tables,
-        pv,
-        table,
+    game_loop.searched(
+        game, evaluator, params, state, keys, window, ply, depth, seed, tables, pv, table
     )
     return pv[0]
 

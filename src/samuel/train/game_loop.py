@@ -22,7 +22,7 @@ import numpy as np
 
 from samuel.games import kernels as games
 from samuel.jit import inline_kernel
-from samuel.search.alphabeta import _mix
+from samuel.search.alphabeta import _mix, search_kernel
 
 # ``arrive``'s result for a threefold repetition: a draw, told apart from a draw by the rules
 # (Samuel Zero rescores a repetition with its tablebase's value). No game scores 126 points.
@@ -76,6 +76,28 @@ def arrive(game, state, child, keys, window, ply, moves, outcomes, weights, dice
 def points(result) -> int:
     """A finished game's result in points for the first player: a repetition is a draw."""
     return 0 if result == REPEATED else result
+
+
+@inline_kernel
+def searched(game, evaluator, params, state, keys, window, ply, depth, seed, tables, pv, table):
+    """Search the ply's position to ``depth`` (the game's keys so far, ties at the root broken
+    by ``seed`` and the ply, ``table`` a tablebase's layers or None); return its score, the side
+    to move's. The move is ``pv[0]``."""
+    score, _, _ = search_kernel(
+        game,
+        evaluator,
+        params,
+        state,
+        keys[: ply + 1],
+        window,
+        depth,
+        0.0,
+        _mix(seed + ply),
+        tables,
+        pv,
+        table,
+    )
+    return score
 
 
 @inline_kernel

@@ -85,7 +85,6 @@ from samuel.search.alphabeta import (
     _mix,
     _random_below,
     new_tables,
-    search_kernel,
 )
 
 from . import game_loop
@@ -310,20 +309,11 @@ def play_rollout(
             else:
                 move = moves[pick]
         else:
-            search_kernel(
-                game,
-                evaluator,
-                params,
-                state,
-                keys[: ply + 1],
-                window,
-                depth,
-                0.0,
-                _mix(stream + ply),  # ties at the root: the pair's stream (shared by partners)
-                tables,
-                pv,
+            # ties at the root: the pair's stream (shared by partners)
+            game_loop.searched(
+                game, evaluator, params, state, keys, window, ply, depth, stream, tables, pv,
                 tablebase,
-            )
+            )  # fmt: skip
             move = pv[0]
         window = game_loop.advance(game, state, child, move, ply, window)
     return 0.0, ply_cap, False, False, 0

@@ -22,7 +22,7 @@ from samuel.backends import Backend
 from samuel.evaluation import kernels as evaluation
 from samuel.games import kernels as games
 from samuel.jit import kernel, parallel_kernel
-from samuel.search.alphabeta import MAX_PLY, _mix, _random_below, new_tables, search_kernel
+from samuel.search.alphabeta import MAX_PLY, _random_below, new_tables
 
 from . import game_loop
 
@@ -62,18 +62,8 @@ def play_one_game(
         )
         if result != games.NOT_OVER:
             return ply, game_loop.points(result)
-        score, _, _ = search_kernel(
-            game,
-            evaluator,
-            params,
-            state,
-            keys[: ply + 1],
-            window,
-            depth,
-            0.0,
-            _mix(seed + ply),
-            tables,
-            pv,
+        score = game_loop.searched(
+            game, evaluator, params, state, keys, window, ply, depth, seed, tables, pv, None
         )
         side = games.sign(game, state)
         score = score * side
