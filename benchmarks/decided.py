@@ -65,9 +65,9 @@ def network_value(params: np.ndarray, position) -> float:
         active,
         values,
         count,
-        np.zeros(games.MAX_MOVES, dtype=np.int64),
+        np.zeros(games.move_room(game), dtype=np.int64),
         0,
-        np.zeros(games.MAX_MOVES, dtype=np.float32),
+        np.zeros(games.move_room(game), dtype=np.float32),
         np.zeros(zero.forward_scratch(params), dtype=np.float32),
         False,
     )

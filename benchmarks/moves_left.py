@@ -285,7 +285,7 @@ def head_part(args) -> None:
     from samuel.games import kernels
     from samuel.nn.shape import PLIES, without_head
     from samuel.train.rollouts import tablebase_distances
-    from samuel.train.selfplay import play_selfplay
+    from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 
     rules = get_game("tigers")
     game = rules.number
@@ -296,9 +296,10 @@ def head_part(args) -> None:
     )
     root = rules.encode(rules.initial_position())
     value = without_head(network, PLIES)
-    played = play_selfplay(
-        game, kernels.EVALUATOR_NETWORK, value, root, args.depth, 10, 0.05, 200, seeds
+    settings = SelfPlaySettings(
+        game, kernels.EVALUATOR_NETWORK, value, root, args.depth, 10, 0.05, 200
     )
+    played = play_selfplay(settings, seeds)
     states = np.concatenate([played.positions[g, : played.plies[g]] for g in range(len(seeds))])
     states = np.unique(states[states[:, 2] == 0], axis=0)  # the hand empty, each once
     _, values, plies = tablebase_distances(table, states)

@@ -46,7 +46,7 @@ from samuel.train.rollouts import (
     rollout_labels,
     tablebase_labels,
 )
-from samuel.train.selfplay import play_selfplay
+from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 
 GAME = RULES.number
 NETWORK = games.EVALUATOR_NETWORK
@@ -72,13 +72,12 @@ def speed(params, args) -> np.ndarray:
         f"1. games per second from the start, depth {args.depth}, epsilon {args.epsilon}, "
         f"ply cap 200, {numba.get_num_threads()} threads, {count} games each"
     )
-    play_selfplay(GAME, NETWORK, params, root, args.depth, 0, args.epsilon, 200, seeds(0, 4))
+    settings = SelfPlaySettings(GAME, NETWORK, params, root, args.depth, 0, args.epsilon, 200)
+    play_selfplay(settings, seeds(0, 4))
     warm = RolloutConfig(rollouts=2, depth=args.depth, epsilon=args.epsilon)
     rollout_labels(GAME, NETWORK, params, np.stack([root]), seeds(0, 1), warm)
     started = time.perf_counter()
-    played = play_selfplay(
-        GAME, NETWORK, params, root, args.depth, 0, args.epsilon, 200, seeds(1, count)
-    )
+    played = play_selfplay(settings, seeds(1, count))
     selfplay_seconds = time.perf_counter() - started
     selfplay_rate = count / selfplay_seconds
     plies = int(played.plies.sum())
@@ -130,9 +129,8 @@ def labelling(params, positions, args) -> None:
 def tablebase_error(params, args) -> None:
     table = load_tablebase(args.tablebase)
     root = RULES.initial_position().encode()
-    played = play_selfplay(
-        GAME, NETWORK, params, root, args.source_depth, 8, 0.1, 200, seeds(4, args.source_games)
-    )
+    settings = SelfPlaySettings(GAME, NETWORK, params, root, args.source_depth, 8, 0.1, 200)
+    played = play_selfplay(settings, seeds(4, args.source_games))
     positions = played_positions(played)
     positions = np.unique(positions[positions[:, 2] == 0], axis=0)
     mask, exact = tablebase_labels(table, positions)
@@ -211,9 +209,8 @@ def exact_values(table, params, positions: np.ndarray) -> np.ndarray:
 def near_the_table(params, args) -> None:
     table = load_tablebase(args.tablebase)
     root = RULES.initial_position().encode()
-    played = play_selfplay(
-        GAME, NETWORK, params, root, args.source_depth, 8, 0.1, 200, seeds(7, args.source_games)
-    )
+    settings = SelfPlaySettings(GAME, NETWORK, params, root, args.source_depth, 8, 0.1, 200)
+    played = play_selfplay(settings, seeds(7, args.source_games))
     positions = played_positions(played)
     near = (positions[:, 2] >= 1) & (positions[:, 2] <= args.near_hand)
     positions = np.unique(positions[near], axis=0)

@@ -68,7 +68,7 @@ from samuel.games import kernels as games
 from samuel.nn.shape import PLIES, without_head
 from samuel.train.config import RANDOM_WEIGHTS_SEED, TrainConfig
 from samuel.train.loop import game_seed
-from samuel.train.selfplay import play_selfplay_parts
+from samuel.train.selfplay import SelfPlaySettings, play_selfplay_parts
 
 PARTS = ("selfplay", "match", "overhead", "cluster", "projection")
 NODE_STORE_BYTES = 256 * 2**20  # each simulated node's object store (Ray's default is 30% of RAM)
@@ -95,30 +95,13 @@ def load() -> str:
 class Work:
     """One generation's self-play: what ``play_selfplay_parts`` takes besides the backend."""
 
-    game: int
-    params: np.ndarray  # the value network self-play searches with
-    root: np.ndarray
-    depth: int
-    random_plies: int
-    epsilon: float
-    ply_cap: int
+    settings: SelfPlaySettings  # the value network searching, as training's self-play does
     seeds: np.ndarray
 
     def play(self, backend) -> tuple[float, list]:
         """Seconds taken and the parts (the games) played by ``backend``."""
         started = time.perf_counter()
-        parts = play_selfplay_parts(
-            backend,
-            self.game,
-            games.EVALUATOR_NETWORK,
-            self.params,
-            self.root,
-            self.depth,
-            self.random_plies,
-            self.epsilon,
-            self.ply_cap,
-            self.seeds,
-        )
+        parts = play_selfplay_parts(backend, self.settings, self.seeds)
         return time.perf_counter() - started, parts
 
 
@@ -158,14 +141,18 @@ def network(args, rules) -> tuple[np.ndarray, str, str]:
 
 def selfplay_work(args, params, rules) -> Work:
     config = TrainConfig(game=args.game, games=args.games, depth=args.depth)
-    return Work(
+    settings = SelfPlaySettings(
         game=rules.number,
+        evaluator=games.EVALUATOR_NETWORK,
         params=without_head(params, PLIES),  # self-play plays on the value alone, head or not
         root=rules.encode(rules.initial_position()),
         depth=config.depth,
         random_plies=config.random_plies,
         epsilon=config.epsilon,
         ply_cap=config.ply_cap,
+    )
+    return Work(
+        settings=settings,
         seeds=np.array([game_seed(args.seed, g) for g in range(args.games)], dtype=np.int64),
     )
 
@@ -235,7 +222,7 @@ def stop_ray() -> None:
 def part_selfplay(args, work: Work, figures: dict) -> None:
     cpus = os.cpu_count() or 1
     print(
-        f"\n## Self-play: {len(work.seeds)} games, depth {work.depth}, seed {args.seed}; "
+        f"\n## Self-play: {len(work.seeds)} games, depth {work.settings.depth}, seed {args.seed}; "
         f"{args.repeats} warm rounds after a cold one"
     )
     local = LocalBackend()

@@ -25,7 +25,7 @@ def random_states(name: str, games: int, seed: int) -> list[np.ndarray]:
     game = GAMES[name]
     rules = get_game(name)
     rng = np.random.default_rng(seed)
-    moves = np.empty(K.MAX_MOVES, dtype=np.int64)
+    moves = np.empty(K.move_room(game), dtype=np.int64)
     found = []
     for _ in range(games):
         state = np.asarray(rules.encode(rules.initial_position()), dtype=np.int64)
@@ -128,7 +128,7 @@ def test_tigers_symmetries_map_actions_as_they_map_positions():
 
 def test_kernels_refuse_arrays_too_short_and_codes_of_no_action():
     state = np.asarray(get_game("tigers").encode(get_game("tigers").initial_position()))
-    moves = np.empty(K.MAX_MOVES, dtype=np.int64)
+    moves = np.empty(K.move_room(game_numbers.TIGERS), dtype=np.int64)
     count = K.generate(game_numbers.TIGERS, state, moves)
     with pytest.raises(ValueError, match="count beyond"):
         A.move_actions(game_numbers.TIGERS, state, moves, count, np.empty(count - 1, np.int64))

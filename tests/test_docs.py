@@ -90,13 +90,16 @@ def test_the_path_check_sees_a_missing_path_and_an_outside_one():
 
 def test_every_game_has_a_rules_page_with_its_reference_counts():
     """``docs/rules-NAME.md`` for every registered game, stating its perft counts from the start
-    (computed here, depths 1 to 4) in its "Reference counts" table, and named in the README."""
+    (computed here, depths 1 to 4, or up to the first count past 100,000: backgammon's third
+    is 116 million) in its "Reference counts" table, and named in the README."""
     for name, rules in registry().items():
         page = f"docs/rules-{name}.md"
         text = (ROOT / page).read_text(encoding="utf-8")
         assert "## Reference counts" in text, page
         table = text.split("## Reference counts", 1)[1]
         for depth in range(1, 5):
-            count = f"{rules.perft(rules.initial_position(), depth):,}"
-            assert f"| {count} |" in table, (name, depth, count)
+            number = rules.perft(rules.initial_position(), depth)
+            assert f"| {number:,} |" in table, (name, depth, number)
+            if number > 100_000:
+                break
         assert page in (ROOT / "README.md").read_text(encoding="utf-8"), page

@@ -15,6 +15,7 @@ from samuel.games import registry
 from samuel.games.base import GameRules, Termination, terminations
 from samuel.games.game import Game
 from samuel.games.record import format_record, parse_records, record_from_game, replay
+from samuel.search import alphabeta
 from samuel.search.alphabeta import Searcher
 
 GAMES = sorted(registry())
@@ -202,14 +203,15 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
     sizes = game_kernels.compiled_game(game)
     assert sizes.state_words <= game_kernels.STATE_SIZE
     assert sizes.max_moves <= game_kernels.MAX_MOVES
-    moves = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
+    room = game_kernels.move_room(game)  # the game's own buffers hold its moves and outcomes
+    moves = np.empty(room, dtype=np.int64)
     child = np.empty(sizes.state_words, dtype=np.int64)
     weights = rules.classic_weights()
     size = evaluators.scratch_size(game, game_kernels.EVALUATOR_CLASSIC, weights)
     scratch = np.zeros(size, dtype=np.float32)
     active = np.zeros(game_kernels.MAX_SET_INPUTS, dtype=np.int64)
-    outcomes = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
-    probabilities = np.empty(game_kernels.MAX_MOVES, dtype=np.float64)
+    outcomes = np.empty(room, dtype=np.int64)
+    probabilities = np.empty(room, dtype=np.float64)
     for position, _ in random_walk(rules, seed=5):
         state = rules.encode(position)
         assert state.shape == (sizes.state_words,)
@@ -256,6 +258,33 @@ def test_the_compiled_dispatch_agrees_with_the_rules(rules: GameRules) -> None:
             assert 0 <= game_kernels.history_slot(game, code) < 1024
 
 
+def test_move_buffers_are_sized_by_the_game_they_serve(rules: GameRules) -> None:
+    """A game's move room is its own bound, not every game's: a search of one game does not
+    carry the tables another game's thousands of dice plays would need."""
+    game = rules.number
+    sizes = game_kernels.compiled_game(game)
+    room = game_kernels.move_room(game)
+    assert room == max(sizes.max_moves, sizes.chance_outcomes) <= game_kernels.MAX_MOVES
+    assert game_kernels.move_room_kernel(game) == room  # what compiled code sizes buffers by
+    assert game_kernels.MAX_MOVES == max(game_kernels.move_room(g) for g in game_kernels.GAMES)
+    tables = Searcher(game, table_bits=4).tables
+    # moves at each ply, their ordering scores, chance outcomes' probabilities (new_tables)
+    for table in (tables[7], tables[8], tables[alphabeta.CHANCE_WEIGHTS]):
+        assert table.shape == (alphabeta.MAX_PLY, room)
+
+
+def test_move_room_names_a_game() -> None:
+    tigers = registry()["tigers"].number
+    assert game_kernels.move_room(tigers) == game_kernels.compiled_game(tigers).max_moves
+    by_three = tigers | (3 << game_kernels.VARIANT_SHIFT)  # won by 3 captures
+    assert game_kernels.move_room(by_three) == game_kernels.move_room(tigers)
+    unknown = max(game_kernels.GAMES) + 1
+    with pytest.raises(ValueError, match="no game has number"):
+        game_kernels.move_room(unknown)
+    with pytest.raises(ValueError, match="unknown game"):
+        game_kernels.move_room_kernel(unknown)
+
+
 def test_the_compiled_interface_is_complete_and_raises_nothing_inline(rules: GameRules) -> None:
     """The game's compiled module has every function of the interface, with its parameters.
     They are inlined into their callers (prange loops among them), where a ``raise`` would keep
@@ -280,7 +309,7 @@ def test_the_compiled_interface_is_complete_and_raises_nothing_inline(rules: Gam
 
 def test_an_unknown_game_or_evaluator_is_an_error_not_a_zero(rules: GameRules) -> None:
     state = rules.encode(rules.initial_position())
-    moves = np.empty(game_kernels.MAX_MOVES, dtype=np.int64)
+    moves = np.empty(game_kernels.move_room(rules.number), dtype=np.int64)
     unknown = max(game_kernels.GAMES) + 1
     with pytest.raises(ValueError, match="unknown game"):
         game_kernels.generate(unknown, state, moves)

@@ -36,7 +36,7 @@ from samuel.train.loop import (
     train,
     with_table_samples,
 )
-from samuel.train.selfplay import SelfPlayGames, play_selfplay
+from samuel.train.selfplay import SelfPlayGames, SelfPlaySettings, play_selfplay
 from samuel.train.targets import tablebase_plies, td_lambda_targets
 from tests import game_numbers
 
@@ -157,7 +157,8 @@ def test_a_head_network_plays_self_play_exactly_like_its_value_part():
     seeds = np.arange(4, dtype=np.int64)
 
     def play(params):
-        return play_selfplay(TIGERS, games.EVALUATOR_NETWORK, params, root, 2, 4, 0.1, 60, seeds)
+        settings = SelfPlaySettings(TIGERS, games.EVALUATOR_NETWORK, params, root, 2, 4, 0.1, 60)
+        return play_selfplay(settings, seeds)
 
     with_head, without = play(params), play(without_head(params, PLIES))
     assert np.array_equal(with_head.positions, without.positions)
@@ -342,7 +343,7 @@ def test_a_run_adds_its_table_positions_to_every_generation(tmp_path, table_k2, 
     plain_labels = label_games
     monkeypatch.setattr(loop, "training_tablebase", lambda config, moves_left: table_k2)
     monkeypatch.setattr(
-        loop, "label_games", lambda parts, lam, game, tablebase: plain_labels(parts, lam)
+        loop, "label_games", lambda parts, lam, game, tablebase, params: plain_labels(parts, lam)
     )
     added = []
     drawn = table_samples

@@ -52,7 +52,7 @@ SHAPES = {
         (48, 32, 16),
         (value_head(), Head(PLIES, 1, (8,), 0), Head(OUTCOMES, 6, (12, 4), 1)),
     ),
-    "no value": Network(12, (8, 8), (outcomes_head(3, (5,)), plies_head())),
+    "no value": Network(12, (8, 8), (outcomes_head(4, (5,)), plies_head())),
     "outcomes first": Network(25, (24, 12), (outcomes_head(4), value_head())),
 }
 # ... and with one (Samuel Zero's loss trains them: a value, plies and a policy head).
@@ -487,10 +487,16 @@ def test_removing_a_head_keeps_every_other_output_exactly(name):
         assert smaller.size == shape.size - np.subtract(*shape.head_span(head.kind)[::-1])
         after = all_outputs(rest, shape, 18)  # the same samples
         for old, new in zip(before, after, strict=True):
-            if head.kind == VALUE:  # forward then says 0
-                assert new.pop(VALUE) == 0.0
-                old = {kind: value for kind, value in old.items() if kind != VALUE}
-            assert new == {kind: value for kind, value in old.items() if kind != head.kind}
+            value = new.pop(VALUE)
+            if smaller.has(VALUE):  # the value head's, exactly as before
+                assert value == old[VALUE]
+            elif smaller.has(OUTCOMES):  # valued by its outcomes: their expected points
+                chances = np.array(old[OUTCOMES])
+                half = len(chances) // 2
+                assert value == pytest.approx(chances[:half].sum() - chances[half:].sum(), abs=1e-6)
+            else:  # neither: forward says 0
+                assert value == 0.0
+            assert new == {kind: v for kind, v in old.items() if kind not in (VALUE, head.kind)}
     absent = next(kind for kind in (VALUE, PLIES, POLICY, OUTCOMES) if not shape.has(kind))
     assert without_head(net, absent) is net
 

@@ -28,7 +28,7 @@ from samuel.seeds import derive_seed
 from samuel.tablebase.build import build
 from samuel.train import rollouts
 from samuel.train.rollouts import RolloutConfig, rollout_labels, tablebase_distances
-from samuel.train.selfplay import play_selfplay
+from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 from tests import game_numbers
 from tests.test_pipeline_loop import LENIENT, TINY, samuel
 from tests.test_pipeline_rollouts import network, seeds_for, start, tigers_won
@@ -222,8 +222,8 @@ def test_the_table_gives_the_exact_distance_of_decided_positions(two_captures):
 def test_a_rollout_that_ends_at_the_table_counts_its_plies_and_the_tables(two_captures):
     game = game_numbers.tigers_and_sheep(2)
     params = network(TIGERS)
-    tables = new_tables(10, 4, games.MAX_MOVES, scratch_size(game, NETWORK, params))
-    work = rollouts.rollout_work(4, 80)
+    tables = new_tables(10, 4, games.move_room(game), scratch_size(game, NETWORK, params))
+    work = rollouts.rollout_work(game, 4, 80)
     state = work[4]  # the position where the rollout stopped
     play = rollouts.RolloutPlay(1, 0.0, 0, 80, rollouts.PLAIN)
     decided = drawn = 0
@@ -288,11 +288,11 @@ def test_the_tablebase_source_stores_its_positions_with_their_distances(two_capt
 def _plies_left(name: str, count: int = 40) -> np.ndarray:
     """The plies from each position of :func:`selfplay_positions` to its game's end."""
     rules = get_game(name)
-    played = play_selfplay(
+    settings = SelfPlaySettings(
         rules.number, games.EVALUATOR_CLASSIC, rules.classic_weights(),
-        rules.encode(rules.initial_position()), depth=1, random_plies=6, epsilon=0.2,
-        ply_cap=80, seeds=np.arange(1000, 1000 + count, dtype=np.int64),
+        rules.encode(rules.initial_position()), depth=1, random_plies=6, epsilon=0.2, ply_cap=80,
     )  # fmt: skip
+    played = play_selfplay(settings, np.arange(1000, 1000 + count, dtype=np.int64))
     return np.concatenate(
         [played.plies[g] - np.arange(played.plies[g]) for g in range(count)]
     ).astype(np.float64)

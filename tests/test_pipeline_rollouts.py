@@ -28,7 +28,7 @@ from samuel.train.rollouts import (
     rollout_labels,
     tablebase_labels,
 )
-from samuel.train.selfplay import play_selfplay
+from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 from tests import game_numbers
 
 NETWORK = games.EVALUATOR_NETWORK
@@ -129,9 +129,8 @@ def test_variance_reduction_spreads_no_wider_than_plain_monte_carlo():
     Carlo's here (0.78 to 0.99 over 40 positions x 40 seeds); the bound is loose, and the
     test deterministic (fixed seeds)."""
     params = load_network(shipped_network(TIGERS), TIGERS)
-    played = play_selfplay(
-        TIGERS, NETWORK, params, start(TIGERS), 2, 8, 0.1, 200, seeds_for(12, run=12)
-    )
+    settings = SelfPlaySettings(TIGERS, NETWORK, params, start(TIGERS), 2, 8, 0.1, 200)
+    played = play_selfplay(settings, seeds_for(12, run=12))
     positions = np.stack([played.positions[g, played.plies[g] // 2] for g in range(12)])
     states = np.repeat(positions, 50, axis=0)
     seeds = seeds_for(len(states), run=13)
@@ -150,8 +149,10 @@ def test_the_compiled_rollout_plays_what_its_python_says(lattice):
     made only under a condition was once lost in compilation, and every random move was the
     first legal one."""
     params = load_network(shipped_network(TIGERS), TIGERS)
-    tables = new_tables(10, 4, games.MAX_MOVES, evaluators.scratch_size(TIGERS, NETWORK, params))
-    work = rollouts.rollout_work(4, 200)
+    tables = new_tables(
+        10, 4, games.move_room(TIGERS), evaluators.scratch_size(TIGERS, NETWORK, params)
+    )
+    work = rollouts.rollout_work(TIGERS, 4, 200)
     play = rollouts.RolloutPlay(1, 0.5, 0, 200, lattice)
     plies = set()
     for k in range(4):
@@ -257,7 +258,7 @@ def near_the_end_of_placement(count: int, seed: int) -> np.ndarray:
     """Variant positions with 1 or 2 sheep in hand, either side to move, not over: random
     legal moves from the start."""
     rng = np.random.default_rng(seed)
-    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    moves = np.empty(games.move_room(TWO), dtype=np.int64)
     found = []
     while len(found) < count:
         hand, tigers_move = 1 + len(found) % 2, len(found) % 4 < 2
@@ -277,7 +278,7 @@ def near_the_end_of_placement(count: int, seed: int) -> np.ndarray:
 def exact_value(table, state: np.ndarray) -> int:
     """Perfect play over the placements left, the table's value once the hand is empty: the
     first player's (the tigers') result, by plain minimax in Python."""
-    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    moves = np.empty(games.move_room(TWO), dtype=np.int64)
     n = games.generate(TWO, state, moves)
     result = games.result(TWO, state, n)
     if result != games.NOT_OVER:
@@ -323,7 +324,7 @@ def test_random_rollouts_end_where_the_hand_empties_with_the_tables_value(two_ca
     seeds = seeds_for(8, run=3)
     config = RolloutConfig(rollouts=6, epsilon=1.0, variance_reduction=False)
     labels = rollout_labels(TWO, NETWORK, network(TWO), states, seeds, config, two_captures)
-    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    moves = np.empty(games.move_room(TWO), dtype=np.int64)
     total, ended = 0, []
     for i, root in enumerate(states):
         outcomes, tabled = [], 0

@@ -19,7 +19,7 @@ from samuel.games.tigers.tablebase.probe import load_tablebase
 from samuel.pipeline import sources as S
 from samuel.seeds import derive_seed
 from samuel.tablebase.build import build
-from samuel.train.selfplay import play_selfplay
+from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 from tests import game_numbers
 
 GAMES = ("tigers", "draughts")
@@ -83,7 +83,8 @@ def test_selfplay_positions_are_legal_reproducible_and_traceable(name, selfplay)
     # games/plies say where each position was played: the same games, replayed by hand
     root = rules.encode(rules.initial_position())
     seeds = np.array([derive_seed(11, g) for g in range(4)], dtype=np.int64)
-    played = play_selfplay(game, K.EVALUATOR_CLASSIC, weights, root, 1, 4, 0.05, 80, seeds)
+    settings = SelfPlaySettings(game, K.EVALUATOR_CLASSIC, weights, root, 1, 4, 0.05, 80)
+    played = play_selfplay(settings, seeds)
     assert set(batch.games.tolist()) <= set(range(4)) and batch.plies.dtype == np.int32
     for state, g, ply in zip(batch.states, batch.games, batch.plies, strict=True):
         assert 0 <= ply < played.plies[g]

@@ -23,7 +23,7 @@ from samuel.pipeline.supervised import (
     split_by_group,
     train_supervised,
 )
-from samuel.train.selfplay import play_selfplay
+from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 from tests import game_numbers
 
 GAMES = {"tigers": game_numbers.TIGERS, "draughts": game_numbers.DRAUGHTS}
@@ -33,7 +33,7 @@ GAMES = {"tigers": game_numbers.TIGERS, "draughts": game_numbers.DRAUGHTS}
 def selfplay_positions(name: str, count: int = 40) -> tuple[np.ndarray, np.ndarray]:
     """Every position of ``count`` short classic self-play games, and each one's game."""
     rules = get_game(name)
-    played = play_selfplay(
+    settings = SelfPlaySettings(
         rules.number,
         games.EVALUATOR_CLASSIC,
         rules.classic_weights(),
@@ -42,8 +42,8 @@ def selfplay_positions(name: str, count: int = 40) -> tuple[np.ndarray, np.ndarr
         random_plies=6,
         epsilon=0.2,
         ply_cap=80,
-        seeds=np.arange(1000, 1000 + count, dtype=np.int64),
     )
+    played = play_selfplay(settings, np.arange(1000, 1000 + count, dtype=np.int64))
     states = np.concatenate([played.positions[g, : played.plies[g]] for g in range(count)])
     groups = np.repeat(np.arange(count), played.plies)
     return states, groups

@@ -32,12 +32,12 @@ from samuel.search.puct import (
     MOVE,
     NODE_ARRAYS,
     PARENT,
-    SMALLEST_TREE,
     TERMINAL,
     TIMED_STEP,
     VISITS,
     PuctSearch,
     PuctSettings,
+    smallest_tree,
     with_temperature,
 )
 from tests import game_numbers
@@ -183,7 +183,7 @@ def test_visit_counts_equal_the_plain_reference_simulation_for_simulation(case):
 def forced_win(game: int, state: np.ndarray, winner: int, plies: int) -> bool:
     """Whether ``winner`` (1: the first player, -1: the second) can force the rules' win within
     ``plies`` plies of ``state``: a plain minimax over the compiled rules."""
-    moves = np.zeros(game_kernels.MAX_MOVES, dtype=np.int64)
+    moves = np.zeros(game_kernels.move_room(game), dtype=np.int64)
     n = game_kernels.generate(game, state, moves)
     outcome = game_kernels.result(game, state, n)
     if outcome != game_kernels.NOT_OVER:
@@ -465,12 +465,12 @@ def test_temperature_zero_plays_the_most_visited_move_whatever_the_seed():
 def test_a_tree_that_fills_stops_cleanly():
     game = Game(RULES)
     params = random_zero_network(TIGERS, seed=7)
-    search = PuctSearch(TIGERS, max_nodes=SMALLEST_TREE)
+    search = PuctSearch(TIGERS, max_nodes=smallest_tree(TIGERS))
     result = search.search(
         params, game.rules.encode(game.position), game.history_keys(), 0, PuctSettings(10_000)
     )
     assert result.full and 0 < result.simulations < 10_000
-    assert result.nodes <= SMALLEST_TREE
+    assert result.nodes <= smallest_tree(TIGERS)
     assert result.visits.sum() == result.simulations  # every simulation counted, none lost
     assert result.best_move in result.moves
     # the tree is reused: a search that fits runs in full after one that did not
@@ -478,6 +478,18 @@ def test_a_tree_that_fills_stops_cleanly():
         params, game.rules.encode(game.position), game.history_keys(), 0, PuctSettings(5)
     )
     assert not again.full and again.visits.sum() == 5
+
+
+def test_a_tree_and_its_buffers_have_the_game_s_room():
+    """The smallest tree holds the root and all its children in its own game, and the
+    expansion's move buffers are the game's room, not the largest game's."""
+    for game in (TIGERS, DRAUGHTS):
+        room = game_kernels.move_room(game)
+        assert smallest_tree(game) == room + 1
+        search = PuctSearch(game, max_nodes=smallest_tree(game))
+        assert [len(buffer) for buffer in search.work[:7]] == [room] * 7
+        with pytest.raises(ValueError, match="nodes"):
+            PuctSearch(game, max_nodes=room)
 
 
 def test_a_timed_search_in_steps_builds_the_tree_of_one_search():
@@ -508,7 +520,7 @@ def test_a_timed_search_stops_at_its_time_or_a_full_tree():
     # the clock is read within a step, so a short time is not rounded up to a whole step
     short = search.search(params, root, keys, 0, PuctSettings(10**6), seconds=1e-5)
     assert 0 < short.simulations < TIMED_STEP and not short.full
-    small = PuctSearch(TIGERS, max_nodes=SMALLEST_TREE + 100)
+    small = PuctSearch(TIGERS, max_nodes=smallest_tree(TIGERS) + 100)
     full = small.search(params, root, keys, 0, PuctSettings(10**6), seconds=1e6)
     assert full.full and full.visits.sum() == full.simulations < 10**6
     with pytest.raises(ValueError, match="seconds must be a positive number"):
@@ -687,7 +699,7 @@ def test_inputs_are_checked_before_the_kernel_sees_them():
     with pytest.raises(ValueError, match="game is over"):
         search.search(params, over.encode(), np.array([over.key]), 0, settings)
     with pytest.raises(ValueError, match="nodes"):
-        PuctSearch(TIGERS, max_nodes=SMALLEST_TREE - 1)
+        PuctSearch(TIGERS, max_nodes=smallest_tree(TIGERS) - 1)
     with pytest.raises(ValueError, match="between"):
         PuctSettings(simulations=0)
     with pytest.raises(ValueError, match="c_puct"):

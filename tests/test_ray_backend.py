@@ -31,7 +31,11 @@ from samuel.ray_backend import RayBackend, connect  # noqa: E402
 from samuel.train.config import TrainConfig  # noqa: E402
 from samuel.train.loop import train  # noqa: E402
 from samuel.train.matches import training_match  # noqa: E402
-from samuel.train.selfplay import play_selfplay, play_selfplay_parts  # noqa: E402
+from samuel.train.selfplay import (  # noqa: E402
+    SelfPlaySettings,
+    play_selfplay,
+    play_selfplay_parts,
+)
 from tests.ray_cluster import LOOPBACK, RayInstances, UnitWatcher, raylet_pid  # noqa: E402
 
 # Pairs of a few tenths of a second each: long enough that a worker can be caught running one.
@@ -215,16 +219,16 @@ def test_self_play_parts_share_one_copy_of_the_network_and_give_the_games_played
     params = random_network(rules.number, 5)
     root = rules.encode(rules.initial_position())
     seeds = np.arange(100, 120, dtype=np.int64)
-    settings = (rules.number, EVALUATOR_NETWORK, params, root, 1, 4, 0.1, 80)
-    here = play_selfplay(*settings, seeds)
+    settings = SelfPlaySettings(rules.number, EVALUATOR_NETWORK, params, root, 1, 4, 0.1, 80)
+    here = play_selfplay(settings, seeds)
     backend = instances.private()
     puts = []
     real_put = ray.put
     monkeypatch.setattr(ray, "put", lambda value, **kw: puts.append(value) or real_put(value, **kw))
-    parts = play_selfplay_parts(backend, *settings, seeds)
+    parts = play_selfplay_parts(backend, settings, seeds)
     assert len(parts) == len(backend.parts(len(seeds))) > 1
     assert len(puts) == 1  # the network (and settings) once a run, not once a unit
-    assert puts[0][2] is params
+    assert puts[0].params is params
     for name in ("positions", "scores", "random_moves", "plies", "results"):
         joined = np.concatenate([getattr(part, name) for part in parts])
         np.testing.assert_array_equal(joined, getattr(here, name), err_msg=name)

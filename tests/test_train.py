@@ -26,7 +26,7 @@ from samuel.players import PlayerSpecError, SearchPlayer, make_player
 from samuel.train.buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples, balanced_epoch
 from samuel.train.config import TrainConfig
 from samuel.train.loop import TrainingDiverged, game_seed, train
-from samuel.train.selfplay import play_selfplay
+from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 from samuel.train.targets import td_lambda_targets
 from samuel.train.trainer import encode
 from tests import game_numbers
@@ -180,7 +180,7 @@ def test_self_play_games_depend_only_on_their_seeds():
     seeds = np.array([game_seed(7, g) for g in range(6)], dtype=np.int64)
 
     def run(seeds):
-        return play_selfplay(
+        settings = SelfPlaySettings(
             game_numbers.TIGERS,
             games.EVALUATOR_NETWORK,
             params,
@@ -189,8 +189,8 @@ def test_self_play_games_depend_only_on_their_seeds():
             random_plies=4,
             epsilon=0.1,
             ply_cap=120,
-            seeds=seeds,
         )
+        return play_selfplay(settings, seeds)
 
     together, alone = run(seeds), run(seeds[3:4])
     assert np.array_equal(together.positions[3], alone.positions[0])

@@ -323,7 +323,7 @@ def test_batch_gradient_is_the_sum_over_samples_on_any_number_of_threads():
     game = game_numbers.DRAUGHTS
     params = random_zero_network(game, 5)
     samples = chosen_samples("draughts") * 10  # 40 samples: two chunks
-    n, width = len(samples), K.MAX_MOVES
+    n, width = len(samples), K.move_room(game)
     active = np.zeros((n, K.MAX_SET_INPUTS), dtype=np.int64)
     values = np.zeros((n, K.MAX_SET_INPUTS), dtype=np.float32)
     counts = np.zeros(n, dtype=np.int64)

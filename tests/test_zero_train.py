@@ -288,7 +288,7 @@ def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
     number = get_game("tigers").number
     parts = zero_self_play(random_zero("tigers"), tiny(tmp_path, games=8, ply_cap=150), 1)
     part = parts[0]
-    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+    moves = np.empty(games.move_room(number), dtype=np.int64)
     for g in range(len(part.plies)):
         if part.results[g] == 0:
             continue
@@ -299,7 +299,7 @@ def test_decisive_games_end_in_a_position_the_rules_decide(tmp_path):
         child = np.empty_like(last)
         for move in moves[:n]:
             games.play(number, last, move, child)
-            m = games.generate(number, child, np.empty(games.MAX_MOVES, dtype=np.int64))
+            m = games.generate(number, child, np.empty_like(moves))
             ends.add(int(games.result(number, child, m)))
         assert int(part.results[g]) in ends
 
@@ -504,7 +504,7 @@ def games_near_the_table(
         PuctSettings(24, 1.25, 0.44, 0.3, 0.25).knobs(),
         ply_cap,
         ply_cap,
-        tree_nodes(24),
+        tree_nodes(game, 24),
         np.arange(count, dtype=np.int64) + 7,
         (*arrays, out.explored),
         table.layers if with_table else None,
@@ -534,7 +534,7 @@ def table_result(table, positions, plies, g) -> tuple[int, list[int]]:
     results the rules give after any move from its last recorded position (one of them, if the
     rules ended it)."""
     game = game_numbers.tigers_and_sheep(2)
-    moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
+    moves = np.zeros(games.move_room(game), dtype=np.int64)
     last = positions[g, int(plies[g]) - 1]
     played = np.empty_like(last)
     over = []  # the rules' result after the last recorded move, if they end the game there
@@ -577,7 +577,7 @@ def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
 
     game = game_numbers.tigers_and_sheep(2)
     positions = arrays[0][g]
-    moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
+    moves = np.zeros(games.move_room(game), dtype=np.int64)
     after = np.empty_like(positions[0])
     window = 0
     for q in range(ply):  # the last irreversible move before the ply starts the history
@@ -587,12 +587,12 @@ def search_again(arrays, g: int, ply: int, ply_cap: int, table) -> np.ndarray:
                 window = q + 1 if games.is_irreversible(game, positions[q], moves[m]) else window
     keys = np.array([games.key(game, p) for p in positions[: ply + 1]], dtype=np.int64)
     history = keys[max(window, ply + 1 - HISTORY_CAPACITY) :]
-    tree = _new_tree(tree_nodes(24), games.STATE_SIZE)
+    tree = _new_tree(tree_nodes(game, 24), games.STATE_SIZE)
     params = random_zero_network(game, 5)
     knobs = PuctSettings(24, 1.25, 0.44, 0.3, 0.25, temperature=1.0).knobs()
     _search(
         game, params, positions[ply].copy(), history, ply_cap - ply, knobs, g + 7 + ply, tree,
-        _new_work(forward_scratch(params)), None if table is None else table.layers,
+        _new_work(game, forward_scratch(params)), None if table is None else table.layers,
     )  # fmt: skip
     first, count = tree[puct.FIRST_CHILD][0], tree[puct.CHILD_COUNT][0]
     visits = tree[puct.VISITS][first : first + count]
@@ -888,8 +888,9 @@ def test_table_children_are_every_move_or_those_that_give_the_value_away(
     checked = 0
     for g in range(len(part.plies)):
         n = int(part.plies[g])
-        children = np.zeros((n * games.MAX_MOVES, part.positions.shape[2]), dtype=np.int64)
-        values = np.zeros(n * games.MAX_MOVES, dtype=np.float32)
+        room = games.move_room(game)
+        children = np.zeros((n * room, part.positions.shape[2]), dtype=np.int64)
+        values = np.zeros(n * room, dtype=np.float32)
         k = table_children(
             game, part.positions[g], n, table.layers, mistakes_only, children, values
         )
@@ -916,7 +917,7 @@ def test_table_children_are_every_move_or_those_that_give_the_value_away(
     assert len(samples) == len(plain) + checked
     extra = samples.legal_counts == 0
     assert extra.sum() == checked and (samples.plies[extra] == NO_PLIES).all()
-    with pytest.raises(ValueError, match="count \\* MAX_MOVES"):
+    with pytest.raises(ValueError, match="count \\* move_room"):
         table_children(game, part.positions[0], 5, table.layers, True, children[:10], values)
 
 

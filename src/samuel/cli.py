@@ -16,7 +16,7 @@ from pathlib import Path
 from samuel.errors import CommandError, SamuelError
 from samuel.files import check_output_path, describe_os_error, save_or_keep
 from samuel.games import descriptors, get_game
-from samuel.options import add_game_argument, require_tablebase
+from samuel.options import add_game_argument, add_ply_cap_argument, ply_cap, require_tablebase
 from samuel.options import non_negative_int as _non_negative_int
 from samuel.options import positive_float as _positive_float
 from samuel.options import positive_int as _positive_int
@@ -42,6 +42,9 @@ def command_perft(args: argparse.Namespace) -> None:
         for move in rules.legal_moves(position):
             count = rules.perft(rules.play(position, move), args.depth - 1)
             print(f"{rules.format_move(move):8} {count}")
+        for roll, _ in rules.chance_outcomes(position):  # dice to roll: each roll's count
+            count = rules.perft(rules.play(position, roll), args.depth)
+            print(f"{rules.format_move(roll):8} {count}")
     rules.perft(position, 2)  # compile (or load) the kernels before timing
     count = 0
     for depth in range(1, args.depth + 1):
@@ -237,6 +240,7 @@ def command_play(args: argparse.Namespace) -> None:
     from samuel.games.game import Game
     from samuel.games.record import move_number, record_from_game, write_records
     from samuel.match.play import play_game
+    from samuel.match.runner import dice as match_dice
     from samuel.players import SearchPlayer, ZeroPlayer, make_player
 
     rules = get_game(args.game)
@@ -276,7 +280,9 @@ def command_play(args: argparse.Namespace) -> None:
         move = game.moves[-1]
         print()
         number = move_number(rules, game.start, len(game.moves) - 1)
-        line = f"{number} {player.spec} played {rules.format_move(move)}"
+        rolled = len(game.positions) >= 3 and rules.chance_outcomes(game.positions[-3])
+        thrown = f" rolled {rules.format_move(game.moves[-2])} and" if rolled else ""
+        line = f"{number} {player.spec}{thrown} played {rules.format_move(move)}"
         result = player.last if isinstance(player, SearchPlayer | ZeroPlayer) else None
         if result is not None:
             pv = " ".join(
@@ -294,15 +300,26 @@ def command_play(args: argparse.Namespace) -> None:
         print(line)
         print(rules.draw_board(game.position))
 
+    # a game with a match file format of its own (backgammon's .mat) writes one when asked
+    match_file = descriptors()[rules.name].part("match_file")
+    as_match_file = match_file is not None and Path(record_path).suffix == match_file.SUFFIX
+    if as_match_file and start != rules.initial_position():
+        raise CommandError(f"a {match_file.SUFFIX} file holds games from the start position")
+
     def save_record() -> None:
-        record = record_from_game(game, players=specs)
-        save_or_keep(record_path, "game record", lambda path: write_records(path, [record]))
+        if as_match_file:
+            write = lambda path: match_file.write(path, game, specs)  # noqa: E731
+        else:
+            record = record_from_game(game, players=specs)
+            write = lambda path: write_records(path, [record])  # noqa: E731
+        save_or_keep(record_path, "game record", write)
         print(f"game record saved to {record_path}")
 
     print(rules.draw_board(start))
-    game = Game(rules, start=start, ply_cap=args.ply_cap)
+    game = Game(rules, start=start, ply_cap=ply_cap(args))
     try:
-        play_game(rules, players, game=game, after_move=show)
+        # a game with dice throws them from the seed: the same seed, the same game
+        play_game(rules, players, game=game, after_move=show, dice=match_dice(args.seed, 0))
     except BaseException:
         # Ctrl-C, or a failure in a player or in showing a move: the moves so far are saved
         # first, then the error goes on (main's one line, or a bug's traceback).
@@ -323,7 +340,9 @@ def command_play(args: argparse.Namespace) -> None:
 
 
 def _add_perft(perft: argparse.ArgumentParser) -> None:
-    perft.add_argument("depth", type=_positive_int, help="plies to count (15 at most; draughts 20)")
+    perft.add_argument(
+        "depth", type=_positive_int, help="plies to count (15 at most; draughts 20, backgammon 4)"
+    )
     perft.add_argument("--position", default=START, help="position string, or 'start'")
     perft.add_argument("--divide", action="store_true", help="first print each move's count")
     add_game_argument(perft)
@@ -355,9 +374,7 @@ def _add_play(play: argparse.ArgumentParser) -> None:
     )
     play.add_argument("--time", type=_positive_float, help="default seconds per engine move")
     play.add_argument("--seed", type=_non_negative_int, default=0, help="seed for the players (0)")
-    play.add_argument(
-        "--ply-cap", type=_positive_int, default=200, help="a game this long is a draw (200)"
-    )
+    add_ply_cap_argument(play)
     play.add_argument("--start", default=START, help="start position string, or 'start'")
     play.add_argument(
         "--record", help="where to save the game record (games/DATE-TIME.txt; draughts .pdn)"

@@ -57,20 +57,20 @@ def check_selfplay(game: str) -> tuple:
     from samuel.evaluation.networks import random_network
     from samuel.games import get_game
     from samuel.games.kernels import EVALUATOR_NETWORK
-    from samuel.train.selfplay import play_selfplay
+    from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 
     rules = get_game(game)
-    played = play_selfplay(
-        rules.number,
-        EVALUATOR_NETWORK,
-        random_network(rules.number, CHECK_SEED),
-        rules.encode(rules.initial_position()),
-        1,
-        4,
-        0.1,
-        200,
-        np.arange(CHECK_SEED, CHECK_SEED + 2, dtype=np.int64),
+    settings = SelfPlaySettings(
+        game=rules.number,
+        evaluator=EVALUATOR_NETWORK,
+        params=random_network(rules.number, CHECK_SEED),
+        root=rules.encode(rules.initial_position()),
+        depth=1,
+        random_plies=4,
+        epsilon=0.1,
+        ply_cap=200,
     )
+    played = play_selfplay(settings, np.arange(CHECK_SEED, CHECK_SEED + 2, dtype=np.int64))
     return tuple(
         hashlib.sha256(np.ascontiguousarray(array).tobytes()).hexdigest()
         for array in (played.positions, played.scores, played.plies, played.results)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 _MISSING = object()
@@ -88,10 +88,15 @@ def add_config_options(
     first: str | None = None,
     last: str | None = None,
     only: Iterable[str] | None = None,
+    per_game: Mapping[str, Mapping[str, object]] | None = None,
 ) -> None:
     """Add to ``parser`` the options of the dataclass ``config``'s fields (those with
     :func:`option` metadata), in field order: all, or those from the field ``first`` to the
-    field ``last`` (both included); ``only``: just the fields named, in that order."""
+    field ``last`` (both included); ``only``: just the fields named, in that order.
+    ``per_game`` gives games' own defaults by game name and field: such an option's help says
+    them ("(3; backgammon 1)") and it defaults to None, so the command can tell it was not
+    given and take the game's (:func:`game_value`)."""
+    per_game = per_game or {}
     specs = {field.name: (field, spec) for field, spec in _options(config)}
     names = [field.name for field in dataclasses.fields(config)]
     if only is None:
@@ -106,12 +111,14 @@ def add_config_options(
         if spec["parser_default"] is not _MISSING:
             default = spec["parser_default"]
         help_text = spec["help"]
+        games = [f"{game} {values[name]}" for game, values in per_game.items() if name in values]
         if default is not None and spec["store"] is None:
-            help_text = f"{help_text} {spec['default_text'].format(default=default)}"
+            shown = "; ".join([str(default), *games])
+            help_text = f"{help_text} {spec['default_text'].format(default=shown)}"
         kwargs = dict(spec["argparse"])
         if spec["store"] is not None:
             kwargs["action"] = "store_true" if spec["store"] else "store_false"
-        elif default is not None:
+        elif default is not None and not games:
             kwargs["default"] = default
         if spec["positional"]:
             parser.add_argument(field.name, help=help_text, **kwargs)
@@ -120,6 +127,13 @@ def add_config_options(
         if flag.lstrip("-").replace("-", "_") != field.name:
             kwargs["dest"] = field.name  # and argparse's metavar is the field's name
         parser.add_argument(flag, help=help_text, **kwargs)
+
+
+def game_value(args: argparse.Namespace, name: str, game_config: Any) -> Any:
+    """An option with games' own defaults (``add_config_options``' ``per_game``): the value
+    given, else the game's configuration's (``game_config``, the game's defaults applied)."""
+    given = getattr(args, name, None)
+    return getattr(game_config, name) if given is None else given
 
 
 def config_from(config: type, args: argparse.Namespace, **overrides: Any) -> Any:

@@ -60,6 +60,35 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def per_game(attribute: str) -> str:
+    """A descriptor default and each game's that differs, for a help text: "200; backgammon
+    1000"."""
+    from samuel.games import descriptors
+    from samuel.games.descriptor import GameDescriptor
+
+    usual = getattr(GameDescriptor, attribute)
+    own = [f"{name} {getattr(d, attribute)}" for name, d in descriptors().items()
+           if getattr(d, attribute) != usual]  # fmt: skip
+    return "; ".join([str(usual), *own])
+
+
+def add_ply_cap_argument(parser: argparse.ArgumentParser) -> None:
+    """``--ply-cap``, whose default is each game's (its descriptor's ``default_ply_cap``:
+    backgammon's games, with a roll a ply, run longer): :func:`ply_cap` reads it."""
+    parser.add_argument(
+        "--ply-cap",
+        type=positive_int,
+        help=f"a game this long is a draw ({per_game('default_ply_cap')})",
+    )
+
+
+def ply_cap(args: argparse.Namespace) -> int:
+    """The ply cap given, or the game's own (:func:`add_ply_cap_argument`)."""
+    from samuel.games import descriptors
+
+    return args.ply_cap if args.ply_cap is not None else descriptors()[args.game].default_ply_cap
+
+
 def require_part(game: str, part: str, what: str, why: str) -> None:
     """Refuse ``what`` (a command, or a part of one) for a game whose package has no module
     ``part`` (:meth:`~samuel.games.descriptor.GameDescriptor.part`), in one line naming the games

@@ -25,7 +25,7 @@ from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules
 from samuel.games.game import Game
 from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
-from samuel.search.puct import SMALLEST_TREE, PuctResult, PuctSearch, PuctSettings
+from samuel.search.puct import PuctResult, PuctSearch, PuctSettings, smallest_tree
 from samuel.seeds import derive_seed
 
 DEFAULT_DEPTH = 4
@@ -230,7 +230,7 @@ class ZeroPlayer:
             simulations = self.settings.simulations
             if self.seconds is not None:
                 simulations = min(simulations, self.seconds * TIMED_SIMULATIONS_PER_SECOND)
-            nodes = SMALLEST_TREE + int(simulations) * NODES_PER_SIMULATION
+            nodes = smallest_tree(self.rules.number) + int(simulations) * NODES_PER_SIMULATION
             self._search = PuctSearch(self.rules.number, min(nodes, MAX_TREE_NODES))
         settings = self.settings
         if game.ply >= self.temperature_plies and settings.temperature > 0:
@@ -296,6 +296,9 @@ class HumanPlayer:
     def choose_move(self, game: Game):
         rules = game.rules
         side = rules.sides[rules.side_to_move(game.position)]
+        if _rolled(game):  # a game with dice: what was thrown, and the board with it
+            self.write(f"{side} rolled {rules.format_move(game.moves[-1])}")
+            self.write(rules.draw_board(game.position))
         while True:
             try:
                 text = self.read(f"{side} to move (a move, 'moves', 'help' or 'quit'): ").strip()
@@ -317,10 +320,22 @@ class HumanPlayer:
                 continue
             try:
                 move = rules.parse_move(text)
-                rules.play(game.position, move)  # checks legality, changes nothing
-                return move
+                child = rules.play(game.position, move)  # checks legality, changes nothing
+                # the legal move it stands for (backgammon reads gnubg's 24/13 for 24/18/13)
+                legal = (m for m in game.legal_moves() if rules.play(game.position, m) == child)
+                return next(legal, move)
             except SamuelError as error:  # NotationError, IllegalMoveError: ask again
                 self.write(f"{error} (type 'moves' for the legal moves)")
+
+
+def default_depth(rules: GameRules) -> int:
+    """How deep a searching player of the game searches unless told (its descriptor's)."""
+    return descriptor_of(rules.number).default_depth  # a variant: its game's
+
+
+def _rolled(game: Game) -> bool:
+    """Whether the game's last ply was a throw of the dice."""
+    return len(game.positions) >= 2 and bool(game.rules.chance_outcomes(game.positions[-2]))
 
 
 def quoted(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -759,7 +774,7 @@ def make_player(
             rules=rules,
             evaluator=evaluator,
             params=params,
-            depth=spec_depth or depth or (MAX_PLY - 1 if timed else DEFAULT_DEPTH),
+            depth=spec_depth or depth or (MAX_PLY - 1 if timed else default_depth(rules)),
             seconds=spec_time if spec_time is not None else seconds,
             epsilon=epsilon,
             seed=seed,

@@ -538,14 +538,15 @@ def test_the_compiled_game_loops_roll_the_dice_and_score_in_points() -> None:
     same games, and another seed other dice."""
     from samuel.pipeline.sources import play_expert_games
     from samuel.train.rollouts import RolloutConfig, rollout_labels
-    from samuel.train.selfplay import play_selfplay
+    from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 
     root = RULES.encode(RULES.initial_position())
     classic = game_kernels.EVALUATOR_CLASSIC
     weights = RULES.classic_weights()
     seeds = np.arange(40, dtype=np.int64)
-    played = play_selfplay(GAME, classic, weights, root, 2, 0, 0.0, 200, seeds)
-    again = play_selfplay(GAME, classic, weights, root, 2, 0, 0.0, 200, seeds)
+    settings = SelfPlaySettings(GAME, classic, weights, root, 2, 0, 0.0, 200)
+    played = play_selfplay(settings, seeds)
+    again = play_selfplay(settings, seeds)
     assert np.array_equal(played.positions, again.positions)
     results = played.results.tolist()
     assert set(results) <= {-2, -1, 1, 2} and {-1, 1} <= set(results)  # no draws in a race

@@ -62,7 +62,9 @@ def head_pass(net, kind: int, hidden: list[np.ndarray], shape: Network):
 
 def outputs(net: np.ndarray, x: np.ndarray, shape: Network | None = None) -> dict:
     """Every head's output by kind: the value (tanh), the plies (``PLIES_SCALE * softplus``), the
-    outcomes' probabilities (sigmoids) and the policy's logits over every action (linear)."""
+    outcomes' probabilities (sigmoids) and the policy's logits over every action (linear); a
+    network without a value head but with an outcome head has the value of its outcomes: the
+    first half's chances (wins by 1 ... k points) less the second's (losses)."""
     shape = shape_of(net, shape)
     hidden = shared(net, x, shape)
     found = {}
@@ -76,6 +78,9 @@ def outputs(net: np.ndarray, x: np.ndarray, shape: Network | None = None) -> dic
             found[OUTCOMES] = sigmoid(z)
         else:
             found[POLICY] = z
+    if VALUE not in found and OUTCOMES in found:  # valued by its outcomes: the expected points
+        half = len(found[OUTCOMES]) // 2
+        found[VALUE] = float(found[OUTCOMES][:half].sum() - found[OUTCOMES][half:].sum())
     return found
 
 
@@ -119,7 +124,7 @@ def training_losses(
     plies without a target (below 0) or a weight."""
     found = outputs(net, x, shape)
     value_loss = plies_loss = outcome_loss = 0.0
-    if VALUE in found:
+    if shape_of(net, shape).has(VALUE):  # a network valued by its outcomes learns them only
         value_loss = 0.5 * (found[VALUE] - target) ** 2
     if PLIES in found and plies_target >= 0 and weight > 0:
         plies_loss = huber((found[PLIES] - plies_target) / N.PLIES_SCALE)

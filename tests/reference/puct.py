@@ -39,7 +39,7 @@ class Node:
 
 def evaluate(game: int, params: np.ndarray, state: np.ndarray):
     """The network's value (first player's view), plies left, and the moves with their priors."""
-    moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
+    moves = np.zeros(games.move_room(game), dtype=np.int64)
     n = games.generate(game, state, moves)
     moves = [int(m) for m in moves[:n]]
     move_actions = [game_actions.move_action(game, state, m) for m in moves]
@@ -78,7 +78,7 @@ def reach(game, params, node, state, keys, window, depth, plies_to_cap, tablebas
 
 def _reach(game, params, node, state, keys, window, depth, plies_to_cap, tablebase):
     node.side = games.sign(game, state)
-    moves = np.zeros(games.MAX_MOVES, dtype=np.int64)
+    moves = np.zeros(games.move_room(game), dtype=np.int64)
     outcome = games.result(game, state, games.generate(game, state, moves))
     if outcome != games.NOT_OVER:
         node.kind, node.fixed = "terminal", (float(outcome), 0.0)

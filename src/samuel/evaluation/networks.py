@@ -90,11 +90,27 @@ def zero_inputs(game: int) -> int:
     return kernels.GAMES[_base(game)].zero_inputs
 
 
+def outcome_classes(game: int) -> int:
+    """How many classes of win a network of the game values by its outcome head (its
+    ``training`` part's ``OUTCOME_CLASSES``: backgammon's 3, a win, a gammon and a backgammon);
+    0 for a game whose network has a value head."""
+    part = _training_parts().get(_base(game))
+    return 0 if part is None else part.OUTCOME_CLASSES
+
+
 def network_shape(game: int, moves_left: bool = False, hidden: tuple[int, ...] = HIDDEN) -> Network:
     """The shape of the game's network: its inputs, the shared layers ``hidden``, a value head
-    and, with ``moves_left``, the plies head."""
-    heads = (nn_shape.value_head(), nn_shape.plies_head()) if moves_left else None
-    return Network(network_inputs(game), hidden, heads or (nn_shape.value_head(),))
+    (or, for a game whose network is valued by its outcomes, an outcome head of two outputs a
+    class, :mod:`samuel.nn.shape`) and, with ``moves_left``, the plies head."""
+    classes = outcome_classes(game)
+    value = nn_shape.outcomes_head(2 * classes) if classes else nn_shape.value_head()
+    heads = (value, nn_shape.plies_head()) if moves_left else (value,)
+    return Network(network_inputs(game), hidden, heads)
+
+
+def valued(shape: Network) -> bool:
+    """Whether the network has a value: a value head, or an outcome head valuing it."""
+    return shape.has(nn_shape.VALUE) or shape.has(nn_shape.OUTCOMES)
 
 
 def check_network(params: np.ndarray, game: int) -> Network:
@@ -105,9 +121,11 @@ def check_network(params: np.ndarray, game: int) -> Network:
         shape = network_of(params)
     except ShapeError as error:
         raise ValueError(f"not a network for {title}: {error}") from None
-    if shape.inputs != network_inputs(game) or not shape.has(nn_shape.VALUE) or shape.has(POLICY):
+    if shape.inputs != network_inputs(game) or not valued(shape) or shape.has(POLICY):
+        classes = outcome_classes(game)
+        head = f"an outcome head of {2 * classes} chances" if classes else "a value head"
         raise ValueError(
-            f"{title}'s network has {network_inputs(game)} inputs, a value head and no policy, "
+            f"{title}'s network has {network_inputs(game)} inputs, {head} and no policy, "
             f"not {shape.describe()}"
         )
     return shape
@@ -167,8 +185,8 @@ def _read_for(path: str | os.PathLike, base: int, zero_network: bool) -> np.ndar
             f"{path} is a Samuel Zero network (with a policy), not a value network; the zero "
             "player loads it"
         )
-    if not shape.has(nn_shape.VALUE):
-        raise WeightsFileError(f"{path} has no value head ({shape.describe()})")
+    if not valued(shape):
+        raise WeightsFileError(f"{path} has no value head and no outcome head ({shape.describe()})")
     inputs = zero_inputs(base) if zero_network else network_inputs(base)
     earlier = () if zero_network else EARLIER_INPUTS.get(base, ())
     if shape.inputs in earlier:

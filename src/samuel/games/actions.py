@@ -107,7 +107,7 @@ def legal_actions(game: int, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]
         raise ValueError(
             f"a {sizes.title} position is {sizes.state_words} int64 words, not {np.shape(state)}"
         )
-    moves = np.empty(kernels.MAX_MOVES, dtype=np.int64)
+    moves = np.empty(kernels.move_room(game), dtype=np.int64)
     count = kernels.generate(int(game), state, moves)
     actions = np.empty(count, dtype=np.int64)
     move_actions(int(game), state, moves, count, actions)

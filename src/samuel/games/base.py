@@ -103,6 +103,9 @@ class RecordFormat:
     setup_tag: bool = False  # write [SetUp "1"] with the start tag, as PGN and PDN ask
     result_aliases: Mapping[str, Result] = field(default_factory=dict)  # more tokens, read only
     suffix: str = ".txt"  # a record file's name ends with it: ".pdn" for PDN, which tools look for
+    # What joins the words of a move written with spaces into one token of the movetext
+    # (backgammon's "24/23 13/10" is written 24/23,13/10); no game's move has it otherwise.
+    word_joiner: str = ","
 
 
 class NotationError(SamuelError, ValueError):

@@ -26,6 +26,11 @@ class GameDescriptor:
     first_to_move: int  # the side (0 or 1) that makes the first move of a game
     rules_module: str  # the module whose RULES are the game's rules
     compiled_module: str  # its compiled interface: COMPILED and samuel.games.dispatch.INTERFACE
+    # How deep a searching player searches unless told: plies of moves (a throw of the dice is
+    # no ply, so a game with dice searches far fewer: each ply averages over every roll).
+    default_depth: int = 4
+    # The plies (a throw of the dice is one) after which a game is a draw unless told.
+    default_ply_cap: int = 200
 
     @property
     def package(self) -> str:

@@ -12,8 +12,6 @@ True
 
 from __future__ import annotations
 
-from collections import Counter
-
 import numpy as np
 
 from samuel.games.base import GameRules, IllegalMoveError, Outcome, Termination
@@ -23,8 +21,10 @@ class Game:
     """A sequence of moves from a start position under one game's rules.
 
     The game ends when the position decides it (for Tigers & Sheep: captures or no legal move),
-    when a position occurs for the third time (a draw), or when ``ply_cap`` moves have been
-    played (a draw).
+    when a position occurs for the third time since the last irreversible move (a draw; as the
+    compiled loops and the search count: a game whose every move is irreversible, backgammon's,
+    never repeats, though its positions may recur after passes), or when ``ply_cap`` moves have
+    been played (a draw).
     """
 
     def __init__(self, rules: GameRules, start=None, ply_cap: int | None = None) -> None:
@@ -36,7 +36,6 @@ class Game:
         self.positions = [self.start]
         self.moves: list = []
         self._keys = [rules.key(self.start)]  # one per position, for repetition
-        self._seen = Counter(self._keys)
         self._irreversible_at = [0]  # first index that can recur, after each ply
         self.outcome: Outcome | None = self._judge()
 
@@ -75,7 +74,6 @@ class Game:
         self.positions.append(position)
         self._irreversible_at.append(window)
         self._keys.append(self.rules.key(position))
-        self._seen[self._keys[-1]] += 1
         self.outcome = self._judge()
 
     def roll(self, dice: np.random.Generator):
@@ -103,7 +101,7 @@ class Game:
         """Take back the last move."""
         if not self.moves:
             raise IllegalMoveError("there is no move to take back")
-        self._seen[self._keys.pop()] -= 1
+        self._keys.pop()
         self.moves.pop()
         self.positions.pop()
         self._irreversible_at.pop()
@@ -122,7 +120,7 @@ class Game:
         decided = self.rules.decided_outcome(self.position)
         if decided is not None:
             return decided
-        if self._seen[self._keys[-1]] >= 3:
+        if self._keys[self._irreversible_at[-1] :].count(self._keys[-1]) >= 3:
             return Outcome(termination=Termination.REPETITION, winner=None)
         if self.ply_cap is not None and len(self.moves) >= self.ply_cap:
             return Outcome(termination=Termination.PLY_CAP, winner=None)

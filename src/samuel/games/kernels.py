@@ -37,7 +37,10 @@ nothing that plays the standard game passes anything new; a game without variant
 
 The compiled sizes are per game (:class:`CompiledGame`) with one common maximum each
 (``STATE_SIZE``, ``MAX_MOVES``), checked against each other at import; an evaluator's scratch
-depends on its network's shape too (:func:`samuel.evaluation.evaluators.scratch_size`).
+depends on its network's shape too (:func:`samuel.evaluation.evaluators.scratch_size`). A move
+buffer is sized by the game it serves (:func:`move_room`; :func:`move_room_kernel` in compiled
+code), not by ``MAX_MOVES``: one game's thousands of dice plays would make every other game's
+search tables and trees that much larger.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ import importlib
 
 import numpy as np
 
-from samuel.jit import kernel
+from samuel.jit import inline_kernel, kernel
 
 from . import dispatch
 from .compiled_game import (  # noqa: F401  (compiled code reads these names from here)
@@ -63,6 +66,7 @@ from .compiled_game import (  # noqa: F401  (compiled code reads these names fro
     VIEW_FIRST_PLAYER,
     VIEW_SIDE_TO_MOVE,
     CompiledGame,
+    unknown_game,
 )
 
 GAME_MASK = dispatch.GAME_MASK  # a game number's low bits name the game ...
@@ -102,8 +106,13 @@ GAMES: dict[int, CompiledGame] = {
 
 # The common maxima: one search table or buffer of these sizes serves every game.
 STATE_SIZE = max(g.state_words for g in GAMES.values())  # a game uses the first state_words
-# move buffers: every game's moves and chance outcomes fit
+# move buffers: every game's moves and chance outcomes fit (where no game is known: a buffer
+# that serves one game holds move_room(game))
 MAX_MOVES = max(max(g.max_moves, g.chance_outcomes) for g in GAMES.values())
+# Each game's move room by its number's low bits, for compiled code (0: no game has the number).
+MOVE_ROOMS = np.zeros(GAME_MASK + 1, dtype=np.int64)
+for _number, _sizes in GAMES.items():
+    MOVE_ROOMS[_number] = max(_sizes.max_moves, _sizes.chance_outcomes)
 
 
 def _check_sizes() -> None:
@@ -132,6 +141,29 @@ def compiled_game(game: int) -> CompiledGame:
     if not 0 <= variant <= sizes.variants:
         raise ValueError(f"{sizes.title} has no variant {variant}: it {sizes.variant_help}")
     return sizes
+
+
+def move_room(game: int) -> int:
+    """The entries a move buffer of the game numbered ``game`` needs: its most legal moves or
+    its most chance outcomes, whichever is more (one buffer holds either); a variant's are its
+    game's. At most ``MAX_MOVES``. Raises ValueError for a number that names no game.
+
+    >>> from samuel.games import get_game
+    >>> move_room(get_game("draughts").number)
+    128
+    """
+    sizes = compiled_game(game)
+    return max(sizes.max_moves, sizes.chance_outcomes)
+
+
+@inline_kernel
+def move_room_kernel(game: int) -> int:
+    """:func:`move_room` for compiled code, which sizes the move buffers it makes by it (a
+    number that names no game raises, unchecked variants are their game's)."""
+    room = MOVE_ROOMS[game & GAME_MASK]
+    if room == 0:
+        unknown_game(game)  # raises
+    return room
 
 
 def check_evaluator(game: int, evaluator: int) -> None:

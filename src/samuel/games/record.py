@@ -260,7 +260,8 @@ def format_record(record: GameRecord) -> str:
     offset = _numbering(rules, record.start)
     units = []
     for i, move in enumerate(record.moves):
-        text = rules.format_move(move)
+        # a move written in words (backgammon's "24/23 13/10") is one token, its words joined
+        text = rules.format_move(move).replace(" ", rules.record_format.word_joiner)
         number = _move_number(i, offset)
         units.append(f"{number} {text}" if i == 0 or not number.endswith("...") else text)
     units.append(RESULT_TOKENS[record.result])
@@ -555,7 +556,8 @@ def _parse_movetext(
                 )
             number = None
             try:
-                moves.append(rules.parse_move(token))
+                words = token.replace(rules.record_format.word_joiner, " ")
+                moves.append(rules.parse_move(words))
             except NotationError as error:
                 raise fail(line_number, f"malformed move token {_shown(token)}: {error}") from None
             lines_of_moves.append(line_number)

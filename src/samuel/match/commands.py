@@ -17,10 +17,13 @@ from samuel.files import check_output_path, save_or_keep
 from samuel.options import (
     add_backend_arguments,
     add_game_argument,
+    add_ply_cap_argument,
     backend_of,
     even_games,
     finite_float,
     non_negative_int,
+    per_game,
+    ply_cap,
     positive_float,
     positive_int,
     sprt,
@@ -58,11 +61,11 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N|LOW-HIGH",
         help="length of the random openings, e.g. 4 or 2-6 (4)",
     )
+    add_ply_cap_argument(parser)
     parser.add_argument(
-        "--ply-cap", type=positive_int, default=200, help="a game this long is a draw (200)"
-    )
-    parser.add_argument(
-        "--depth", type=positive_int, help="default search depth for specs without one (4)"
+        "--depth",
+        type=positive_int,
+        help=f"default search depth for specs without one ({per_game('default_depth')})",
     )
     parser.add_argument(
         "--time", type=positive_float, help="default seconds per move for specs without one"
@@ -184,7 +187,7 @@ def command_match(args: argparse.Namespace) -> None:
             games,
             seed=args.seed,
             openings=_openings(args),
-            ply_cap=args.ply_cap,
+            ply_cap=ply_cap(args),
             depth=args.depth,
             seconds=args.time,
             sprt=args.sprt,
@@ -225,7 +228,7 @@ def command_tournament(args: argparse.Namespace) -> None:
             args.games or DEFAULT_TOURNAMENT_GAMES,
             seed=args.seed,
             openings=_openings(args),
-            ply_cap=args.ply_cap,
+            ply_cap=ply_cap(args),
             depth=args.depth,
             seconds=args.time,
             anchor=args.anchor,

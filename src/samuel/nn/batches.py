@@ -23,7 +23,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from samuel.jit import kernel, parallel_kernel
+from samuel.jit import inline_kernel, kernel, parallel_kernel
 
 from .network import add_gradient, forward, plies_left, slot
 from .shape import FORWARD_SCRATCH
@@ -37,6 +37,25 @@ LOSS_CHUNK = 1024
 def training_scratch(net):
     """Room for one sample's forward and backward pass."""
     return np.empty(2 * slot(net, FORWARD_SCRATCH), dtype=np.float32)
+
+
+@inline_kernel
+def sum_chunks(partial, losses, grad):
+    """A chunked gradient's total: the chunks' gradients ``partial`` (chunks, len(grad)) added up
+    into ``grad``, and the totals of their three losses ``losses`` (chunks, 3), in chunk order.
+    Inlined into the parallel kernels, where the whole-array sum is a parallel region over the
+    parameters, as it was written there."""
+    grad[:] = 0
+    first = 0.0
+    second = 0.0
+    third = 0.0
+    # The losses as scalars: an array sum here would be a parallel region a chunk.
+    for c in range(partial.shape[0]):
+        grad += partial[c]
+        first += losses[c, 0]
+        second += losses[c, 1]
+        third += losses[c, 2]
+    return first, second, third
 
 
 @parallel_kernel
@@ -68,16 +87,7 @@ def batch_gradient(net, active, values, counts, target, plies, weight, outcomes,
             losses[c, 0] += value_loss
             losses[c, 1] += plies_loss
             losses[c, 2] += outcome_loss
-    grad[:] = 0
-    value_total = 0.0
-    plies_total = 0.0
-    outcome_total = 0.0
-    for c in range(chunks):  # scalars: an array sum here would be a parallel region a chunk
-        grad += partial[c]
-        value_total += losses[c, 0]
-        plies_total += losses[c, 1]
-        outcome_total += losses[c, 2]
-    return value_total, plies_total, outcome_total
+    return sum_chunks(partial, losses, grad)  # value, plies and outcome losses
 
 
 @parallel_kernel
@@ -183,16 +193,7 @@ def zero_batch_gradient(
             losses[c, 0] += policy_loss
             losses[c, 1] += value_loss
             losses[c, 2] += plies_loss
-    grad[:] = 0
-    policy_total = 0.0
-    value_total = 0.0
-    plies_total = 0.0
-    for c in range(chunks):  # scalars: an array sum here would be a parallel region a chunk
-        grad += partial[c]
-        policy_total += losses[c, 0]
-        value_total += losses[c, 1]
-        plies_total += losses[c, 2]
-    return policy_total, value_total, plies_total
+    return sum_chunks(partial, losses, grad)  # policy, value and plies losses
 
 
 @kernel

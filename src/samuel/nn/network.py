@@ -181,11 +181,15 @@ def value_output(net, scratch) -> float:
 @inline_kernel
 def forward(net, active, values, count, scratch) -> float:
     """The network's value of the position whose set inputs are ``active[:count]`` (with
-    ``values[:count]``), in the view the game's encoding gives; 0 for a network without a value
-    head. Leaves the activations in ``scratch`` for the other heads."""
+    ``values[:count]``), in the view the game's encoding gives: its value head's, or for a
+    network valued by its outcome head (one without a value head), the expected points
+    (:func:`expected_points`); 0 for a network with neither. Leaves the activations in
+    ``scratch`` for the other heads."""
     trunk(net, active, values, count, scratch)
     if has_head(net, VALUE):
         return value_output(net, scratch)
+    if has_head(net, OUTCOMES):
+        return expected_points(net, scratch)
     return 0.0
 
 
@@ -223,6 +227,22 @@ def outcomes(net, scratch) -> int:
         z = head_output(net, OUTCOMES, o, offset, width, scratch)
         scratch[out + o] = 1.0 / (1.0 + np.exp(-z))
     return out
+
+
+@inline_kernel
+def expected_points(net, scratch) -> float:
+    """The points a position is worth by the outcome head, after :func:`forward`. Without a value
+    head, the head's 2k outputs are cumulative: the chances of winning by at least 1, 2 ... k
+    points, then of losing by at least 1 ... k (backgammon's six: a win, a gammon or more, a
+    backgammon, then the same lost); so the expected points are the first half's sum less the
+    second's (a draw scores 0)."""
+    at = head_at(OUTCOMES)
+    out = outcomes(net, scratch)
+    half = slot(net, at + H_OUTPUTS) // 2
+    points = 0.0
+    for i in range(half):
+        points += scratch[out + i] - scratch[out + half + i]
+    return points
 
 
 @inline_kernel

@@ -19,7 +19,10 @@ always were, and their files load bit for bit.
 **Heads** (``HEADS``): ``value``, one tanh output in -1..1; ``plies``, one output,
 ``PLIES_SCALE * softplus``, in plies (seed 003's moves-left head); ``policy``, one linear logit
 per action; ``outcomes``, independent sigmoid outputs, one per outcome class (e.g. a backgammon
-side's win, gammon and backgammon). A network has each kind at most once.
+side's win, gammon and backgammon). A network has each kind at most once. A network with an
+outcome head and no value head is *valued by its outcomes*: the head has an even number of
+outputs, the chances of winning by at least 1, 2 ... k points then of losing by at least 1 ... k,
+and the network's value is the expected points (``network.expected_points``).
 """
 
 from __future__ import annotations
@@ -136,6 +139,12 @@ class Network:
         kinds = [h.kind for h in self.heads]
         if not kinds or len(set(kinds)) != len(kinds) or not set(kinds) <= set(range(len(HEADS))):
             raise ShapeError(f"a network has one to four heads, each kind once: {kinds}")
+        outcomes = self.head(OUTCOMES)
+        if outcomes is not None and not self.has(VALUE) and outcomes.outputs % 2:
+            raise ShapeError(
+                "a network valued by its outcome head has an even number of outcomes (wins by "
+                f"1 ... k points, then losses), not {outcomes.outputs}"
+            )
         if self.parameter_count > MAX_PARAMETERS:
             raise ShapeError(f"{self} has more than {MAX_PARAMETERS} parameters")
 

@@ -51,7 +51,7 @@ def selfplay_positions_on(
     settings, seeds = sources.selfplay_settings(
         game, evaluator, params, games, depth, seed, random_plies, epsilon, ply_cap
     )
-    return sources.selfplay_batch(play_selfplay_parts(backend, *settings, seeds))
+    return sources.selfplay_batch(play_selfplay_parts(backend, settings, seeds))
 
 
 def _expert_unit(shared: tuple, numbers: range) -> sources.ExpertGames:

@@ -81,7 +81,7 @@ from samuel.jit import kernel, parallel_kernel
 from samuel.search.alphabeta import MAX_PLY, _random_below, new_tables
 from samuel.seeds import derive_seed
 from samuel.train import game_loop
-from samuel.train.selfplay import play_selfplay
+from samuel.train.selfplay import SelfPlaySettings, play_selfplay
 
 EXPERT_TABLE_BITS = 16  # deeper searches than self-play's: a larger transposition table
 MAX_GAMES = 1_000_000
@@ -221,12 +221,14 @@ def _selfplay(game, evaluator, params, count, depth, seed, random_plies, epsilon
     settings, seeds = selfplay_settings(
         game, evaluator, params, count, depth, seed, random_plies, epsilon, ply_cap
     )
-    return selfplay_batch([play_selfplay(*settings, seeds)])
+    return selfplay_batch([play_selfplay(settings, seeds)])
 
 
-def selfplay_settings(game, evaluator, params, count, depth, seed, random_plies, epsilon, ply_cap):
-    """The checked settings of :func:`samuel.train.selfplay.play_selfplay` (all but the seeds)
-    and the games' seeds, game ``g`` seeded by ``derive_seed(seed, g)``."""
+def selfplay_settings(
+    game, evaluator, params, count, depth, seed, random_plies, epsilon, ply_cap
+) -> tuple[SelfPlaySettings, np.ndarray]:
+    """The checked settings of :func:`samuel.train.selfplay.play_selfplay` and the games' seeds,
+    game ``g`` seeded by ``derive_seed(seed, g)``."""
     rules = game_rules(game)
     params = check_params(game, evaluator, params)
     _check_play(depth, random_plies, ply_cap, count)
@@ -237,7 +239,9 @@ def selfplay_settings(game, evaluator, params, count, depth, seed, random_plies,
     seed = _seed(seed)
     seeds = np.array([derive_seed(seed, g) for g in range(count)], dtype=np.int64)
     root = rules.encode(rules.initial_position())
-    settings = (int(game), evaluator, params, root, depth, random_plies, float(epsilon), ply_cap)
+    settings = SelfPlaySettings(
+        int(game), evaluator, params, root, depth, random_plies, float(epsilon), ply_cap
+    )
     return settings, seeds
 
 
@@ -419,7 +423,7 @@ def play_expert_game(
     played and ``move_counts[ply]`` its number of legal moves. A position met for the third
     time draws, as does the ply cap. The result is the first player's points.
     """
-    state, child, keys, moves, outcomes, weights = game_loop.buffers(root, ply_cap)
+    state, child, keys, moves, outcomes, weights = game_loop.buffers(game, root, ply_cap)
     window = 0
     rng = seed
     for ply in range(ply_cap):
@@ -477,13 +481,13 @@ def play_expert_games(
             new_tables(
                 table_bits,
                 root.shape[0],
-                games.MAX_MOVES,
+                games.move_room_kernel(game),
                 evaluation.scratch_size(game, evaluator_a, params_a),
             ),
             new_tables(
                 table_bits,
                 root.shape[0],
-                games.MAX_MOVES,
+                games.move_room_kernel(game),
                 evaluation.scratch_size(game, evaluator_b, params_b),
             ),
         )

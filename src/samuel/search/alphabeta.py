@@ -500,12 +500,13 @@ class Searcher:
         raises ValueError for a number that names no game."""
         self.sizes = games.compiled_game(game)
         self.game = int(game)
-        # Positions are the game's own width; the move buffers hold any game's moves.
-        self.tables = new_tables(table_bits, self.sizes.state_words, games.MAX_MOVES, 1)
+        # Positions are the game's own width, and the move buffers hold the game's own moves.
+        room = games.move_room(game)
+        self.tables = new_tables(table_bits, self.sizes.state_words, room, 1)
         self._checked: tuple[int, np.ndarray, np.ndarray] | None = None  # evaluator, given, checked
         self._pv = np.zeros(MAX_PLY, dtype=np.int64)
-        self._outcomes = np.zeros(games.MAX_MOVES, dtype=np.int64)
-        self._weights = np.zeros(games.MAX_MOVES, dtype=np.float64)
+        self._outcomes = np.zeros(room, dtype=np.int64)
+        self._weights = np.zeros(room, dtype=np.float64)
 
     def _checked_params(self, evaluator: int, params: np.ndarray) -> np.ndarray:
         """The evaluator's parameters, checked (once for the same array), with the evaluator's

@@ -85,7 +85,9 @@ from samuel.nn import zero
 from .alphabeta import HISTORY_CAPACITY, _mix, _now
 
 MAX_DEPTH = 256  # plies below the root a node can be; a node this deep is a horizon
-SMALLEST_TREE = games.MAX_MOVES + 1  # room for the root and any root's children
+# A tree's fewest nodes where no game is known: room for the root and any game's root's
+# children (a tree made for one game needs smallest_tree(game)).
+SMALLEST_TREE = games.MAX_MOVES + 1
 TIMED_STEP = 256  # simulations a step of a timed search (it resumes the tree step by step)
 CLOCK_EVERY = 16  # simulations between a timed step's looks at the clock (about 0.2 ms)
 LARGEST_TREE = 1 << 26  # nodes: about 6 GB of arrays (96 bytes a node), more than any search
@@ -121,6 +123,12 @@ PuctKnobs = namedtuple(
 )
 
 
+def smallest_tree(game: int) -> int:
+    """The fewest nodes a tree of the game numbered ``game`` holds: the root and all its
+    children, whatever the root (raises ValueError for a number that names no game)."""
+    return games.move_room(game) + 1
+
+
 def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
     """The search's memory: ``max_nodes`` nodes, and the positions, keys and repetition windows
     along one path."""
@@ -144,17 +152,18 @@ def new_tree(max_nodes: int, state_size: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def new_work(scratch_size: int = 1) -> tuple[np.ndarray, ...]:
-    """The expansion's buffers: moves, actions, the network's inputs, logits and scratch (of
-    ``scratch_size``: the network's ``forward_scratch``)."""
+def new_work(game: int, scratch_size: int = 1) -> tuple[np.ndarray, ...]:
+    """The expansion's buffers for the game numbered ``game``: moves, actions, the network's
+    inputs, logits and scratch (of ``scratch_size``: the network's ``forward_scratch``)."""
+    room = games.move_room(game)
     return (
-        np.zeros(games.MAX_MOVES, dtype=np.int64),  # moves
-        np.zeros(games.MAX_MOVES, dtype=np.int64),  # their actions
-        np.zeros(games.MAX_MOVES, dtype=np.int64),  # the distinct actions
-        np.zeros(games.MAX_MOVES, dtype=np.int64),  # each move's index among them
-        np.zeros(games.MAX_MOVES, dtype=np.int64),  # moves sharing each distinct action
-        np.zeros(games.MAX_MOVES, dtype=np.float32),  # logits
-        np.zeros(games.MAX_MOVES, dtype=np.float64),  # priors of the distinct actions
+        np.zeros(room, dtype=np.int64),  # moves
+        np.zeros(room, dtype=np.int64),  # their actions
+        np.zeros(room, dtype=np.int64),  # the distinct actions
+        np.zeros(room, dtype=np.int64),  # each move's index among them
+        np.zeros(room, dtype=np.int64),  # moves sharing each distinct action
+        np.zeros(room, dtype=np.float32),  # logits
+        np.zeros(room, dtype=np.float64),  # priors of the distinct actions
         np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),  # set inputs
         np.zeros(games.MAX_SET_INPUTS, dtype=np.float32),  # their values
         np.zeros(scratch_size, dtype=np.float32),  # the forward pass's scratch
@@ -824,13 +833,15 @@ class PuctSearch:
         self.actions = game_actions.action_count(game)
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, int | np.integer):
             raise ValueError(f"max_nodes must be a whole number, not {max_nodes!r}")
-        if not SMALLEST_TREE <= max_nodes <= LARGEST_TREE:
+        smallest = smallest_tree(game)
+        if not smallest <= max_nodes <= LARGEST_TREE:
             raise ValueError(
-                f"a tree holds {SMALLEST_TREE} to {LARGEST_TREE} nodes, not {max_nodes}"
+                f"a {self.sizes.title} tree holds {smallest} to {LARGEST_TREE} nodes, "
+                f"not {max_nodes}"
             )
         self.max_nodes = int(max_nodes)
         self.tree = new_tree(self.max_nodes, games.STATE_SIZE)
-        self.work = new_work()
+        self.work = new_work(game)
         # What the tree holds: the last search's network, tablebase, history keys (the root's
         # last), plies to the cap, root and nodes used; None when it is not a whole search.
         self._last: tuple | None = None
@@ -924,7 +935,7 @@ class PuctSearch:
         if params.dtype != np.float32 or not params.flags.c_contiguous:
             params = np.ascontiguousarray(params, dtype=np.float32)
         if self.work[-1].shape[0] < shape.forward_scratch:
-            self.work = new_work(shape.forward_scratch)
+            self.work = new_work(self.game, shape.forward_scratch)
         root = np.asarray(root)
         if root.shape != (self.sizes.state_words,) or root.dtype != np.int64:
             raise ValueError(
@@ -943,8 +954,9 @@ class PuctSearch:
             raise ValueError(f"the root is at the ply cap: {plies_to_cap} plies left")
         if tablebase is not None:
             self._check_tablebase(tablebase)
-        outcomes = np.empty(games.MAX_MOVES, dtype=np.int64)
-        weights = np.empty(games.MAX_MOVES, dtype=np.float64)
+        room = games.move_room(self.game)
+        outcomes = np.empty(room, dtype=np.int64)
+        weights = np.empty(room, dtype=np.float64)
         if games.chance(self.game, np.ascontiguousarray(root), outcomes, weights) > 0:
             raise ValueError("the dice are still to roll in this position: search it after a roll")
         moves, _ = game_actions.legal_actions(self.game, root)

@@ -31,15 +31,21 @@ OUTCOMES = (FIRST_WIN, SECOND_WIN, DRAW)
 class Samples:
     """Positions with targets: equal-length arrays (``state`` rows are the kernels' positions).
     ``plies`` is each position's plies-left target for the moves-left head (``NO_PLIES``, -1,
-    where there is none); left out, no sample has one."""
+    where there is none); left out, no sample has one. ``outcomes`` are the outcome head's
+    targets, for a network valued by its outcomes (:mod:`samuel.nn.shape`): each position's
+    chances of winning by at least 1 ... k points, then of losing by at least 1 ... k, in the
+    first player's view; (n, 0) for a network valued by its value head."""
 
     states: np.ndarray  # (n, state size) int64
     targets: np.ndarray  # (n,) float32, the first player's view
     plies: np.ndarray | None = None  # (n,) float32, plies left; filled with NO_PLIES if None
+    outcomes: np.ndarray | None = None  # (n, 2k) float32; (n, 0) if None
 
     def __post_init__(self) -> None:
         if self.plies is None:
             object.__setattr__(self, "plies", np.full(len(self.targets), NO_PLIES, np.float32))
+        if self.outcomes is None:
+            object.__setattr__(self, "outcomes", np.zeros((len(self.targets), 0), np.float32))
 
     def __len__(self) -> int:
         return len(self.targets)
@@ -56,10 +62,19 @@ class Samples:
             np.concatenate([p.states for p in parts]),
             np.concatenate([p.targets for p in parts]),
             np.concatenate([p.plies for p in parts]),
+            _outcomes([p.outcomes for p in parts]),
         )
 
     def take(self, indices: np.ndarray) -> Samples:
-        return Samples(self.states[indices], self.targets[indices], self.plies[indices])
+        return Samples(
+            self.states[indices], self.targets[indices], self.plies[indices], self.outcomes[indices]
+        )
+
+
+def _outcomes(parts: list[np.ndarray]) -> np.ndarray:
+    """The parts' outcome targets stacked; a part without samples fits any width."""
+    width = max(part.shape[1] for part in parts)
+    return np.concatenate([p if len(p) else np.zeros((0, width), np.float32) for p in parts])
 
 
 class SampleBuffer:

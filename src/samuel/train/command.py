@@ -6,7 +6,7 @@ import argparse
 import math
 import sys
 
-from samuel.config_options import add_config_options, config_from
+from samuel.config_options import add_config_options, config_from, game_value
 from samuel.games import default_game, descriptors, get_game
 from samuel.options import add_backend_arguments, add_game_argument, backend_of, positive_int
 from samuel.progress import StageProgress
@@ -81,7 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         nargs="?",
         help=f"where weights are saved and resumed from ({_per_game('out_dir')})",
     )
-    add_config_options(parser, TrainConfig, "start_from", "workers")
+    add_config_options(parser, TrainConfig, "start_from", "workers", per_game=GAME_DEFAULTS)
     add_backend_arguments(parser)
     add_config_options(
         parser,
@@ -103,13 +103,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def command_train(args: argparse.Namespace) -> None:
     d = game_defaults(args.game)
-    config = config_from(
-        TrainConfig,
-        args,
-        generations=d.generations if args.generations is None else args.generations,
-        games=d.games if args.games is None else args.games,
-        out_dir=d.out_dir if args.out_dir is None else args.out_dir,
-    )
+    # what a game sets itself (backgammon: depth 1, no random moves ...) unless given
+    own = {"generations", "games", "out_dir"} | {
+        n for values in GAME_DEFAULTS.values() for n in values
+    }
+    config = config_from(TrainConfig, args, **{name: game_value(args, name, d) for name in own})
     progress = StageProgress(enabled=args.progress)
 
     def report(row: GenerationReport) -> None:

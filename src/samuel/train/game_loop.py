@@ -112,14 +112,16 @@ def advance(game, state, child, move, ply, window) -> int:
 
 
 @inline_kernel
-def buffers(root, ply_cap):
+def buffers(game, root, ply_cap):
     """A loop's working arrays: the position (a copy of ``root``), the child, the keys, the
-    moves, a chance node's outcomes and their probabilities."""
+    moves, a chance node's outcomes and their probabilities (the move buffers of the game's
+    room)."""
+    room = games.move_room_kernel(game)
     return (
         root.copy(),
         np.empty_like(root),
         np.empty(ply_cap + 1, dtype=np.int64),
-        np.empty(games.MAX_MOVES, dtype=np.int64),
-        np.empty(games.MAX_MOVES, dtype=np.int64),
-        np.empty(games.MAX_MOVES, dtype=np.float64),
+        np.empty(room, dtype=np.int64),
+        np.empty(room, dtype=np.int64),
+        np.empty(room, dtype=np.float64),
     )

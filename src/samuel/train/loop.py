@@ -38,8 +38,9 @@ from samuel.files import check_output_folder, file_error, save_or_keep, write_at
 from samuel.games import get_game
 from samuel.games import kernels as games
 from samuel.games.base import GameRules
+from samuel.nn import shape as nn_shape
 from samuel.nn.network import NO_PLIES
-from samuel.nn.shape import HIDDEN, PLIES, with_plies_head, without_head
+from samuel.nn.shape import HIDDEN, PLIES, network_of, with_plies_head, without_head
 from samuel.seeds import derive_seed
 
 from .buffer import DRAW, FIRST_WIN, OUTCOMES, SECOND_WIN, SampleBuffer, Samples
@@ -50,8 +51,15 @@ from .config import (
     TRAINING_SEED,
     TrainConfig,
 )
-from .selfplay import play_selfplay, play_selfplay_parts
-from .targets import plies_left_targets, tablebase_plies, td_lambda_targets
+from .selfplay import SelfPlaySettings, play_selfplay, play_selfplay_parts
+from .targets import (
+    outcome_predictions,
+    outcome_vector,
+    plies_left_targets,
+    tablebase_plies,
+    td_lambda_outcome_targets,
+    td_lambda_targets,
+)
 from .trainer import Adam, mean_loss, plies_error, train_epoch
 
 GENERATION_FILE = re.compile(r"^gen-(\d+)\.bin$")
@@ -157,51 +165,47 @@ def self_play(
     rules = get_game(config.game)
     root = rules.encode(rules.initial_position())
     seeds = np.array([game_seed(generation, g) for g in range(config.games)], dtype=np.int64)
+    settings = SelfPlaySettings(
+        game=rules.number,
+        evaluator=games.EVALUATOR_NETWORK,
+        params=without_head(params, PLIES),  # self-play plays on the value alone, head or not
+        root=root,
+        depth=config.depth,
+        random_plies=config.random_plies,
+        epsilon=config.epsilon,
+        ply_cap=config.ply_cap,
+    )
     if backend is not None and not isinstance(backend, LocalBackend):
-        return play_selfplay_parts(
-            backend,
-            rules.number,
-            games.EVALUATOR_NETWORK,
-            without_head(params, PLIES),
-            root,
-            config.depth,
-            config.random_plies,
-            config.epsilon,
-            config.ply_cap,
-            seeds,
-            progress,
-        )
+        return play_selfplay_parts(backend, settings, seeds, progress)
     parts = []
     for start in range(0, config.games, SELFPLAY_CHUNK):
-        parts.append(
-            play_selfplay(
-                rules.number,
-                games.EVALUATOR_NETWORK,
-                without_head(params, PLIES),  # self-play plays on the value alone, head or not
-                root,
-                config.depth,
-                config.random_plies,
-                config.epsilon,
-                config.ply_cap,
-                seeds[start : start + SELFPLAY_CHUNK],
-            )
-        )
+        parts.append(play_selfplay(settings, seeds[start : start + SELFPLAY_CHUNK]))
         if progress is not None:
             progress(min(config.games, start + SELFPLAY_CHUNK))
     return parts
 
 
 def label_games(
-    parts, lam: float, game: int | None = None, tablebase: tuple[np.ndarray, ...] | None = None
+    parts,
+    lam: float,
+    game: int | None = None,
+    tablebase: tuple[np.ndarray, ...] | None = None,
+    params: np.ndarray | None = None,
 ) -> dict[int, Samples]:
     """TD(lambda)-labelled samples of the games (at least one part), by outcome; targets in the
     first player's view. Each position's plies-left target is how many plies its game lasted
     from there; given ``tablebase`` (the layers of the Tigers & Sheep ``game``'s table),
-    positions that the table calls won or lost take its exact distance instead."""
+    positions that the table calls won or lost take its exact distance instead. Given the
+    ``params`` of a network valued by its outcomes (:mod:`samuel.nn.shape`), the positions get
+    outcome targets too, TD(lambda) over the network's own outcome chances."""
     state_size = parts[0].positions.shape[2]
+    classes = 0
+    if params is not None and not network_of(params).has(nn_shape.VALUE):
+        classes = network_of(params).head(nn_shape.OUTCOMES).outputs // 2
     states = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
     targets = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
     plies = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
+    outcomes = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
     for part in parts:
         for g in range(len(part.plies)):
             n = int(part.plies[g])
@@ -216,13 +220,22 @@ def label_games(
             states[outcome].append(part.positions[g, :n])
             targets[outcome].append(labels)
             plies[outcome].append(plies_left_targets(n))
+            if classes:
+                predicted = outcome_predictions(game, params, part.positions[g, :n])
+                chances = np.empty_like(predicted)
+                final = outcome_vector(result, classes)
+                td_lambda_outcome_targets(predicted, part.random_moves[g, :n], final, lam, chances)
+                outcomes[outcome].append(chances)
     samples = {}
     for o in states:
         if not states[o]:
             samples[o] = Samples.empty(state_size)
             continue
         samples[o] = Samples(
-            np.concatenate(states[o]), np.concatenate(targets[o]), np.concatenate(plies[o])
+            np.concatenate(states[o]),
+            np.concatenate(targets[o]),
+            np.concatenate(plies[o]),
+            np.concatenate(outcomes[o]) if classes else None,
         )
         if tablebase is not None:
             tablebase_plies(game, samples[o].states, tablebase, samples[o].plies)
@@ -373,7 +386,7 @@ def train(
             None if progress is None else lambda done: progress("self-play", done, config.games),
             backend,
         )
-        samples = label_games(parts, config.lam, game, tablebase)
+        samples = label_games(parts, config.lam, game, tablebase, params)
         if config.table_positions:
             extra = table_samples(table, config.table_positions, generation)
             samples = with_table_samples(samples, extra, state_size)

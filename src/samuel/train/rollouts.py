@@ -212,19 +212,20 @@ RolloutPlay = namedtuple("RolloutPlay", "depth epsilon truncate_plies ply_cap la
 
 
 @kernel
-def rollout_work(state_size, ply_cap):
+def rollout_work(game, state_size, ply_cap):
     """A rollout's working arrays: the principal variation, the keys of the game's positions, the
     moves, the replies (ranking moves), the position and its child, a chance node's outcomes and
-    their probabilities."""
+    their probabilities (the move buffers of the game's room)."""
+    room = games.move_room_kernel(game)
     return (
         np.zeros(MAX_PLY, dtype=np.int64),
         np.empty(ply_cap + 1, dtype=np.int64),
-        np.empty(games.MAX_MOVES, dtype=np.int64),
-        np.empty(games.MAX_MOVES, dtype=np.int64),
+        np.empty(room, dtype=np.int64),
+        np.empty(room, dtype=np.int64),
         np.empty(state_size, dtype=np.int64),
         np.empty(state_size, dtype=np.int64),
-        np.empty(games.MAX_MOVES, dtype=np.int64),
-        np.empty(games.MAX_MOVES, dtype=np.float64),
+        np.empty(room, dtype=np.int64),
+        np.empty(room, dtype=np.float64),
     )
 
 
@@ -393,10 +394,10 @@ def _play_rollouts(
         tables = new_tables(
             ROLLOUT_TABLE_BITS,
             roots.shape[1],
-            games.MAX_MOVES,
+            games.move_room_kernel(game),
             evaluation.scratch_size(game, evaluator, params),
         )
-        work = rollout_work(roots.shape[1], ply_cap)
+        work = rollout_work(game, roots.shape[1], ply_cap)
         play = RolloutPlay(depth, epsilon, truncate_plies, ply_cap, reduced)
         for item in range(start, stop):
             i = item // rollouts
@@ -427,7 +428,7 @@ def _play_rollouts(
 def _root_results(game, states, results):
     """Each position's result if it is decided (first player's view), else NOT_OVER."""
     for i in numba.prange(states.shape[0]):
-        moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+        moves = np.empty(games.move_room_kernel(game), dtype=np.int64)
         n = games.generate(game, states[i], moves)
         results[i] = games.result(game, states[i], n)
 
@@ -438,7 +439,7 @@ def _static_values(game, evaluator, params, states, values):
     count = states.shape[0]
     chunks = min(count, 64)
     for c in numba.prange(chunks):
-        moves = np.empty(games.MAX_MOVES, dtype=np.int64)
+        moves = np.empty(games.move_room_kernel(game), dtype=np.int64)
         scratch = np.zeros(evaluation.scratch_size(game, evaluator, params), dtype=np.float32)
         active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
         for i in range(c * count // chunks, (c + 1) * count // chunks):

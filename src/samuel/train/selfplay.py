@@ -53,7 +53,7 @@ def play_one_game(
     random. The result is the first player's points. A game with dice rolls them from ``seed``
     (:mod:`samuel.train.game_loop`).
     """
-    state, child, keys, moves, outcomes, weights = game_loop.buffers(root, ply_cap)
+    state, child, keys, moves, outcomes, weights = game_loop.buffers(game, root, ply_cap)
     window = 0
     rng = seed
     for ply in range(ply_cap):
@@ -105,7 +105,7 @@ def play_games(
         tables = new_tables(
             SELFPLAY_TABLE_BITS,
             root.shape[0],
-            games.MAX_MOVES,
+            games.move_room_kernel(game),
             evaluation.scratch_size(game, evaluator, params),
         )
         pv = np.zeros(MAX_PLY, dtype=np.int64)
@@ -140,32 +140,38 @@ class SelfPlayGames:
     results: np.ndarray  # (games,) first player's result: 1, 0, -1
 
 
-def play_selfplay(
-    game: int,
-    evaluator: int,
-    params: np.ndarray,
-    root: np.ndarray,
-    depth: int,
-    random_plies: int,
-    epsilon: float,
-    ply_cap: int,
-    seeds: np.ndarray,
-) -> SelfPlayGames:
-    """Play one game per seed, in parallel on numba's threads (``numba.set_num_threads``)."""
-    count = len(seeds)
-    positions = np.zeros((count, ply_cap, len(root)), dtype=np.int64)
+@dataclass(frozen=True, eq=False)
+class SelfPlaySettings:
+    """How a run's self-play games are played: everything but their seeds. One value is shared
+    by every part of a run (a cluster backend pickles it to its workers once)."""
+
+    game: int  # the game's number
+    evaluator: int  # the players' evaluator (samuel.games.kernels.EVALUATOR_*) ...
+    params: np.ndarray  # ... and its parameters
+    root: np.ndarray  # the start position, the game's encoding
+    depth: int  # plies each move is searched
+    random_plies: int  # random opening plies
+    epsilon: float  # after them, the chance that a move is random instead of searched
+    ply_cap: int  # a game this long is a draw
+
+
+def play_selfplay(settings: SelfPlaySettings, seeds: np.ndarray) -> SelfPlayGames:
+    """Play one game per seed as ``settings`` say, in parallel on numba's threads
+    (``numba.set_num_threads``)."""
+    count, ply_cap = len(seeds), settings.ply_cap
+    positions = np.zeros((count, ply_cap, len(settings.root)), dtype=np.int64)
     scores = np.zeros((count, ply_cap), dtype=np.float32)
     random_moves = np.zeros((count, ply_cap), dtype=np.bool_)
     plies = np.zeros(count, dtype=np.int64)
     results = np.zeros(count, dtype=np.int64)
     play_games(
-        game,
-        evaluator,
-        params,
-        root,
-        depth,
-        random_plies,
-        epsilon,
+        settings.game,
+        settings.evaluator,
+        settings.params,
+        settings.root,
+        settings.depth,
+        settings.random_plies,
+        settings.epsilon,
         ply_cap,
         np.asarray(seeds, dtype=np.int64),
         positions,
@@ -177,33 +183,26 @@ def play_selfplay(
     return SelfPlayGames(positions, scores, random_moves, plies, results)
 
 
-def _selfplay_unit(shared: tuple, seeds: np.ndarray) -> SelfPlayGames:
+def _selfplay_unit(shared: SelfPlaySettings, seeds: np.ndarray) -> SelfPlayGames:
     """A backend's unit: the games of ``seeds``, with the run's shared settings and network."""
-    return play_selfplay(*shared, seeds)
+    return play_selfplay(shared, seeds)
 
 
 def play_selfplay_parts(
     backend: Backend,
-    game: int,
-    evaluator: int,
-    params: np.ndarray,
-    root: np.ndarray,
-    depth: int,
-    random_plies: int,
-    epsilon: float,
-    ply_cap: int,
+    settings: SelfPlaySettings,
     seeds: np.ndarray,
     progress: Callable[[int], None] | None = None,
 ) -> list[SelfPlayGames]:
-    """Play one game per seed as ``backend``'s units (:mod:`samuel.backends`): the parts come back
-    in seed order, the same games whatever ran them, since a game depends on its seed alone.
-    ``progress(games done)`` is told each time the finished run of parts grows."""
+    """Play one game per seed as ``settings`` say, as ``backend``'s units
+    (:mod:`samuel.backends`): the parts come back in seed order, the same games whatever ran
+    them, since a game depends on its seed alone. ``progress(games done)`` is told each time the
+    finished run of parts grows."""
     seeds = np.asarray(seeds, dtype=np.int64)
     units = [seeds[part.start : part.stop] for part in backend.parts(len(seeds))]
-    shared = (game, evaluator, params, root, depth, random_plies, epsilon, ply_cap)
 
     def after(done: list[SelfPlayGames]) -> bool:
         progress(sum(len(part.plies) for part in done))
         return False
 
-    return backend.run(_selfplay_unit, units, shared, None if progress is None else after)
+    return backend.run(_selfplay_unit, units, settings, None if progress is None else after)

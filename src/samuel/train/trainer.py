@@ -47,6 +47,7 @@ class EncodedSamples:
     counts: np.ndarray  # (n,) int64
     targets: np.ndarray  # (n,) float32, the network's view
     plies: np.ndarray | None = None  # (n,) float32 plies-left targets (NO_PLIES: none)
+    outcomes: np.ndarray | None = None  # (n, 2k) float32 outcome targets, the network's view
 
 
 @kernel
@@ -61,6 +62,21 @@ def encode_samples(game, states, symmetries, targets, active, values, counts, ne
         if games.symmetry_sign(game, symmetries[i]) * games.network_sign(game, image) < 0:
             target = -target
         network_targets[i] = target
+
+
+@kernel
+def encode_outcome_targets(game, states, symmetries, outcomes, network_outcomes):
+    """Each position's outcome targets (:class:`Samples`: first player's view) into the
+    network's view, as :func:`encode_samples` turns a value: where a value would change sign,
+    the wins and the losses swap."""
+    image = np.empty(states.shape[1], dtype=np.int64)
+    width = outcomes.shape[1]
+    half = width // 2
+    for i in range(states.shape[0]):
+        games.transform(game, states[i], symmetries[i], image)
+        turned = games.symmetry_sign(game, symmetries[i]) * games.network_sign(game, image) < 0
+        for o in range(width):
+            network_outcomes[i, o] = outcomes[i, (o + half) % width] if turned else outcomes[i, o]
 
 
 def encode(game: int, samples: Samples, symmetries: np.ndarray | None = None) -> EncodedSamples:
@@ -84,8 +100,22 @@ def encode(game: int, samples: Samples, symmetries: np.ndarray | None = None) ->
         counts,
         targets,
     )
+    outcomes = np.empty(samples.outcomes.shape, dtype=np.float32)
+    encode_outcome_targets(
+        game,
+        np.ascontiguousarray(samples.states),
+        np.ascontiguousarray(symmetries, dtype=np.int64),
+        np.ascontiguousarray(samples.outcomes, dtype=np.float32),
+        outcomes,
+    )
     return EncodedSamples(
-        sizes.network_inputs, active, values, counts, targets, samples.plies.astype(np.float32)
+        sizes.network_inputs,
+        active,
+        values,
+        counts,
+        targets,
+        samples.plies.astype(np.float32),
+        outcomes,
     )
 
 
@@ -112,12 +142,14 @@ def train_batch(
     moves_left_weight: float = MOVES_LEFT_WEIGHT,
     heads_only: bool = False,
 ) -> float:
-    """One Adam step on the batch's mean gradient; returns the batch's summed value loss. A
-    network with the moves-left head learns its plies targets too; with ``heads_only``, only
-    them (the value layers' gradient is zero, so Adam never moves them)."""
+    """One Adam step on the batch's mean gradient; returns the batch's summed value loss (for a
+    network valued by its outcomes, with outcome targets: their cross-entropy). A network with
+    the moves-left head learns its plies targets too; with ``heads_only``, only them (the value
+    layers' gradient is zero, so Adam never moves them)."""
     n = len(batch.targets)
     plies = batch.plies if batch.plies is not None else np.full(n, -1.0, dtype=np.float32)
-    loss, _, _ = batch_gradient(
+    outcomes = batch.outcomes if batch.outcomes is not None else np.zeros((n, 0), np.float32)
+    value_loss, _, outcome_loss = batch_gradient(
         params,
         batch.active,
         batch.values,
@@ -125,7 +157,7 @@ def train_batch(
         batch.targets,
         plies,
         np.float32(moves_left_weight),
-        np.zeros((n, 0), dtype=np.float32),
+        outcomes,
         grad,
     )
     if heads_only and network_of(params).has(PLIES):
@@ -145,7 +177,7 @@ def train_batch(
         ADAM_EPSILON,
         np.float32(1.0 / len(batch.targets)),
     )
-    return loss
+    return outcome_loss if outcomes.shape[1] else value_loss
 
 
 def train_epoch(
@@ -174,6 +206,8 @@ def train_epoch(
     states = np.ascontiguousarray(samples.states[order])
     targets = np.ascontiguousarray(samples.targets[order], dtype=np.float32)
     plies = np.ascontiguousarray(samples.plies[order], dtype=np.float32)
+    outcomes = np.ascontiguousarray(samples.outcomes[order], dtype=np.float32)
+    network_outcomes = np.empty((min(batch_size, n), outcomes.shape[1]), dtype=np.float32)
     size = min(batch_size, n)
     active = np.empty((size, sizes.most_set_inputs), dtype=np.int64)
     values = np.empty((size, sizes.most_set_inputs), dtype=np.float32)
@@ -194,6 +228,9 @@ def train_epoch(
             counts[:m],
             network_targets[:m],
         )
+        encode_outcome_targets(
+            game, states[batch], symmetries[batch], outcomes[batch], network_outcomes[:m]
+        )
         part = EncodedSamples(
             sizes.network_inputs,
             active[:m],
@@ -201,16 +238,25 @@ def train_epoch(
             counts[:m],
             network_targets[:m],
             plies[batch],
+            network_outcomes[:m],
         )
         total += train_batch(params, adam, part, learning_rate, grad, moves_left_weight, heads_only)
     return total / n
 
 
 def mean_loss(game: int, params: np.ndarray, samples: Samples) -> float:
-    """Mean of ``(value - target)^2 / 2`` over the samples (NaN if there are none)."""
+    """Mean of ``(value - target)^2 / 2`` over the samples (NaN if there are none); for samples
+    with outcome targets, the outcome head's mean cross-entropy."""
     if len(samples) == 0:
         return float("nan")
     e = encode(game, samples)
+    if e.outcomes.shape[1]:
+        grad = np.zeros(len(params), dtype=np.float32)  # the gradient is thrown away
+        plies = np.full(len(samples), -1.0, dtype=np.float32)
+        _, _, loss = batch_gradient(
+            params, e.active, e.values, e.counts, e.targets, plies, np.float32(0), e.outcomes, grad
+        )
+        return loss / len(samples)
     return batch_loss(params, e.active, e.values, e.counts, e.targets) / len(samples)
 
 

@@ -37,6 +37,7 @@ from samuel.games import default_game, descriptors, get_game
 from samuel.games import kernels as games
 from samuel.nn.batches import adam_step, zero_batch_gradient
 from samuel.nn.network import NO_PLIES
+from samuel.search.puct import smallest_tree
 from samuel.seeds import derive_seed
 
 from .loop import (
@@ -150,9 +151,10 @@ def zero_game_seed(run_seed: int, generation: int, game: int) -> int:
     return derive_seed(ZERO_SELFPLAY_SEED, run_seed, generation, game)
 
 
-def tree_nodes(simulations: int) -> int:
-    """The nodes of a self-play search's tree: the zero player's 40 a simulation."""
-    return max(games.MAX_MOVES + 1, NODES_PER_SIMULATION * (simulations + 1))
+def tree_nodes(game: int, simulations: int) -> int:
+    """The nodes of a self-play search's tree of the game numbered ``game``: the zero player's
+    40 a simulation, and at least the game's smallest tree."""
+    return max(smallest_tree(game), NODES_PER_SIMULATION * (simulations + 1))
 
 
 def selfplay_tablebase(config: ZeroConfig) -> tuple[np.ndarray, ...] | None:
@@ -224,7 +226,7 @@ def play_zero_selfplay(
         settings.knobs(),
         config.temperature_plies,
         config.ply_cap,
-        tree_nodes(settings.simulations),
+        tree_nodes(game, settings.simulations),
         seeds,
         out.record(),
         selfplay_tablebase(config),
@@ -412,8 +414,9 @@ def _add_children(
     """Append to ``chosen`` the value-only samples of the positions one move from game ``g``'s
     in the table (:func:`zero_samples`)."""
     n = int(part.plies[g])
-    children = np.zeros((n * games.MAX_MOVES, part.positions.shape[2]), dtype=np.int64)
-    values = np.zeros(n * games.MAX_MOVES, dtype=np.float32)
+    room = games.move_room(game)
+    children = np.zeros((n * room, part.positions.shape[2]), dtype=np.int64)
+    values = np.zeros(n * room, dtype=np.float32)
     k = table_children(game, part.positions[g], n, table, mistakes_only, children, values)
     chosen["states"].append(children[:k])
     chosen["legal"].append(np.zeros((k, part.legal.shape[2]), dtype=np.int64))

@@ -75,16 +75,17 @@ def _new_tree(max_nodes, state_size):
 
 
 @kernel
-def _new_work(scratch_size):
+def _new_work(game, scratch_size):
     """:func:`samuel.search.puct.new_work`, made inside a compiled loop."""
+    room = games.move_room_kernel(game)
     return (
-        np.zeros(games.MAX_MOVES, dtype=np.int64),
-        np.zeros(games.MAX_MOVES, dtype=np.int64),
-        np.zeros(games.MAX_MOVES, dtype=np.int64),
-        np.zeros(games.MAX_MOVES, dtype=np.int64),
-        np.zeros(games.MAX_MOVES, dtype=np.int64),
-        np.zeros(games.MAX_MOVES, dtype=np.float32),
-        np.zeros(games.MAX_MOVES, dtype=np.float64),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(room, dtype=np.int64),
+        np.zeros(room, dtype=np.float32),
+        np.zeros(room, dtype=np.float64),
         np.zeros(games.MAX_SET_INPUTS, dtype=np.int64),
         np.zeros(games.MAX_SET_INPUTS, dtype=np.float32),
         np.zeros(scratch_size, dtype=np.float32),
@@ -147,9 +148,9 @@ def play_zero_game(
     is where the table does not hold the position) and ``explored[ply]`` True where the move
     was an exploring one (left as it is elsewhere)."""
     positions, legal, legal_counts, policy, root_values, table_values, explored = record
-    state, child, keys, moves, outcomes, weights = game_loop.buffers(root, ply_cap)
-    move_actions = np.empty(games.MAX_MOVES, dtype=np.int64)
-    slot = np.empty(games.MAX_MOVES, dtype=np.int64)
+    state, child, keys, moves, outcomes, weights = game_loop.buffers(game, root, ply_cap)
+    move_actions = np.empty(moves.shape[0], dtype=np.int64)  # the game's move room
+    slot = np.empty(moves.shape[0], dtype=np.int64)
     window = 0
     table_result = 0  # the table's value of the last position it held (0 if none)
     for ply in range(ply_cap):
@@ -242,7 +243,7 @@ def play_zero_games(
     plies, results, explored = record[6], record[7], record[8]
     for g in numba.prange(seeds.shape[0]):
         tree = _new_tree(max_nodes, games.STATE_SIZE)
-        work = _new_work(zero.forward_scratch(params))
+        work = _new_work(game, zero.forward_scratch(params))
         in_table = IN_TABLE_ALL if in_tables is None else in_tables[g]
         n, result = play_zero_game(
             game,
@@ -279,13 +280,14 @@ def table_children(game, states, count, tablebase, mistakes_only, children, valu
     value away: a draw into a loss, a win into a draw or a loss, for the side that plays it):
     write each into ``children`` and its value (first player's view: the table's, or the result
     if it ends the game) into ``values``. Returns how many were written: at most ``count *
-    MAX_MOVES``."""
+    move_room(game)`` (:func:`~samuel.games.kernels.move_room`)."""
+    room = games.move_room_kernel(game)
     if count > states.shape[0] or states.shape[1] > children.shape[1]:
         raise ValueError("more positions than the states hold, or children too narrow")
-    if children.shape[0] < count * games.MAX_MOVES or values.shape[0] < children.shape[0]:
-        raise ValueError("children and values must hold count * MAX_MOVES positions")
-    moves = np.empty(games.MAX_MOVES, dtype=np.int64)
-    replies = np.empty(games.MAX_MOVES, dtype=np.int64)
+    if children.shape[0] < count * room or values.shape[0] < children.shape[0]:
+        raise ValueError("children and values must hold count * move_room(game) positions")
+    moves = np.empty(room, dtype=np.int64)
+    replies = np.empty(room, dtype=np.int64)
     child = np.empty(states.shape[1], dtype=np.int64)
     written = 0
     for i in range(count):

@@ -53,7 +53,12 @@ from samuel.files import FileError, open_regular, write_atomically
 from samuel.games import kernels as games
 from samuel.games.states import STATE_PROBLEMS
 from samuel.seeds import derive_seed
-from samuel.train.selfplay import SelfPlayGames, play_selfplay, play_selfplay_parts
+from samuel.train.selfplay import (
+    SelfPlayGames,
+    SelfPlaySettings,
+    play_selfplay,
+    play_selfplay_parts,
+)
 
 from .config import DEFAULT_GAME, SelfPlayDataConfig
 from .games import UNIT, tuning_game
@@ -169,24 +174,24 @@ def make_positions(
     root = np.asarray(game.rules.encode(game.rules.initial_position()), dtype=np.int64)
     seeds = np.array([data_game_seed(config.seed, g) for g in range(config.games)], dtype=np.int64)
     rows: dict[str, list[np.ndarray]] = {name: [] for name in ARRAYS}
-    settings = (
-        game.number,
-        evaluator,
-        params,
-        root,
-        depth,
-        config.random_plies,
-        config.epsilon,
-        config.ply_cap,
+    settings = SelfPlaySettings(
+        game=game.number,
+        evaluator=evaluator,
+        params=params,
+        root=root,
+        depth=depth,
+        random_plies=config.random_plies,
+        epsilon=config.epsilon,
+        ply_cap=config.ply_cap,
     )
     if backend is None or isinstance(backend, LocalBackend):
         for start in range(0, config.games, CHUNK):
-            _add_rows(rows, play_selfplay(*settings, seeds[start : start + CHUNK]), start)
+            _add_rows(rows, play_selfplay(settings, seeds[start : start + CHUNK]), start)
             if progress is not None:
                 progress(min(config.games, start + CHUNK))
     else:
         start = 0
-        for part in play_selfplay_parts(backend, *settings, seeds, progress):
+        for part in play_selfplay_parts(backend, settings, seeds, progress):
             _add_rows(rows, part, start)
             start += len(part.plies)
     arrays = {name: np.concatenate(rows[name]).astype(dtype) for name, dtype in ARRAYS.items()}

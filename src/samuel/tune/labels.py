@@ -50,7 +50,7 @@ def _search_scores(game, evaluator, params, states, depth, out):
         tables = new_tables(
             SEARCH_TABLE_BITS,
             games.STATE_SIZE,
-            games.MAX_MOVES,
+            games.move_room_kernel(game),
             evaluation.scratch_size(game, evaluator, params),
         )
         pv = np.zeros(MAX_PLY, dtype=np.int64)

@@ -17,6 +17,9 @@ TRAIN_DEFAULTS: dict[str, object] = {
 # ``samuel zero-train``'s run folder when given none.
 ZERO_FOLDER = "weights/zero-draughts"
 
+# The network values a position by its value head (no outcome classes: a win is a win).
+OUTCOME_CLASSES = 0
+
 # No earlier input layout: the network has had its present inputs from the start.
 EARLIER_INPUTS: tuple[int, ...] = ()
 

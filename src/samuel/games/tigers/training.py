@@ -13,6 +13,9 @@ TRAIN_DEFAULTS: dict[str, object] = {}
 # ``samuel zero-train``'s run folder when given none (other games: weights/zero-GAME).
 ZERO_FOLDER = "weights/zero"
 
+# The network values a position by its value head (no outcome classes: a win is a win).
+OUTCOME_CLASSES = 0
+
 # The earlier input layouts of the network, each the start of its present one: a file of one of
 # them loads as the present network with no weight on the inputs added since (network.widen).
 # The seed's network had the raw position only (kernels.py).

@@ -1,0 +1,121 @@
+"""Backgammon games as ``.mat`` text, the Jellyfish match format that GNU Backgammon (``import
+mat``), Snowie, eXtreme Gammon and BGBlitz import::
+
+     0 point match
+
+     Game 1
+     O : 0                          X : 0
+      1)                             31: 8/5* 6/5
+      2) 52: 13/11 13/8              64: 24/18 13/9
+    ...
+                                      Wins 1 point
+
+A match is ``N point match`` (money play: 0). Each game lists the turns two to a line, gnubg's
+player 0 (O) on the left and its player 1 (X) on the right, as gnubg writes them: the dice, then
+each die's step from the mover's point to a lower one (25 the bar, 0 off, ``*`` a hit); a roll
+that plays nothing is the dice alone. The game ends with the winner's points in its column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from samuel.games.game import Game
+
+from .rules import RULES, Play, Roll
+
+LEFT_WIDTH = 28  # a move line: "NNN) " then the left column's turn, this wide
+NAME_WIDTH = 31  # the players' line: " " then the left player's name and score, this wide
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One side's turn: its roll and the play it made (a pass: no steps)."""
+
+    side: int  # 0 X, 1 O
+    roll: Roll
+    play: Play
+
+    def text(self) -> str:
+        steps = " ".join(f"{s}/{t}{'*' if hit else ''}" for s, t, hit in self.play.steps)
+        return f"{self.roll.high}{self.roll.low}: {steps}".rstrip() + " "
+
+
+@dataclass(frozen=True)
+class MatGame:
+    """A whole game for a .mat file: its turns, who won and how many points, and the score
+    (X's, O's) before it."""
+
+    turns: tuple[Turn, ...]
+    winner: int | None  # None: the game did not end
+    points: int
+    score: tuple[int, int] = (0, 0)
+
+
+def mat_game(game: Game, score: tuple[int, int] = (0, 0)) -> MatGame:
+    """The turns of a backgammon game played by Samuel (rolls and plays alternate in it)."""
+    if game.rules is not RULES:
+        raise ValueError(f"a .mat file holds backgammon games, not {game.rules.title}")
+    turns = []
+    roll = None
+    for position, move in zip(game.positions, game.moves, strict=False):
+        if isinstance(move, Roll):
+            roll = move
+            continue
+        if roll is None:
+            raise ValueError("a play with no roll before it: a .mat game starts from the start")
+        turns.append(Turn(RULES.side_to_move(position), roll, move))
+        roll = None
+    outcome = game.outcome
+    winner = None if outcome is None or outcome.winner is None else outcome.winner
+    return MatGame(tuple(turns), winner, 0 if winner is None else outcome.points, score)
+
+
+def _columns(left: str, right: str) -> str:
+    return f"{left:<{LEFT_WIDTH}}{right}".rstrip()
+
+
+def format_mat(
+    games: Iterable[MatGame],
+    names: Sequence[str] = ("X", "O"),
+    match_length: int = 0,
+    tags: dict[str, str] | None = None,
+) -> str:
+    """The .mat text of ``games`` between the players ``names`` (X's, O's) in a match to
+    ``match_length`` points (0: money play); ``tags`` become comment lines at the top
+    (``; [EventDate "2026.12.06"]``), as gnubg writes them."""
+    for name in names:
+        if not name or any(c in name for c in ":\n\r") or len(name) > 40:
+            raise ValueError(
+                f"a player's name in a .mat file is 1-40 characters, no colon: {name!r}"
+            )
+    lines = [f'; [{key} "{value}"]' for key, value in (tags or {}).items()]
+    if lines:
+        lines.append("")
+    lines += [f" {match_length} point match", ""]
+    for number, game in enumerate(games, 1):
+        x_score, o_score = game.score
+        lines.append(f" Game {number}")
+        lines.append(f" {names[1] + ' : ' + str(o_score):<{NAME_WIDTH}}{names[0]} : {x_score}")
+        row = 1
+        left = ""
+        turns = list(game.turns)
+        i = 0
+        while i < len(turns):
+            turn = turns[i]
+            if turn.side == 1:  # O's turn, on the left; X's reply beside it
+                left = turn.text()
+                right = turns[i + 1].text() if i + 1 < len(turns) else ""
+                i += 2
+            else:  # X's turn with no O turn before it on this line
+                left, right = "", turn.text()
+                i += 1
+            lines.append(f"{row:3d}) {_columns(left, right)}")
+            row += 1
+        if game.winner is not None:
+            plural = "" if game.points == 1 else "s"
+            indent = 34 if game.winner == 0 else 6
+            lines.append(f"{'':{indent}}Wins {game.points} point{plural}")
+        lines.append("")
+    return "\n".join(lines) + "\n"

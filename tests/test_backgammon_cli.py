@@ -1,0 +1,71 @@
+"""Backgammon from the command line: a game in the terminal with the dice thrown from the seed,
+a person's plays in gnubg's notation, perft, and a match in points with duplicate dice."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from samuel.games.record import read_records, replay
+from tests.test_cli import samuel
+
+pytestmark = pytest.mark.slow  # each runs the command in a process of its own
+
+
+def test_a_game_between_random_players_is_played_to_its_end_and_recorded(tmp_path) -> None:
+    path = tmp_path / "game.txt"
+    run = samuel("play", "--game", "backgammon", "-X", "random", "-O", "random",
+                 "--seed", "4", "--record", str(path))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"1\.+ random rolled [1-6]-[1-6] and played ", run.stdout)
+    assert "game over: " in run.stdout and "borne off" in run.stdout
+    [record] = read_records(path)
+    game = replay(record)
+    assert game.outcome is not None and game.outcome.points in (1, 2, 3)
+    again = samuel("play", "--game", "backgammon", "-X", "random", "-O", "random",
+                   "--seed", "4", "--record", str(tmp_path / "again.txt"))  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    [twin] = read_records(tmp_path / "again.txt")
+    assert twin.moves == record.moves  # the same seed, the same dice and the same game
+
+
+def test_a_game_is_written_as_a_mat_file_when_its_name_says_so(tmp_path) -> None:
+    path = tmp_path / "game.mat"
+    run = samuel("play", "--game", "backgammon", "-X", "random", "-O", "classic:depth=1",
+                 "--seed", "2", "--record", str(path))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    lines = path.read_text().splitlines()
+    assert lines[:4] == [" 0 point match", "", " Game 1", lines[3]]
+    assert "classic depth=1 : 0" in lines[3] and lines[3].endswith("random : 0")
+    assert re.search(r"Wins [123] points?$", lines[-2])
+
+
+def test_a_person_sees_the_roll_and_types_plays_as_gnubg_writes_them(tmp_path) -> None:
+    path = tmp_path / "human.txt"
+    moves = "\n".join(["help", "24/30", "moves", "quit"]) + "\n"
+    run = samuel("play", "--game", "backgammon", "-O", "random", "--seed", "1",
+                 "--record", str(path), stdin=moves)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"x rolled [1-6]-[1-6]", run.stdout) and "X to play" in run.stdout
+    assert "type a play as gnubg writes it" in run.stdout
+    assert "'24/30' is not a checker's move" in run.stdout
+    assert "legal moves: " in run.stdout
+    [record] = read_records(path)
+    assert len(record.moves) == 1 and record.result is None  # the roll, then the person quit
+
+
+def test_perft_counts_the_plays_of_every_roll() -> None:
+    run = samuel("perft", "2", "--game", "backgammon", "--divide")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.strip().splitlines()
+    assert lines[-1] == "202782"
+    rolls = [line for line in lines if re.match(r"[1-6]-[1-6] ", line)]
+    assert len(rolls) == 21 and sum(int(line.split()[1]) for line in rolls) == 202_782
+
+
+def test_a_match_is_scored_in_points_with_duplicate_dice() -> None:
+    run = samuel("match", "classic:depth=1", "random", "--game", "backgammon", "--games", "20",
+                 "--workers", "1")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "points" in run.stdout
