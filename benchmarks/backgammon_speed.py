@@ -1,11 +1,16 @@
-"""Backgammon's move generation: perft from the start, and plays generated per second against
-GNU Backgammon's ``findbestmoves`` on the same positions.
+"""Backgammon's speed: perft from the start, plays generated per second against GNU
+Backgammon's ``findbestmoves``, and 0-ply evaluations per second against its ``evaluate``, on
+the same positions.
 
 perft(3) from the start must be 116,154,993 (the exit status is 1 if it is not). The plays per
 second are timed on positions of seeded random games (bar, bear-off and doubles among them), each
 roll's plays generated once per round, best of 3 rounds; gnubg's ``findbestmoves`` also scores
 every play with its 0-ply network (the bindings offer no way to list plays without it), so its
-figure is an upper bound on its generator's time, not its generator alone.
+figure is an upper bound on its generator's time, not its generator alone. An evaluation is
+one forward pass of the network (Samuel's 196-64-32-6, random weights: the time does not depend
+on them; gnubg's own, bigger network), each position once per round, Samuel's in one compiled
+loop, gnubg's one call each from Python (so its figure includes the call), on positions of other
+games than the plays' (seed 2), once: gnubg caches its evaluations.
 
 Run from the repository root::
 
@@ -86,6 +91,37 @@ def time_gnubg(states: np.ndarray) -> tuple[int, float] | None:
     return total, best
 
 
+def time_evaluations(states: np.ndarray) -> tuple[float, float | None]:
+    """Seconds for one 0-ply evaluation of every state, Samuel's (best of ROUNDS) and gnubg's
+    (one round; None without it)."""
+    from samuel.evaluation.networks import random_network
+    from samuel.train.targets import outcome_predictions
+
+    params = random_network(RULES.number, 1)
+    outcome_predictions(RULES.number, params, states[:2])  # compile (or load)
+    ours = float("inf")
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        outcome_predictions(RULES.number, params, states)
+        ours = min(ours, time.perf_counter() - start)
+    try:
+        import gnubg
+    except ImportError:
+        return ours, None
+    from samuel.games.backgammon.rules import Position
+
+    cube, context = gnubg.cube_info(), gnubg.eval_context(0, 0, 0, 1, 0.0)
+    boards = []
+    for state in states:
+        position = Position.decode(state)
+        boards.append((position.opponent, position.mover))
+    # One round: gnubg keeps an evaluation cache, so a second round would time its look-ups.
+    start = time.perf_counter()
+    for board_ in boards:
+        gnubg.evaluate(board_, cube, context)
+    return ours, time.perf_counter() - start
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=3, choices=sorted(PERFT))
@@ -117,6 +153,11 @@ def main() -> int:
             f"{seconds:.3f} s: {len(states) / seconds:,.0f} rolls/s, {theirs / seconds:,.0f} "
             f"plays/s; Samuel is {seconds / ours:.1f}x as fast"
         )
+    ours, theirs = time_evaluations(random_states(args.positions, seed=2))
+    line = f"0-ply evaluations: Samuel {len(states) / ours:,.0f}/s"
+    if theirs is not None:
+        line += f", gnubg {len(states) / theirs:,.0f}/s (Samuel {theirs / ours:.1f}x as fast)"
+    print(line)
     return 0 if ok else 1
 
 
