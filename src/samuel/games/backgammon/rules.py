@@ -386,21 +386,27 @@ class Backgammon(PositionRules):
     def initial_position(self) -> Position:
         return Position(START, START, True, None)
 
-    def plays(self, position: Position) -> dict[Play, Position]:
-        """Every legal play of the rolled dice and the position it leaves, in the compiled
-        generator's order; none at a chance node or once the game is over."""
+    def _codes(self, position: Position) -> tuple[np.ndarray, list[int]]:
+        """The position's state and its legal plays' codes, in the compiled generator's order."""
         state = position.encode()
         moves = np.empty(MAX_PLAYS, dtype=np.int64)
         n = kernels.generate_plays(state, moves)
+        return state, moves[:n].tolist()
+
+    @staticmethod
+    def _after(state: np.ndarray, code: int) -> Position:
         child = np.empty(STATE_WORDS, dtype=np.int64)
-        found = {}
-        for code in moves[:n].tolist():
-            kernels.play_move(state, code, child)
-            found[Play.from_code(code)] = Position.decode(child)
-        return found
+        kernels.play_move(state, code, child)
+        return Position.decode(child)
+
+    def plays(self, position: Position) -> dict[Play, Position]:
+        """Every legal play of the rolled dice and the position it leaves, in the compiled
+        generator's order; none at a chance node or once the game is over."""
+        state, codes = self._codes(position)
+        return {Play.from_code(code): self._after(state, code) for code in codes}
 
     def legal_moves(self, position: Position) -> list[Play]:
-        return list(self.plays(position))
+        return [Play.from_code(code) for code in self._codes(position)[1]]
 
     def chance_outcomes(self, position: Position) -> list[tuple[Roll, float]]:
         if not position.is_chance_node():
@@ -419,9 +425,10 @@ class Backgammon(PositionRules):
             raise IllegalMoveError(f"{move} is not legal: the game is over")
         if position.dice is None:
             raise IllegalMoveError(f"{move} is not legal: the dice are still to roll")
+        state, codes = self._codes(position)
+        if move.code in codes:  # a legal play as the generator writes it: one child to make
+            return self._after(state, move.code)
         plays = self.plays(position)
-        if move in plays:
-            return plays[move]
         reached = _after_segments(position, move)
         for child in plays.values():
             if child == reached:
