@@ -43,10 +43,13 @@ def test_bad_opening_plies_say_what_is_valid(text, phrase):
 
 
 def test_opening_settings_come_in_several_forms():
-    assert as_opening_config(4) == OpeningConfig(4, 4)
-    assert as_opening_config((2, 6)) == OpeningConfig(2, 6)
-    assert as_opening_config("3-5") == OpeningConfig(3, 5)
-    assert as_opening_config(OpeningConfig(1, 2)) == OpeningConfig(1, 2)
+    assert as_opening_config(4, "tigers") == OpeningConfig(4, 4)
+    assert as_opening_config((2, 6), "tigers") == OpeningConfig(2, 6)
+    assert as_opening_config("3-5", "tigers") == OpeningConfig(3, 5)
+    assert as_opening_config(OpeningConfig(1, 2), "tigers") == OpeningConfig(1, 2)
+    # none given: the game's own (a game with dice needs no random plies)
+    assert as_opening_config(None, "draughts") == OpeningConfig(4, 4)
+    assert as_opening_config(None, "backgammon") == OpeningConfig(0, 0)
 
 
 def test_openings_are_legal_of_the_drawn_length_and_depend_only_on_seed_and_pair():

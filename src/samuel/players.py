@@ -25,6 +25,7 @@ from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules
 from samuel.games.game import Game
 from samuel.search.alphabeta import MAX_PLY, Searcher, SearchResult
+from samuel.search.plied import MAX_PLIES, PliedSearcher
 from samuel.search.puct import PuctResult, PuctSearch, PuctSettings, smallest_tree
 from samuel.seeds import derive_seed
 
@@ -43,6 +44,8 @@ PLAYER_NAMES = (
 )
 SPIEL_PLAYERS = ("spiel-mcts", "spiel-ab")  # OpenSpiel's bots: samuel.spiel.bots
 SEARCH_OPTIONS = "depth=N,time=SECONDS,epsilon=P,seed=N,tablebase=DIR"
+# A game with dice may be searched as gnubg searches it instead: samuel.search.plied.
+PLIED_OPTIONS = "ply=N,candidates=K,threshold=T"
 MOVES_LEFT_OPTIONS = "moves_left=on|off,ml_threshold=T,ml_max=E,ml_slope=S"
 ZERO_OPTIONS = (
     "sims=N,time=SECONDS,cpuct=C,fpu=F,seed=S,noise=FRACTION,alpha=A,temp=T,temp_plies=N,"
@@ -62,7 +65,9 @@ SPEC_HELP = (
     f"human | random | classic[:{SEARCH_OPTIONS},weights=FILE.json] | "
     f"net[:{SEARCH_OPTIONS},{MOVES_LEFT_OPTIONS}] (the shipped network; moves_left=on: "
     "shorter wins and longer losses by the network's moves-left head) | "
-    "FILE.bin[:the options of net] (a trained network) | "
+    "FILE.bin[:the options of net] (a trained network); in a game with dice, "
+    f"{PLIED_OPTIONS} instead of depth: gnubg's N-ply, the K best plays within T points "
+    "looked at (8, 0.16) | "
     f"hybrid[:{SEARCH_OPTIONS},net=FILE.bin,scale=S,weights=FILE.json] "
     "(classic + S x network) | "
     f"perfect[:{SEARCH_OPTIONS}] (classic, playing from the tablebase, by default "
@@ -140,7 +145,8 @@ class RandomPlayer:
 
 @dataclass
 class SearchPlayer:
-    """Alpha-beta search with a pluggable evaluation, to a depth or for a time per move.
+    """Alpha-beta search with a pluggable evaluation, to a depth or for a time per move; or, in
+    a game with dice and with ``plies`` set, gnubg's n-ply (:mod:`samuel.search.plied`).
 
     With ``epsilon`` > 0 it plays a random legal move instead with that probability.
     """
@@ -154,10 +160,15 @@ class SearchPlayer:
     seed: int = 0
     spec: str = "classic"
     tablebase: object | None = None  # a tigers.tablebase.probe.Tablebase, probed by the search
+    plies: int | None = None  # gnubg's n-ply instead of the alpha-beta search
+    candidates: int = 8  # n-ply's move filter: the best plays at 0-ply looked at deeper ...
+    threshold: float = 0.16  # ... within this many points of the best
     last: SearchResult | None = field(default=None, repr=False)
-    _searcher: Searcher | None = field(default=None, repr=False)
+    _searcher: Searcher | PliedSearcher | None = field(default=None, repr=False)
 
     def search(self, game: Game) -> SearchResult:
+        if self.plies is not None:
+            return self._plied(game)
         if self._searcher is None:
             self._searcher = Searcher(self.rules.number)
         self.last = None
@@ -179,6 +190,24 @@ class SearchPlayer:
             if isinstance(error, SamuelError) or game.outcome is not None:
                 raise
             raise _no_finite_evaluation(self.spec) from None
+        if not math.isfinite(result.score):
+            raise _no_finite_evaluation(self.spec)
+        self.last = result
+        return result
+
+    def _plied(self, game: Game) -> SearchResult:
+        if self._searcher is None:
+            self._searcher = PliedSearcher(self.rules.number)
+        self.last = None
+        result = self._searcher.search(
+            self.rules.encode(game.position),
+            self.evaluator,
+            self.params,
+            self.plies,
+            self.candidates,
+            self.threshold,
+            move_seed(self.seed, game.ply),
+        )
         if not math.isfinite(result.score):
             raise _no_finite_evaluation(self.spec)
         self.last = result
@@ -648,6 +677,32 @@ ZERO_MOVES_LEFT = (
 ZERO_MOVES_LEFT_FACTOR = 0.05  # moves_left=on: lc0's MovesLeftFactor (seed 003)
 
 
+def _plied_options(
+    options: dict[str, str], rules: GameRules, spec: str, depth: int | None, time: float | None
+) -> dict:
+    """A searching player's n-ply settings (``ply``, ``candidates``, ``threshold``), as
+    :class:`SearchPlayer` takes them; none unless the spec says ``ply``."""
+    plies = _number(options, "ply", int, spec, 0, MAX_PLIES)
+    candidates = _number(options, "candidates", int, spec, 1, game_kernels.MAX_MOVES)
+    threshold = _number(options, "threshold", float, spec, 0.0, 1000.0)
+    if plies is None:
+        if candidates is not None or threshold is not None:
+            raise PlayerSpecError(f"{quoted(spec)}: candidates and threshold go with ply=N")
+        return {}
+    if game_kernels.compiled_game(rules.number).chance_outcomes == 0:
+        raise PlayerSpecError(
+            f"{quoted(spec)}: 'ply' searches a game with dice; {rules.title} has none (depth=N)"
+        )
+    if depth is not None or time is not None:
+        raise PlayerSpecError(f"{quoted(spec)}: give ply=N or depth/time, not both")
+    found = {"plies": plies}
+    if candidates is not None:
+        found["candidates"] = candidates
+    if threshold is not None:
+        found["threshold"] = threshold
+    return found
+
+
 def _switch(options: dict[str, str], key: str, default: str, spec: str) -> bool:
     """Pop the on/off option ``key`` (``default`` if absent): True for on."""
     value = options.pop(key, default)
@@ -764,6 +819,7 @@ def make_player(
             directory = tablebase_part(rules).DEFAULT_DIRECTORY
         spec_depth = _number(options, "depth", int, spec, 1, MAX_PLY - 1)
         spec_time = _number(options, "time", float, spec, 1e-3, 1e6)
+        plied = _plied_options(options, rules, spec, spec_depth, spec_time)
         epsilon = _number(options, "epsilon", float, spec, 0.0, 1.0) or 0.0
         timed = spec_time is not None or seconds is not None  # then depth only caps the search
         if spec_time is not None:
@@ -780,6 +836,7 @@ def make_player(
             seed=seed,
             spec=spec,
             tablebase=None if directory is None else _tablebase(directory, rules, spec),
+            **plied,
         )
     elif name == "zero":
         player = _zero_player(options, rules, spec, seed, tablebase, seconds)

@@ -77,6 +77,12 @@ def test_a_match_plays_duplicate_dice_and_reports_points_a_game() -> None:
     data = match_json(result)
     assert data["points_per_game"] == result.points.per_game
     assert data["pair_net_points"] == nets
+    kinds = data["wins_by_kind"]
+    played = [g.net_points for pair in result.pairs for g in pair.games]
+    assert kinds["gammon"] == {"won": played.count(2), "lost": played.count(-2)}
+    assert sum(k["won"] + k["lost"] for k in kinds.values()) == 40  # no race game is drawn
+    won = kinds["gammon"]["won"]
+    assert f"gammon {won} ({won / 40:.1%}) won" in report
     again = play_match("classic:depth=2", "random", 40, seed=3, openings=0, game="race")
     assert again.pairs == result.pairs  # the same seed, the same dice, the same games
     on_two = play_match("classic:depth=2", "random", 40, seed=3, openings=0, game="race", workers=2)

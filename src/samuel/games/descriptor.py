@@ -31,6 +31,9 @@ class GameDescriptor:
     default_depth: int = 4
     # The plies (a throw of the dice is one) after which a game is a draw unless told.
     default_ply_cap: int = 200
+    # Random plies that open each pair of a match's games, so that pairs differ (a game with
+    # dice needs none: the dice vary its games, and random plays would only add noise).
+    default_opening_plies: int = 4
 
     @property
     def package(self) -> str:

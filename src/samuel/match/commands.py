@@ -59,7 +59,7 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
         type=_opening_plies,
         default=None,
         metavar="N|LOW-HIGH",
-        help="length of the random openings, e.g. 4 or 2-6 (4)",
+        help=f"length of the random openings, e.g. 4 or 2-6 ({per_game('default_opening_plies')})",
     )
     add_ply_cap_argument(parser)
     parser.add_argument(
@@ -169,9 +169,8 @@ def _checkpoint(json_path: Path, records_path: Path):
 
 
 def _openings(args: argparse.Namespace):
-    from samuel.match.openings import OpeningConfig
-
-    return args.opening_plies if args.opening_plies is not None else OpeningConfig()
+    """The openings given, or None: the game's own."""
+    return args.opening_plies
 
 
 def command_match(args: argparse.Namespace) -> None:

@@ -242,7 +242,7 @@ def play_match(
     games: int = DEFAULT_GAMES,
     *,
     seed: int = 0,
-    openings: OpeningConfig | int | tuple[int, int] | str = 4,
+    openings: OpeningConfig | int | tuple[int, int] | str | None = None,
     ply_cap: int | None = DEFAULT_PLY_CAP,
     depth: int | None = None,
     seconds: float | None = None,
@@ -257,13 +257,13 @@ def play_match(
     ``first`` and ``second`` name, and return it with its statistics, from ``first``'s view.
 
     ``openings`` is the random openings' length: an :class:`OpeningConfig`, a number of plies,
-    a (low, high) range or text such as ``"2-6"``. ``depth`` and ``seconds`` are defaults that a
-    spec's own options override. With ``sprt`` the match stops as soon as the test decides
-    (``games`` is then the most it plays). The pairs are played by ``backend``
-    (:mod:`samuel.backends`), by default this machine with ``workers`` processes; the result is
-    the same on any backend and any number of workers (searches by time excepted: a clock is
-    never reproducible). ``progress`` shows a
-    bar on standard error when it is a terminal. ``checkpoint`` is handed the match so far
+    a (low, high) range or text such as ``"2-6"``; by default the game's (4; with dice, 0).
+    ``depth`` and ``seconds`` are defaults that a spec's own options override. With ``sprt`` the
+    match stops as soon as the test decides (``games`` is then the most it plays). The pairs are
+    played by ``backend`` (:mod:`samuel.backends`), by default this machine with ``workers``
+    processes; the result is the same on any backend and any number of workers (searches by
+    time excepted: a clock is never reproducible). ``progress`` shows a bar on standard error
+    when it is a terminal. ``checkpoint`` is handed the match so far
     (``incomplete`` set) after the first pair and then every :data:`CHECKPOINT_SECONDS`, so that
     a caller can keep the games played should the process be ended before the match is.
 
@@ -271,15 +271,16 @@ def play_match(
     bad setting, before any game is played, and :class:`MatchInterrupted`, with the match of the
     pairs finished, when the backend fails before the end (Ray's processes died).
     """
+    game = default_game() if game is None else game
     config = MatchConfig(
         games=games,
         seed=seed,
-        openings=as_opening_config(openings),
+        openings=as_opening_config(openings, game),
         ply_cap=ply_cap,
         depth=depth,
         seconds=seconds,
         sprt=sprt,
-        game=default_game() if game is None else game,
+        game=game,
     )
     started = time.perf_counter()
     rules = get_game(config.game)

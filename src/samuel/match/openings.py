@@ -60,8 +60,15 @@ def parse_opening_plies(text: str) -> OpeningConfig:
     return OpeningConfig(*plies)
 
 
-def as_opening_config(openings: OpeningConfig | int | tuple[int, int] | str) -> OpeningConfig:
-    """An :class:`OpeningConfig` from itself, a fixed length, a (low, high) range or text."""
+def as_opening_config(
+    openings: OpeningConfig | int | tuple[int, int] | str | None, game: str
+) -> OpeningConfig:
+    """An :class:`OpeningConfig` from itself, a fixed length, a (low, high) range or text; None
+    is the game's own (its descriptor's ``default_opening_plies``)."""
+    if openings is None:
+        from samuel.games import descriptors
+
+        openings = descriptors()[game].default_opening_plies
     if isinstance(openings, OpeningConfig):
         return openings
     if isinstance(openings, str):

@@ -144,6 +144,7 @@ def format_match_report(result: MatchResult) -> str:
             f"Points a game  {p.per_game:+.3f}  95% range {p.low:+.3f} to {p.high:+.3f}  "
             f"(won less lost, {_classes(config.game)}; standard error {p.error:.3f})"
         )
+        lines.append(f"Wins by kind   {_wins_by_kind(result)}")
     lines += [
         f"Elo difference {_elo(s.elo)} +/- {_error(s.elo_error)}  95% range {_elo(s.elo_low)} "
         f"to {_elo(s.elo_high)}",
@@ -176,6 +177,26 @@ def _classes(game: str) -> str:
     """What the wins worth more than a point are called: "gammon 2"."""
     classes = get_game(game).outcome_classes
     return ", ".join(f"{name} {points}" for points, name in sorted(classes.items()) if points > 1)
+
+
+def _kinds(result: MatchResult) -> dict[str, tuple[int, int]]:
+    """Each kind of win (single game, gammon ...) and how many of them the first player won and
+    lost."""
+    scored = [game.net_points for pair in result.pairs for game in pair.games]
+    return {
+        name: (scored.count(points), scored.count(-points))
+        for points, name in sorted(get_game(result.config.game).outcome_classes.items())
+    }
+
+
+def _wins_by_kind(result: MatchResult) -> str:
+    """The first player's wins and losses of each kind, with their share of the games:
+    "single game 60 (30.0%) won, 55 (27.5%) lost; gammon ..."."""
+    games = max(1, result.games)
+    return "; ".join(
+        f"{name} {won} ({won / games:.1%}) won, {lost} ({lost / games:.1%}) lost"
+        for name, (won, lost) in _kinds(result).items()
+    )
 
 
 def _incomplete_lines(result: MatchResult) -> list[str]:
@@ -267,6 +288,9 @@ def _points_json(result: MatchResult) -> dict[str, Any]:
         "points_error": p.error,
         "points_range": [p.low, p.high],
         "pair_net_points": [pair.net_points for pair in result.pairs],
+        "wins_by_kind": {
+            name: {"won": won, "lost": lost} for name, (won, lost) in _kinds(result).items()
+        },
     }
 
 

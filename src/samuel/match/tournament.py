@@ -134,7 +134,7 @@ def play_tournament(
     games: int = DEFAULT_TOURNAMENT_GAMES,
     *,
     seed: int = 0,
-    openings: OpeningConfig | int | tuple[int, int] | str = 4,
+    openings: OpeningConfig | int | tuple[int, int] | str | None = None,
     ply_cap: int | None = DEFAULT_PLY_CAP,
     depth: int | None = None,
     seconds: float | None = None,
@@ -161,7 +161,7 @@ def play_tournament(
     config = TournamentConfig(
         games=games,
         seed=seed,
-        openings=as_opening_config(openings),
+        openings=as_opening_config(openings, game),
         ply_cap=ply_cap,
         depth=depth,
         seconds=seconds,

@@ -1,23 +1,26 @@
 """The training loop's matches (`vs prev`, `vs classic`), played by :mod:`samuel.match`.
 
-Each pair of games shares a seed and its 4 random opening moves, each player taking each side
-once; the score is the share of points won, a draw worth half.
+Each pair of games shares a seed and its random opening moves (the game's number of them: 4, or
+none in a game with dice, whose pairs share their dice), each player taking each side once; the
+score is the share of points won, a draw worth half.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from samuel.backends import Backend
 
 from .config import TrainConfig
 
-OPENING_PLIES = 4
+if TYPE_CHECKING:
+    from .zero_config import ZeroConfig
 
 
 def training_match(
-    config: TrainConfig, backend: Backend | None = None
+    config: TrainConfig | ZeroConfig, backend: Backend | None = None
 ) -> Callable[[str, str, int], float]:
     """A function ``(first_spec, second_spec, seed) -> first's score`` for :func:`train`, its
     pairs played by ``backend`` (by default this machine's processes)."""
@@ -31,7 +34,6 @@ def training_match(
             second,
             config.match_games,
             seed=seed,
-            openings=OPENING_PLIES,
             ply_cap=config.ply_cap,
             workers=workers,
             game=config.game,

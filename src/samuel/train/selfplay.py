@@ -12,6 +12,7 @@ threads.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,30 +30,22 @@ from . import game_loop
 SELFPLAY_TABLE_BITS = 14  # shallow searches visit few nodes; a small table is cheaper to make
 
 
+# How a self-play game is played: one argument of the compiled games (a settings bundle), the
+# fields of SelfPlaySettings below but the game, the evaluator and its parameters.
+SelfPlay = namedtuple("SelfPlay", "root depth random_plies epsilon ply_cap")
+
+
 @kernel
-def play_one_game(
-    game,
-    evaluator,
-    params,
-    root,
-    depth,
-    random_plies,
-    epsilon,
-    ply_cap,
-    seed,
-    tables,
-    pv,
-    positions,
-    scores,
-    random_moves,
-):
-    """Play one game from ``root``; fill the per-ply arrays; return ``(plies, result)``.
+def play_one_game(game, evaluator, params, play, seed, tables, pv, positions, scores, random_moves):
+    """Play one game as ``play`` (a :data:`SelfPlay`) says; fill the per-ply arrays; return
+    ``(plies, result)``.
 
     ``positions[ply]`` is the position where the ply's move was played, ``scores[ply]`` the
     clamped search score (first player's view), ``random_moves[ply]`` whether the move played was
     random. The result is the first player's points. A game with dice rolls them from ``seed``
     (:mod:`samuel.train.game_loop`).
     """
+    root, depth, random_plies, epsilon, ply_cap = play
     state, child, keys, moves, outcomes, weights = game_loop.buffers(game, root, ply_cap)
     window = 0
     rng = seed
@@ -85,26 +78,13 @@ def play_one_game(
 
 @parallel_kernel
 def play_games(
-    game,
-    evaluator,
-    params,
-    root,
-    depth,
-    random_plies,
-    epsilon,
-    ply_cap,
-    seeds,
-    positions,
-    scores,
-    random_moves,
-    plies,
-    results,
+    game, evaluator, params, play, seeds, positions, scores, random_moves, plies, results
 ):
     """Play ``len(seeds)`` games in parallel, game ``g`` with ``seeds[g]``."""
     for g in numba.prange(seeds.shape[0]):
         tables = new_tables(
             SELFPLAY_TABLE_BITS,
-            root.shape[0],
+            play.root.shape[0],
             games.move_room_kernel(game),
             evaluation.scratch_size(game, evaluator, params),
         )
@@ -113,11 +93,7 @@ def play_games(
             game,
             evaluator,
             params,
-            root,
-            depth,
-            random_plies,
-            epsilon,
-            ply_cap,
+            play,
             seeds[g],
             tables,
             pv,
@@ -164,15 +140,18 @@ def play_selfplay(settings: SelfPlaySettings, seeds: np.ndarray) -> SelfPlayGame
     random_moves = np.zeros((count, ply_cap), dtype=np.bool_)
     plies = np.zeros(count, dtype=np.int64)
     results = np.zeros(count, dtype=np.int64)
+    play = SelfPlay(
+        np.ascontiguousarray(settings.root, dtype=np.int64),
+        int(settings.depth),
+        int(settings.random_plies),
+        float(settings.epsilon),
+        int(ply_cap),
+    )
     play_games(
         settings.game,
         settings.evaluator,
         settings.params,
-        settings.root,
-        settings.depth,
-        settings.random_plies,
-        settings.epsilon,
-        ply_cap,
+        play,
         np.asarray(seeds, dtype=np.int64),
         positions,
         scores,

@@ -10,7 +10,6 @@ would accept options that the chosen method then ignores.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from samuel.config_options import add_config_options, config_from
@@ -19,10 +18,9 @@ from samuel.options import add_backend_arguments, add_game_argument, backend_of
 from samuel.progress import StageProgress
 
 from .command import STOPPED, _loss, _score
+from .matches import training_match
 from .zero_config import ZeroConfig
 from .zero_loop import ZeroReport, train_zero
-
-OPENING_PLIES = 4  # the matches' random opening plies, as the TD(lambda) trainer's
 
 
 def zero_table_header(sides: tuple[str, str]) -> str:
@@ -83,24 +81,7 @@ def command_zero_train(args: argparse.Namespace) -> None:
         print(line, file=sys.stderr, flush=True)
 
     backend = backend_of(args, args.workers)
-    play = None
-    if args.matches:
-        from samuel.match.head_to_head import play_match
-
-        workers = config.workers or os.cpu_count() or 1
-
-        def play(first: str, second: str, seed: int) -> float:
-            return play_match(
-                first,
-                second,
-                config.match_games,
-                seed=seed,
-                openings=OPENING_PLIES,
-                ply_cap=config.ply_cap,
-                workers=workers,
-                game=config.game,
-                backend=backend,
-            ).score
+    play = training_match(config, backend) if args.matches else None
 
     def start() -> None:
         print(zero_table_header(get_game(config.game).sides), flush=True)

@@ -22,6 +22,7 @@ DESCRIPTOR = GameDescriptor(
     # a game of about 60 turns a side is 240 plies, a roll and a play each; random play takes
     # longer, and no game of backgammon can go round in circles
     default_ply_cap=1000,
+    default_opening_plies=0,
 )
 
 _EXPORTS = ("RULES", "Backgammon", "Play", "Position", "Roll")

@@ -1,0 +1,243 @@
+"""GNU Backgammon's n-ply search, for any game with dice: a play's value looked ``plies`` rolls
+ahead, with the candidates narrowed first by the static evaluation.
+
+The alpha-beta search (:mod:`samuel.search.alphabeta`) values a roll exactly: at depth 3 every
+reply to every roll is itself searched over every roll, some 20 times the work of gnubg's 2-ply.
+gnubg does less, and this module does as gnubg does:
+
+- **0-ply** values a position (dice to roll) by the evaluation alone.
+- **n-ply** values it by the average over the 21 rolls, each weighted by its chance, of the
+  position after the play the side on roll would choose by the 0-ply values of the positions
+  it leaves (the best for it), that position itself valued at (n-1)-ply.
+- **At the root** (a rolled position) every play's position is valued at 0-ply, and only the
+  best ``candidates`` within ``threshold`` points of the best are valued at n-ply (gnubg's move
+  filter; its 2-ply default keeps 8 within 0.16). The best of those is played.
+
+So a play's n-ply value is what gnubg calls its n-ply evaluation, and ``ply=0`` plays the move
+whose position evaluates best (the alpha-beta search at depth 1). A finished game counts its
+points (a gammon 2) in the units of the evaluation, expected points. Values are the side to
+move's. Equal values at the root are told apart by a seeded shuffle, so the same seed plays the
+same game.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from samuel.errors import CommandError
+from samuel.evaluation import evaluators
+from samuel.evaluation import kernels as evaluation
+from samuel.games import kernels as games
+from samuel.jit import kernel
+from samuel.search.alphabeta import SearchResult, _mix, _random_below
+
+MAX_PLIES = 3  # gnubg's world-class level looks 2 ahead; each ply multiplies the work by ~400
+LOSS = -1.0e9  # below any value: the first play's value replaces it
+
+
+@kernel
+def _static(game, evaluator, params, state, spare, spare_weights, scratch, active, counters):
+    """0-ply: the side to move's value of ``state`` (its dice to roll): a finished game's points,
+    else the evaluation. ``spare`` and ``spare_weights`` are move room it may overwrite."""
+    side = games.sign(game, state)
+    if games.chance(game, state, spare, spare_weights) == 0:
+        n = games.generate(game, state, spare)
+        result = games.result(game, state, n)
+        if result != games.NOT_OVER:
+            return float(result * side)
+    counters[0] += 1
+    return side * evaluation.evaluate(game, evaluator, params, state, scratch, active)
+
+
+@kernel
+def ply_value(game, evaluator, params, state, plies, work, scratch, active, counters) -> float:
+    """The side to move's value of ``state`` (its dice to roll) at ``plies``; ``work`` holds
+    each level's buffers (:func:`new_work`), this level's the first."""
+    outcomes, weights, moves, spare, spare_weights, rolled, child, chosen = work
+    level = MAX_PLIES - plies
+    count = 0
+    if plies > 0:
+        count = games.chance(game, state, outcomes[level], weights[level])
+    if count == 0:  # no dice to roll: the game is over, or plies are spent
+        return _static(
+            game,
+            evaluator,
+            params,
+            state,
+            spare[level],
+            spare_weights[level],
+            scratch,
+            active,
+            counters,
+        )
+    total = 0.0
+    for i in range(count):
+        games.play(game, state, outcomes[level, i], rolled[level])
+        n = games.generate(game, rolled[level], moves[level])
+        if n == 0:
+            raise ValueError("a roll with no play: a game with dice must list a pass")
+        best = LOSS
+        for j in range(n):
+            games.play(game, rolled[level], moves[level, j], child[level])
+            value = -_static(
+                game,
+                evaluator,
+                params,
+                child[level],
+                spare[level],
+                spare_weights[level],
+                scratch,
+                active,
+                counters,
+            )
+            if value > best:
+                best = value
+                chosen[level, :] = child[level]
+        if plies > 1:
+            best = -ply_value(
+                game, evaluator, params, chosen[level], plies - 1, work, scratch, active, counters
+            )
+        total += weights[level, i] * best
+    return total
+
+
+@kernel
+def plied_search(
+    game, evaluator, params, root, plies, candidates, threshold, seed, work, scratch, active
+):
+    """Choose a play in ``root`` (its dice rolled) as the module says; return ``(move, value,
+    evaluations)``, the value the side to move's at ``plies``."""
+    outcomes, weights, moves, spare, spare_weights, rolled, child, chosen = work
+    counters = np.zeros(1, dtype=np.int64)
+    top = MAX_PLIES  # the root's buffers: below every level's
+    n = games.generate(game, root, moves[top])
+    rng = seed
+    for i in range(n - 1, 0, -1):  # the seed decides between equal values
+        j, rng = _random_below(rng, i + 1)
+        swap = moves[top, i]
+        moves[top, i] = moves[top, j]
+        moves[top, j] = swap
+    static = np.empty(n, dtype=np.float64)
+    for j in range(n):
+        games.play(game, root, moves[top, j], child[top])
+        static[j] = -_static(
+            game,
+            evaluator,
+            params,
+            child[top],
+            spare[top],
+            spare_weights[top],
+            scratch,
+            active,
+            counters,
+        )
+    order = np.argsort(-static, kind="mergesort")  # stable: the shuffle breaks ties
+    best_move = moves[top, order[0]]
+    best = static[order[0]]
+    if plies == 0:
+        return best_move, best, counters[0]
+    best = LOSS
+    for k in range(min(n, candidates)):
+        j = order[k]
+        if k > 0 and static[j] < static[order[0]] - threshold:
+            break
+        games.play(game, root, moves[top, j], child[top])
+        chosen[top, :] = child[top]
+        value = -ply_value(
+            game, evaluator, params, chosen[top], plies, work, scratch, active, counters
+        )
+        if value > best:
+            best = value
+            best_move = moves[top, j]
+    return best_move, best, counters[0]
+
+
+def new_work(game: int, state_words: int) -> tuple[np.ndarray, ...]:
+    """Each level's buffers (``MAX_PLIES`` levels below the root, then the root's): a roll's
+    outcomes and their chances, the moves, spare move room and chances (for :func:`_static`),
+    the rolled position, a child and the chosen reply."""
+    levels, room = MAX_PLIES + 1, games.move_room(game)
+    return (
+        np.zeros((levels, room), dtype=np.int64),
+        np.zeros((levels, room), dtype=np.float64),
+        np.zeros((levels, room), dtype=np.int64),
+        np.zeros((levels, room), dtype=np.int64),
+        np.zeros((levels, room), dtype=np.float64),
+        np.zeros((levels, state_words), dtype=np.int64),
+        np.zeros((levels, state_words), dtype=np.int64),
+        np.zeros((levels, state_words), dtype=np.int64),
+    )
+
+
+class PliedSearcher:
+    """Runs plied searches for one game with dice; owns the buffers. Not thread-safe."""
+
+    def __init__(self, game: int) -> None:
+        sizes = games.compiled_game(game)
+        if sizes.chance_outcomes == 0:
+            raise CommandError(f"{sizes.title} has no dice: 'ply' searches a game with dice")
+        self.game, self.sizes = int(game), sizes
+        self.work = new_work(self.game, sizes.state_words)
+        self.active = np.zeros(games.MAX_SET_INPUTS, dtype=np.int64)
+        self._checked: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def _prepared(self, evaluator: int, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The checked parameters and a scratch of their size (checked once for one array)."""
+        if self._checked is not None and self._checked[:2] == (evaluator, params):
+            return self._checked[2], self._checked[3]
+        checked = evaluators.check_params(self.game, evaluator, params)
+        scratch = np.zeros(
+            int(evaluation.scratch_size(self.game, evaluator, checked)), dtype=np.float32
+        )
+        self._checked = (evaluator, params, checked, scratch)
+        return checked, scratch
+
+    def search(
+        self,
+        root: np.ndarray,
+        evaluator: int,
+        params: np.ndarray,
+        plies: int,
+        candidates: int = 8,
+        threshold: float = 0.16,
+        seed: int = 0,
+    ) -> SearchResult:
+        """The play to make in ``root`` (a position whose dice are rolled) at ``plies``, keeping
+        ``candidates`` plays within ``threshold`` of the best 0-ply value for the deeper look."""
+        if not 0 <= plies <= MAX_PLIES:
+            raise CommandError(f"plies must be between 0 and {MAX_PLIES}, not {plies}")
+        if candidates < 1:
+            raise CommandError(f"candidates must be at least 1, not {candidates}")
+        if not threshold >= 0.0:
+            raise CommandError(f"the candidates' threshold must be 0 or more, not {threshold}")
+        if root.shape != (self.sizes.state_words,):
+            raise ValueError(f"a {self.sizes.title} position is {self.sizes.state_words} words")
+        if games.chance(self.game, root, self.work[0][MAX_PLIES], self.work[1][MAX_PLIES]) > 0:
+            raise ValueError("the dice are still to roll in this position: search it after a roll")
+        checked, scratch = self._prepared(evaluator, params)
+        if games.result(self.game, root, 1) != games.NOT_OVER:
+            raise ValueError("the game is over in this position: there is nothing to search")
+        started = time.perf_counter()
+        move, value, evaluations = plied_search(
+            self.game,
+            evaluator,
+            checked,
+            root,
+            plies,
+            candidates,
+            float(threshold),
+            _mix(seed) & 0x7FFFFFFFFFFFFFFF,
+            self.work,
+            scratch,
+            self.active,
+        )
+        return SearchResult(
+            best_move=int(move),
+            score=float(value),
+            depth=plies,
+            nodes=int(evaluations),
+            seconds=time.perf_counter() - started,
+            principal_variation=(int(move),),
+        )
