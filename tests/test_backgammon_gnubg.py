@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from samuel.games.backgammon import board, kernels
+from samuel.games.backgammon.gnubg_bridge import after_gnubg_move, gnubg_board, gnubg_steps
 from samuel.games.backgammon.notation import board_of_position_id, position_id
 from samuel.games.backgammon.rules import RULES, Play, Position, Roll
 
@@ -18,36 +19,6 @@ gnubg = pytest.importorskip("gnubg")
 pytestmark = pytest.mark.slow  # ten thousand positions: about 40 s
 
 POSITIONS = 10_000
-
-
-def gnubg_board(position: Position) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """gnubg's board: the side not on roll's 25 counts, then the side on roll's."""
-    return position.opponent, position.mover
-
-
-def gnubg_steps(move: tuple[int, ...]) -> list[tuple[int, int]]:
-    """The steps of gnubg's move tuple: (from, to) pairs in the mover's numbering, 25 the bar, 0
-    off, one a die. The bindings end the tuple at its first 0, so a move off loses its 0 and
-    every step after it: a tuple of odd length tells the steps up to its first move off."""
-    pairs = list(move) + [0] * (len(move) % 2)
-    return list(zip(pairs[::2], pairs[1::2], strict=True))
-
-
-def after_gnubg_move(position: Position, move: tuple[int, ...]) -> Position:
-    """The position gnubg's move tuple leaves (of what it tells: see :func:`gnubg_steps`),
-    played here by hand, a checker landing on a lone opponent checker hitting it."""
-    mine, theirs = list(position.mover), list(position.opponent)
-    for start, to in gnubg_steps(move):
-        mine[start - 1] -= 1
-        assert mine[start - 1] >= 0
-        if to > 0:
-            if theirs[24 - to] == 1:
-                theirs[24 - to] = 0
-                theirs[24] += 1
-            assert theirs[24 - to] == 0
-            mine[to - 1] += 1
-    x, o = (mine, theirs) if position.x_to_move else (theirs, mine)
-    return Position(tuple(x), tuple(o), not position.x_to_move, None)
 
 
 def random_positions(count: int, seed: int) -> list[Position]:

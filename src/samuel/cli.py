@@ -76,6 +76,10 @@ def command_analyse(args: argparse.Namespace) -> None:
     from samuel.games.game import Game
     from samuel.players import SearchPlayer, ZeroPlayer, make_player
 
+    judge = _judge_of(args)
+    if judge is not None:  # a game record to judge (backgammon's .mat, by GNU Backgammon)
+        judge.analyse(args.position, args.ply)
+        return
     rules = get_game(args.game)
     _check_tablebase(args)
     position = _position(rules, args.position)
@@ -109,6 +113,29 @@ def command_analyse(args: argparse.Namespace) -> None:
     print(f"nodes      {result.nodes:,}")
     print(f"time       {result.seconds:.3f} s")
     print(f"nodes/s    {result.nodes_per_second:,.0f}")
+
+
+def _judge_of(args: argparse.Namespace):
+    """The game's ``judge`` part when ``args.position`` names a game file for it to judge (a
+    path ending in .mat, or an existing file), else None; such a file for a game without a
+    judge is refused in a line."""
+    text = args.position
+    descriptor = descriptors()[args.game]
+    judge = descriptor.part("judge")
+    if not (text.endswith(".mat") or (judge is not None and _is_file(text))):
+        if args.ply is not None:
+            raise CommandError("--ply is gnubg's depth for judging a game file (FILE.mat)")
+        return None
+    if judge is None:
+        raise CommandError(f"{descriptor.title} has no judge of game files; give a position")
+    return judge
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # a name too long, or with a NUL: a position, then
+        return False
 
 
 ZERO_MOVES_SHOWN = 8  # the most visited root moves that analyse lists for a PUCT search
@@ -353,7 +380,7 @@ def _add_analyse(analyse: argparse.ArgumentParser) -> None:
     analyse.add_argument(
         "position",
         help="a position in the game's notation, such as 'T3T/5/5/5/T3T S 20' (draughts: "
-        "'B:W21,22:B1,K2'), or 'start'",
+        "'B:W21,22:B1,K2'), or 'start'; backgammon: or a FILE.mat to judge with GNU Backgammon",
     )
     analyse.add_argument(
         "--depth", type=_positive_int, help="search depth (6; with --time, no limit)"
@@ -362,6 +389,12 @@ def _add_analyse(analyse: argparse.ArgumentParser) -> None:
     analyse.add_argument("--player", default="classic", help="the searching player (classic)")
     analyse.add_argument("--seed", type=_non_negative_int, default=0, help="tie-break seed (0)")
     analyse.add_argument("--tablebase", metavar="DIR", help=TABLEBASE_HELP)
+    analyse.add_argument(
+        "--ply",
+        type=_non_negative_int,
+        help="backgammon: judge the plays of a FILE.mat given as the position with GNU "
+        "Backgammon at this many plies (2)",
+    )
     add_game_argument(analyse)
     analyse.set_defaults(run=command_analyse)
 

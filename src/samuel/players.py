@@ -75,6 +75,8 @@ SPEC_HELP = (
     "spiel-mcts[:sims=N,uct_c=C,rollouts=R,seed=S] (OpenSpiel's MCTS, random rollouts) | "
     "spiel-ab[:depth=N,weights=FILE.json] (OpenSpiel's alpha-beta, classic evaluation; "
     "both need pip install 'samuel[openspiel]') | "
+    "gnubg[:ply=0-4,noise=X,level=NAME,seed=S] (backgammon: GNU Backgammon's play, level one "
+    "of its own, beginner to grandmaster; pip install 'samuel[gnubg]') | "
     f"zero[:net=FILE.bin,{ZERO_OPTIONS}] (Samuel Zero: PUCT search with a policy network, "
     "the shipped Tigers & Sheep one by default; noise and temp for self-play, moves_left=on: "
     "lc0's moves-left utility; SIDE_net: the network it plays one side with, e.g. "
@@ -625,6 +627,17 @@ def _network_evaluation(
     return game_kernels.EVALUATOR_MOVES_LEFT, params
 
 
+def _game_player(name: str, rules: GameRules):
+    """The factory of a player that ``rules``' game offers itself (its ``players`` part's
+    ``PLAYERS``: backgammon's ``gnubg``), or None."""
+    try:
+        descriptor = descriptor_of(rules.number)
+    except ValueError:  # no registered game's rules
+        return None
+    part = descriptor.part("players")
+    return None if part is None else part.PLAYERS.get(name)
+
+
 def tablebase_part(rules: GameRules):
     """The tablebase of ``rules``' game (its ``perfect`` part: ``load``, ``DEFAULT_DIRECTORY``,
     ``TablebaseError``), or None for a game that has none."""
@@ -849,6 +862,8 @@ def make_player(
                 f"(pip install 'samuel[openspiel]'; {error})"
             ) from None
         player = spiel_player(name, options, rules, spec, seed=seed, depth=depth)
+    elif (game_player := _game_player(name, rules)) is not None:
+        player = game_player(options, rules, spec, seed, depth)
     else:
         raise PlayerSpecError(f"unknown player {quoted(name)}; players are: {SPEC_HELP}")
     if options:
