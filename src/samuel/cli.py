@@ -16,7 +16,13 @@ from pathlib import Path
 from samuel.errors import CommandError, SamuelError
 from samuel.files import check_output_path, describe_os_error, save_or_keep
 from samuel.games import descriptors, get_game
-from samuel.options import add_game_argument, add_ply_cap_argument, ply_cap, require_tablebase
+from samuel.options import (
+    add_game_argument,
+    add_ply_cap_argument,
+    ply_cap,
+    require_part,
+    require_tablebase,
+)
 from samuel.options import non_negative_int as _non_negative_int
 from samuel.options import positive_float as _positive_float
 from samuel.options import positive_int as _positive_int
@@ -66,10 +72,15 @@ def _describe_score(rules, result, position) -> str:
 
 def warm_up(rules) -> None:
     """Compile (or load from the cache) the search, so that timings measure searching."""
+    import numpy as np
+
     from samuel.games.game import Game
     from samuel.players import make_player
 
-    make_player("classic:depth=1", rules).search(Game(rules))
+    game = Game(rules)
+    if game.chance_outcomes():  # a game with dice searches after a roll
+        game.roll(np.random.default_rng(0))
+    make_player("classic:depth=1", rules).search(game)
 
 
 def command_analyse(args: argparse.Namespace) -> None:
@@ -263,6 +274,21 @@ def side_players(rules, given: list[tuple[str, str, str]] | None) -> dict[str, s
     return players
 
 
+def _points_play(args: argparse.Namespace, rules, start):
+    """The game's match file part when ``--cube on`` or ``--match-length`` asks to play for
+    points, else None; a game without a cube, a start other than the game's, or a record that
+    is no match file is refused in a line."""
+    if args.cube is None and not args.match_length:
+        return None
+    require_part(args.game, "cube_game", "--cube and --match-length", "{games} has a cube")
+    match_file = descriptors()[rules.name].part("match_file")
+    if start != rules.initial_position():
+        raise CommandError("a game for points starts with the opening throw, not --start")
+    if args.record is not None and Path(args.record).suffix != match_file.SUFFIX:
+        raise CommandError(f"a game for points is recorded in a {match_file.SUFFIX} file")
+    return match_file
+
+
 def command_play(args: argparse.Namespace) -> None:
     from samuel.games.game import Game
     from samuel.games.record import move_number, record_from_game, write_records
@@ -294,12 +320,13 @@ def command_play(args: argparse.Namespace) -> None:
             f"--tablebase {args.tablebase}: neither {first!r} nor {second!r} searches, "
             "so no player would probe it"
         )
+    # Played for points (a game with a cube): its own match file, from the opening throw.
+    points = _points_play(args, rules, start)
     # Checked before the game, so that a game is never played only to be lost; the default
     # folder, games/, is created when the record is written.
+    suffix = rules.record_format.suffix if points is None else points.SUFFIX
     record_path = check_output_path(
-        args.record
-        or Path("games")
-        / (datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + rules.record_format.suffix),
+        args.record or Path("games") / (datetime.datetime.now().strftime("%Y%m%d-%H%M%S") + suffix),
         "game record",
     )
 
@@ -342,6 +369,11 @@ def command_play(args: argparse.Namespace) -> None:
         save_or_keep(record_path, "game record", write)
         print(f"game record saved to {record_path}")
 
+    if points is not None:
+        dice = match_dice(args.seed, 0)
+        on = args.cube == "on"
+        points.play_for_points(players, specs, dice, on, args.match_length, show, record_path)
+        return
     print(rules.draw_board(start))
     game = Game(rules, start=start, ply_cap=ply_cap(args))
     try:
@@ -413,6 +445,19 @@ def _add_play(play: argparse.ArgumentParser) -> None:
         "--record", help="where to save the game record (games/DATE-TIME.txt; draughts .pdn)"
     )
     play.add_argument("--tablebase", metavar="DIR", help=TABLEBASE_HELP)
+    play.add_argument(
+        "--cube",
+        choices=("on", "off"),
+        help="play for points with the doubling cube (on), from the opening throw; off: "
+        "cubeless (backgammon)",
+    )
+    play.add_argument(
+        "--match-length",
+        type=_non_negative_int,
+        default=0,
+        metavar="N",
+        help="a match to N points with the Crawford rule (0: one money game; backgammon)",
+    )
     play.set_defaults(run=command_play)
 
 
