@@ -69,3 +69,33 @@ def test_a_match_is_scored_in_points_with_duplicate_dice() -> None:
                  "--workers", "1")  # fmt: skip
     assert run.returncode == 0, run.stderr
     assert "points" in run.stdout
+
+
+def test_a_match_to_n_points_is_played_with_the_cube_and_written_as_a_mat_file(tmp_path) -> None:
+    path = tmp_path / "match.mat"
+    run = samuel("play", "--game", "backgammon", "-X", "random", "-O", "classic:depth=1",
+                 "--cube", "on", "--match-length", "3", "--seed", "5",
+                 "--record", str(path))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"[xo] wins the match (\d+)-(\d+)", run.stdout)
+    text = path.read_text()
+    assert text.startswith(" 3 point match") and " Game 1" in text
+    assert re.search(r"Wins \d+ points?", text)
+    wrong = samuel("play", "--game", "backgammon", "--cube", "on", "--record",
+                   str(tmp_path / "x.txt"))  # fmt: skip
+    assert wrong.returncode != 0 and "recorded in a .mat file" in wrong.stderr
+    draughts = samuel("play", "--game", "draughts", "--cube", "on")
+    assert draughts.returncode != 0 and "not English draughts" in draughts.stderr
+    assert len(draughts.stderr.strip().splitlines()) == 1
+
+
+def test_a_match_with_the_cube_reports_what_the_cube_did(tmp_path) -> None:
+    run = samuel("match", "classic:depth=1", "random", "--game", "backgammon", "--games", "10",
+                 "--workers", "1", "--cube", "on", "--json", str(tmp_path / "m.json"),
+                 "--records", str(tmp_path / "m.txt"))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    # neither player has chances to double from: the cube never turns
+    assert "Cube           turned in 0 games (0.0%), 1.00 on average" in run.stdout
+    assert "Wins by kind   single game" in run.stdout
+    refused = samuel("match", "classic", "random", "--game", "tigers", "--cube", "on")
+    assert refused.returncode != 0 and "--cube on works for Backgammon only" in refused.stderr

@@ -20,9 +20,9 @@ from samuel.evaluation.networks import random_network
 from samuel.games.backgammon import board, kernels
 from samuel.games.backgammon.cube import Decision, MatchScore, analyse, position_cube_life
 from samuel.games.backgammon.cube_game import (
+    ChancesCube,
     CubeState,
     HumanCube,
-    NetworkCube,
     NeverDoubles,
     cube_decider,
     opening_throw,
@@ -321,7 +321,7 @@ def test_an_outcome_network_decides_from_the_side_on_roll_s_chances(tmp_path: Pa
     network = random_network(RULES.number, seed=5)
     player = SearchPlayer(RULES, EVALUATOR_NETWORK, network, depth=1)
     decider = cube_decider(player)
-    assert isinstance(decider, NetworkCube)
+    assert isinstance(decider, ChancesCube)
     assert isinstance(cube_decider(RandomPlayer()), NeverDoubles)
     assert isinstance(cube_decider(Scripted()), Scripted)
     assert isinstance(cube_decider(HumanPlayer()), HumanCube)

@@ -150,3 +150,10 @@ def test_bad_settings_say_what_is_wrong() -> None:
         make_player("classic:ply=1,depth=2", RULES)
     with pytest.raises(PlayerSpecError, match="go with ply=N"):
         make_player("classic:candidates=3", RULES)
+
+
+def test_the_shipped_network_plays_backgammon_as_net() -> None:
+    player = make_player("net:ply=1,candidates=3", RULES)
+    game = rolled_positions(3, seed=2)[-1]
+    assert player.choose_move(game) in game.legal_moves()
+    assert player.last is not None and player.last.depth == 1 and player.last.nodes > 21

@@ -8,6 +8,7 @@ a traceback. Anything else is a bug, and shows as one: a traceback and exit stat
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import sys
 import time
@@ -110,6 +111,8 @@ def command_analyse(args: argparse.Namespace) -> None:
     if not isinstance(player, SearchPlayer):
         raise CommandError(f"{args.player!r} does not search; analyse needs a searching player")
     warm_up(rules)
+    if player.plies is not None:  # the n-ply search compiles apart: warm it at 0 plies
+        dataclasses.replace(player, plies=0).search(game)
     result = player.search(game)
     print(f"position   {rules.format_position(position)}")
     print(f"player     {args.player}")

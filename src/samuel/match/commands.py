@@ -43,7 +43,7 @@ def _opening_plies(text: str):
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_common_arguments(parser: argparse.ArgumentParser, cube: bool = False) -> None:
     parser.add_argument(
         "--workers",
         type=positive_int,
@@ -62,6 +62,14 @@ def _add_common_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"length of the random openings, e.g. 4 or 2-6 ({per_game('default_opening_plies')})",
     )
     add_ply_cap_argument(parser)
+    if cube:
+        parser.add_argument(
+            "--cube",
+            choices=("on", "off"),
+            default="off",
+            help="play each game for points with the doubling cube, from the opening throw "
+            "(backgammon; off)",
+        )
     parser.add_argument(
         "--depth",
         type=positive_int,
@@ -94,7 +102,7 @@ def add_match_arguments(parser: argparse.ArgumentParser) -> None:
         help="stop as soon as the SPRT on game pairs decides (e.g. elo0=0,elo1=10,alpha=0.05,"
         "beta=0.05)",
     )
-    _add_common_arguments(parser)
+    _add_common_arguments(parser, cube=True)
 
 
 def add_tournament_arguments(parser: argparse.ArgumentParser) -> None:
@@ -197,6 +205,7 @@ def command_match(args: argparse.Namespace) -> None:
             # On Ray the process can be ended outright (Ray ends its driver when its raylet
             # dies): the games played are kept on disk as the match goes, marked incomplete.
             checkpoint=_checkpoint(json_path, records_path) if args.backend == "ray" else None,
+            cube=args.cube == "on",
         )
         stopped = None
     except MatchInterrupted as error:

@@ -32,6 +32,7 @@ from samuel.match.stats import (
     match_statistics,
     points_statistics,
 )
+from samuel.options import require_part
 from samuel.progress import progress_bar
 
 DEFAULT_GAMES = 200  # a 95% range of about +/-7 points around 50%: the seed's final checks
@@ -53,6 +54,7 @@ class MatchConfig:
     seconds: float | None = None  # time per move for specs that set none (None: search by depth)
     sprt: Sprt | None = None  # stop as soon as this test decides
     game: str = field(default_factory=default_game)  # the registry name of the game
+    cube: bool = False  # played for points with the doubling cube (a game with one)
 
     def __post_init__(self) -> None:
         if self.games < 2 or self.games % 2:
@@ -157,7 +159,11 @@ class MatchResult:
                         rules=rules,
                         players=tuple(names[side] for side in rules.sides),
                         date=date,
-                        start=rules.initial_position(),
+                        start=(
+                            rules.initial_position()
+                            if game.start is None
+                            else rules.parse_position(game.start)
+                        ),
                         moves=tuple(rules.parse_move(move) for move in game.moves),
                         result=game.result,
                         termination=game.termination,
@@ -252,6 +258,7 @@ def play_match(
     game: str | None = None,
     backend: Backend | None = None,
     checkpoint: Callable[[MatchResult], None] | None = None,
+    cube: bool = False,
 ) -> MatchResult:
     """Play a match of ``games`` games (an even number) between the players the specs
     ``first`` and ``second`` name, and return it with its statistics, from ``first``'s view.
@@ -266,6 +273,8 @@ def play_match(
     when it is a terminal. ``checkpoint`` is handed the match so far
     (``incomplete`` set) after the first pair and then every :data:`CHECKPOINT_SECONDS`, so that
     a caller can keep the games played should the process be ended before the match is.
+    With ``cube`` each game is played for points with the doubling cube, from the opening throw
+    (a game with a cube: its ``cube_game`` part).
 
     Raises :class:`samuel.players.PlayerSpecError` for a bad spec and :class:`ValueError` for a
     bad setting, before any game is played, and :class:`MatchInterrupted`, with the match of the
@@ -281,7 +290,10 @@ def play_match(
         seconds=seconds,
         sprt=sprt,
         game=game,
+        cube=cube,
     )
+    if cube:
+        require_part(config.game, "cube_game", "--cube on", "{games} is played with a cube")
     started = time.perf_counter()
     rules = get_game(config.game)
     for spec in dict.fromkeys((first, second)):
@@ -297,6 +309,7 @@ def play_match(
             depth=depth,
             seconds=seconds,
             game=config.game,
+            cube=cube,
         )
         for pair in range(config.pairs)
     ]

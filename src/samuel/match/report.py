@@ -145,6 +145,13 @@ def format_match_report(result: MatchResult) -> str:
             f"(won less lost, {_classes(config.game)}; standard error {p.error:.3f})"
         )
         lines.append(f"Wins by kind   {_wins_by_kind(result)}")
+    if config.cube:
+        c = _cube(result)
+        lines.append(
+            f"Cube           turned in {c['turned']} games ({c['turned'] / c['games']:.1%}), "
+            f"{c['mean_value']:.2f} on average at the end; doubles passed: "
+            f"{c['passes_won']} of the first player's, {c['passes_lost']} of its opponent's"
+        )
     lines += [
         f"Elo difference {_elo(s.elo)} +/- {_error(s.elo_error)}  95% range {_elo(s.elo_low)} "
         f"to {_elo(s.elo_high)}",
@@ -182,10 +189,25 @@ def _classes(game: str) -> str:
 def _kinds(result: MatchResult) -> dict[str, tuple[int, int]]:
     """Each kind of win (single game, gammon ...) and how many of them the first player won and
     lost."""
-    scored = [game.net_points for pair in result.pairs for game in pair.games]
+    # a game played with the cube scores its kind times the cube
+    scored = [game.net_points // game.cube for pair in result.pairs for game in pair.games]
     return {
         name: (scored.count(points), scored.count(-points))
         for points, name in sorted(get_game(result.config.game).outcome_classes.items())
+    }
+
+
+def _cube(result: MatchResult) -> dict[str, float]:
+    """What the cube did in a match played with it: the games where it was turned, its mean
+    value at the end, and the doubles passed, of each player."""
+    games = [game for pair in result.pairs for game in pair.games]
+    passes = [game.net_points for game in games if game.passed]
+    return {
+        "games": max(1, len(games)),
+        "turned": sum(game.cube > 1 for game in games),
+        "mean_value": sum(game.cube for game in games) / max(1, len(games)),
+        "passes_won": sum(points > 0 for points in passes),
+        "passes_lost": sum(points < 0 for points in passes),
     }
 
 
@@ -243,6 +265,7 @@ def match_json(result: MatchResult) -> dict[str, Any]:
             "depth": config.depth,
             "seconds": config.seconds,
             "game": config.game,
+            "cube": config.cube,
         },
         "games": result.games,
         **({} if result.incomplete is None else {"incomplete": result.incomplete}),
@@ -261,6 +284,7 @@ def match_json(result: MatchResult) -> dict[str, Any]:
         "draw_ratio": s.draw_ratio,
         "pentanomial": list(s.pentanomial.counts),
         **(_points_json(result) if _scores_points(config.game) else {}),
+        **({"cube": _cube(result)} if config.cube else {}),
         "by_side": {
             side: {"wins": r.wins, "draws": r.draws, "losses": r.losses, "score": r.score}
             for side, r in result.by_side.items()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
-from samuel.games import default_game, get_game
+from samuel.games import default_game, descriptors, get_game
 from samuel.games.base import GameRules, Result
 from samuel.games.game import Game
 from samuel.match.openings import OpeningConfig, opening_moves
@@ -60,6 +60,7 @@ class PairTask:
     depth: int | None = None  # default search depth for specs that do not set one
     seconds: float | None = None  # default time per move for specs that do not set one
     game: str = field(default_factory=default_game)  # the registry name of the game
+    cube: bool = False  # played for points with the doubling cube (a game with one)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,9 @@ class GamePlayed:
     # What the first player scored: +2 for a gammon it won, -1 for a plain loss, 0 a draw
     # (None: not kept, so a win's 1 point, from first_points).
     first_score: int | None = None
+    start: str | None = None  # the position it started from, where not the game's initial one
+    cube: int = 1  # the cube's value at the end (a game played with one)
+    passed: bool = False  # ended by a double passed
 
     @property
     def net_points(self) -> int:
@@ -115,6 +119,31 @@ def build_player(spec: str, rules: GameRules, task: PairTask, game: int, side: i
     )
 
 
+def _played_for_points(task: PairTask, rules: GameRules, players, game_number: int) -> GamePlayed:
+    """One game played for points with the cube, as the game's ``cube_game`` part plays it
+    (from the opening throw), ``players`` by side."""
+    cube_game = descriptors()[rules.name].part("cube_game")
+    played = cube_game.play_game(
+        [players[side] for side in rules.sides],
+        dice(task.seed, task.pair),
+        cube_on=True,
+        ply_cap=task.ply_cap or descriptors()[rules.name].default_ply_cap,
+    )
+    game, sign = played.game, 1 if game_number == 0 else -1
+    result = 1 if played.winner == 0 else -1
+    return GamePlayed(
+        first_side=rules.sides[game_number],
+        result=result,
+        first_points=(1 + sign * result) / 2,
+        termination=cube_game.PASSED if played.passed else game.outcome.termination,
+        moves=tuple(rules.format_move(move) for move in game.moves),
+        first_score=sign * result * played.points,
+        start=rules.format_position(game.start),
+        cube=played.value,
+        passed=played.passed,
+    )
+
+
 def play_pair(task: PairTask) -> PairResult:
     """Play both games of one pair (in this process) and return their results."""
     rules = get_game(task.game)
@@ -127,6 +156,9 @@ def play_pair(task: PairTask) -> PairResult:
             first_side: build_player(task.first, rules, task, game_number, game_number),
             second_side: build_player(task.second, rules, task, game_number, 1 - game_number),
         }
+        if task.cube:
+            played.append(_played_for_points(task, rules, players, game_number))
+            continue
         game = play_game(
             rules,
             players,

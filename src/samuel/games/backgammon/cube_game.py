@@ -15,7 +15,7 @@ cube was never turned.
 change to play without them): ``offers_double(game, cube) -> bool`` and ``takes(game, cube) ->
 bool``, ``cube`` a :class:`CubeState` seen from the side asked. :func:`cube_decider` finds them:
 the player's own; for an engine with an outcome network, Janowski's 0-ply decisions from its six
-chances (:class:`NetworkCube`, ``cube.py``); for a human, questions; for any other player
+chances (:func:`network_cube`, ``cube.py``); for a human, questions; for any other player
 (random, the classic evaluation: they have no chances to decide from) :class:`NeverDoubles`,
 which never doubles and always takes, the choice that cannot lose more than the game's own
 points by a bad double.
@@ -23,6 +23,7 @@ points by a bad double.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -77,6 +78,20 @@ class GameResult:
     cube: list[CubeAction] = field(default_factory=list)
     passed: bool = False  # the game ended with a double passed
 
+    @property
+    def value(self) -> int:
+        """The cube's value at the end: the last double taken, or 1."""
+        return max([a.value for a in self.cube if a.action == "take"], default=1)
+
+
+class CubeTermination(enum.Enum):
+    """How the cube ends a game (the text of a record's Termination tag)."""
+
+    PASSED = "double passed"
+
+
+PASSED = CubeTermination.PASSED
+
 
 class NeverDoubles:
     """The cube decisions of a player with no chances to decide from: it never doubles, and it
@@ -90,22 +105,13 @@ class NeverDoubles:
 
 
 @dataclass
-class NetworkCube:
-    """Cube decisions from an outcome network's six chances at 0-ply (``cube.py``): the side on
-    roll doubles when the decision is to double; the side doubled takes unless the doubler's
-    double is a pass."""
+class ChancesCube:
+    """Cube decisions from six outcome chances of the side on roll (``chances(position)``, the
+    dice still to roll) by Janowski's formulas (``cube.py``): the side on roll doubles when the
+    decision is to double; the side doubled takes unless the doubler's double is a pass."""
 
-    params: np.ndarray
+    chances: Callable[[Position], np.ndarray]
     cube_life: float | None = None  # None: gnubg's for the position (position_cube_life)
-
-    def chances(self, position: Position) -> np.ndarray:
-        """The six chances of the side on roll in ``position`` (dice still to roll)."""
-        from samuel.train.targets import outcome_predictions
-
-        chances = outcome_predictions(RULES.number, self.params, position.encode()[None, :])[0]
-        if not position.x_to_move:  # X's view: the side on roll is O
-            chances = np.concatenate([chances[3:], chances[:3]])
-        return chances.astype(np.float64)
 
     def _decision(self, game: Game, value: int, owner: int | None, score, jacoby: bool):
         chances = self.chances(game.position)
@@ -132,6 +138,19 @@ def _swapped(score: MatchScore | None) -> MatchScore | None:
     if score is None:
         return None
     return MatchScore(score.away_opponent, score.away_me, score.crawford)
+
+
+def network_cube(params: np.ndarray) -> ChancesCube:
+    """Cube decisions from an outcome network's six chances at 0-ply."""
+    from samuel.train.targets import outcome_predictions
+
+    def chances(position: Position) -> np.ndarray:
+        found = outcome_predictions(RULES.number, params, position.encode()[None, :])[0]
+        if not position.x_to_move:  # X's view: the side on roll is O
+            found = np.concatenate([found[3:], found[:3]])
+        return found.astype(np.float64)
+
+    return ChancesCube(chances)
 
 
 @dataclass
@@ -164,7 +183,7 @@ def cube_decider(player):
     if isinstance(player, HumanPlayer):
         return HumanCube(ask=player.read)
     if isinstance(player, SearchPlayer) and _has_outcomes(player):
-        return NetworkCube(player.params)
+        return network_cube(player.params)
     return NeverDoubles()
 
 

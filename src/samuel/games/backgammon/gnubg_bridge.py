@@ -181,6 +181,16 @@ class Evaluator:
         context = self._context(plies)
         return -float(self._gnubg.evaluate(gnubg_board(child), self._cube, context)[5])
 
+    def chances(self, position: Position) -> list[float]:
+        """The six chances of the side on roll in ``position`` (dice to roll) at ``plies``, as
+        Samuel's outcome networks give them: win, gammon, backgammon, then the same lost."""
+        found = self._gnubg_chances(position)
+        return [found[0], found[1], found[2], 1.0 - found[0], found[3], found[4]]
+
+    def _gnubg_chances(self, position: Position):
+        context = self._context(self.plies)
+        return self._gnubg.evaluate(gnubg_board(position), self._cube, context)
+
     def score(self, position: Position, keep: Play | None = None) -> list[Scored]:
         """Every legal play of ``position`` (dice rolled) scored as gnubg's move filters
         have it, best first: those that pass every filter at ``plies``, then the rest at the

@@ -27,8 +27,8 @@ ZERO_FOLDER = "weights/zero-backgammon"
 # The classes of a win: single game, gammon, backgammon (the outcome head's 2 x 3 outputs).
 OUTCOME_CLASSES = 3
 
-# No earlier input layout, and no network shipped yet.
+# No earlier input layout; the network shipped as `net` (docs/backgammon.md, "Strength").
 EARLIER_INPUTS: tuple[int, ...] = ()
-SHIPPED = None
+SHIPPED = "shipped-backgammon.bin"
 SHIPPED_ZERO = None
 SHIPPED_MOVES_LEFT = None
