@@ -332,7 +332,7 @@ def test_older_versions_read_as_the_networks_they_always_were(tmp_path, version,
 
 
 def test_the_shipped_networks_load_bit_for_bit():
-    """Every shipped file (versions 1, 3 and 4) reads as the shape its header says, with exactly
+    """Every shipped file (versions 1, 3, 4 and 5) reads as the shape its header says, with exactly
     the parameters it holds."""
     expected = {
         "shipped.bin": (1, 0, Network(52)),
@@ -343,6 +343,8 @@ def test_the_shipped_networks_load_bit_for_bit():
             0,
             Network(52, heads=(S.value_head(), S.plies_head(), S.policy_head(650))),
         ),
+        # backgammon's: six chances, no value head (version 5 says the whole shape)
+        "shipped-backgammon.bin": (5, 2, Network(196, heads=(S.outcomes_head(6),))),
     }
     shipped = sorted(path.name for path in NETWORKS_FOLDER.glob("*.bin"))
     assert shipped == sorted(expected)
@@ -351,7 +353,7 @@ def test_the_shipped_networks_load_bit_for_bit():
         assert struct.unpack("<I", content[4:8])[0] == version
         loaded = read_network(NETWORKS_FOLDER / name)
         assert (loaded.game, loaded.network) == (game, shape)
-        start = HEADERS[version].size
+        start = HEADERS[version].size + (HEAD_RECORD.size * len(shape.heads) if version == 5 else 0)
         assert loaded.array[PLAN:].astype("<f4").tobytes() == content[start:]
         assert np.array_equal(loaded.array[:PLAN], shape.plan())
 
