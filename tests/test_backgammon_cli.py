@@ -99,3 +99,19 @@ def test_a_match_with_the_cube_reports_what_the_cube_did(tmp_path) -> None:
     assert "Wins by kind   single game" in run.stdout
     refused = samuel("match", "classic", "random", "--game", "tigers", "--cube", "on")
     assert refused.returncode != 0 and "--cube on works for Backgammon only" in refused.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("zero-train", "1", "2"),
+        ("selfplay", "--games", "2"),
+        ("hillclimb", "--rounds", "1"),
+        ("serve", "--port", "8931"),
+        ("play", "-X", "random", "-O", "zero"),
+    ],
+)
+def test_what_backgammon_cannot_do_yet_is_refused_in_one_line(command, tmp_path) -> None:
+    run = samuel(*command, "--game", "backgammon", cwd=tmp_path)
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1 and "backgammon" in run.stderr.lower()

@@ -14,7 +14,7 @@ import pytest
 
 from samuel.cli import main
 from samuel.games import get_game
-from samuel.games.backgammon import gnubg_bridge, judge
+from samuel.games.backgammon import gnubg_bridge, judge, mat
 from samuel.games.backgammon.mat import format_mat, mat_game
 from samuel.games.backgammon.rules import RULES, Play
 from samuel.games.game import Game
@@ -170,7 +170,7 @@ class WorstPlayer:
 def test_the_judge_gives_gnubgs_own_plays_no_error_and_bad_ones_gnubgs_figures() -> None:
     game = _game("gnubg:ply=0", WorstPlayer(), seed=5)
     text = format_mat([mat_game(game)], ("gnubg", "worst"))
-    match = judge.read_mat(text)
+    match = mat.read_mat(text)
     decisions = judge.decisions_of(match)
     assert [(d.position, d.play) for d in decisions] == [
         (position, move)
@@ -284,7 +284,7 @@ def test_a_mat_file_with_cube_actions_reads_its_plays() -> None:
         "  4) 33: 8/5(2) 6/3(2)           Doubles => 4\n"
         "  5)  Drops                      Wins 2 points\n"
     )
-    match = judge.read_mat(text)
+    match = mat.read_mat(text)
     (game,) = match.games
     assert match.names == ("x player", "o player") and match.match_length == 0
     assert [(t.side, str(t.roll), str(t.play)) for t in game.turns] == [

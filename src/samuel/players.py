@@ -736,7 +736,13 @@ def _zero_player(
     ``tablebase`` is the caller's default tablebase directory and ``seconds`` its default time
     per move, which the spec's options override. Timed, ``sims`` only caps the search."""
     from samuel.evaluation.networks import load_zero_network, shipped_zero_network
+    from samuel.games.actions import action_count
     from samuel.nn.weights import WeightsFileError
+
+    try:
+        action_count(rules.number)  # its policy names each move by an action
+    except ValueError as error:
+        raise PlayerSpecError(f"{quoted(spec)}: {error}") from None
 
     net = options.pop("net", None) or shipped_zero_network(rules.number)
     if net is None:

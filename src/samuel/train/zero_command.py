@@ -74,7 +74,14 @@ def add_zero_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def command_zero_train(args: argparse.Namespace) -> None:
+    from samuel.errors import UnsupportedGameError
+    from samuel.games.actions import action_count
+
     config = config_from(ZeroConfig, args)
+    try:
+        action_count(get_game(config.game).number)  # its policy names each move by an action
+    except ValueError as error:
+        raise UnsupportedGameError(str(error)) from None
     progress = StageProgress(enabled=args.progress)
 
     def log(line: str) -> None:

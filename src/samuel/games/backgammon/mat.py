@@ -20,14 +20,18 @@ column, as gnubg writes them: `` Doubles => 2``, then the other side's `` Takes`
      13) 54: 25/21                    Doubles => 2
      14)  Drops                       Wins 1 point
 
-The game ends with the winner's points in its column.
+The game ends with the winner's points in its column. Samuel writes such text
+(:func:`format_mat`) and reads the plays back, its own or gnubg's (:func:`read_mat`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from samuel.errors import SamuelError
+from samuel.games.base import NotationError
 from samuel.games.game import Game
 
 from .rules import RULES, Play, Roll
@@ -175,3 +179,110 @@ def format_mat(
                 lines.append(f"{'':{indent}}{wins}")
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+# Reading: the games' plays of a .mat file (gnubg's or Samuel's), its cube actions passed over.
+
+MAX_MAT_BYTES = 16 << 20  # a match of thousands of games is a few megabytes
+
+
+class MatFileError(SamuelError, ValueError):
+    """A .mat file that cannot be read as backgammon games: the message says where."""
+
+
+_DICE = re.compile(r"^([1-6])([1-6]):$")
+_NAMES = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
+_ROW = re.compile(r"^\s*(\d+)\)(.*)$")
+_WINS = re.compile(r"\bWins (\d+) points?\s*$")
+_CUBE_WORDS = ("doubles", "takes", "drops", "beavers", "raccoons", "=>")
+RIGHT_COLUMN = 15  # a row's first turn this far after its ")" is in the right column (X's)
+
+
+@dataclass(frozen=True)
+class MatMatch:
+    """A .mat file read: its players' names (X's, O's), its length (0: money play) and games."""
+
+    names: tuple[str, str]
+    match_length: int
+    games: tuple[MatGame, ...]
+
+
+def read_mat(text: str) -> MatMatch:
+    """The games of a .mat file's text (as ``mat.format_mat`` and gnubg write it). Each game's
+    turns alternate sides; the left column is O's, the right X's. Cube actions are passed over
+    (the judge is cubeless). Raises :class:`MatFileError` saying which line is wrong."""
+    games: list[MatGame] = []
+    names: tuple[str, str] | None = None
+    length: int | None = None
+    turns: list[Turn] | None = None
+    winner: int | None = None
+    points = 0
+
+    def close() -> None:
+        if turns is not None:
+            games.append(MatGame(tuple(turns), winner, points))
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.rstrip()
+        words = line.split()
+        if not words or line.lstrip().startswith(";"):
+            continue
+        where = f"line {number}"
+        if length is None:
+            if len(words) != 3 or words[1:] != ["point", "match"] or not words[0].isdigit():
+                raise MatFileError(f"{where}: a .mat file starts 'N point match', not {raw!r}")
+            length = int(words[0])
+            continue
+        if words[0] == "Game" and len(words) == 2 and words[1].isdigit():
+            close()
+            turns, winner, points = [], None, 0
+            continue
+        if turns is None:
+            raise MatFileError(f"{where}: {raw[:60]!r} comes before the first 'Game N'")
+        wins = _WINS.search(line)
+        if wins is not None:  # on a line of its own, or beside a drop
+            # the right column's (X's) starts past the left's turns
+            winner, points = (0 if wins.start() > RIGHT_COLUMN + 5 else 1), int(wins.group(1))
+            line = line[: wins.start()]
+            if not line.strip():
+                continue
+        row = _ROW.match(line)
+        if row is None:
+            found = _NAMES.match(line)
+            if found is None or turns:
+                raise MatFileError(f"{where}: {raw[:60]!r} is not a line of a .mat game")
+            names = (found.group(3), found.group(1))
+            continue
+        rest = row.group(2)
+        right = len(rest) - len(rest.lstrip()) > RIGHT_COLUMN
+        for roll, steps in _turns(rest, where):
+            side = (turns[-1].side ^ 1) if turns else (0 if right else 1)
+            turns.append(Turn(side, roll, steps))
+    close()
+    if length is None:
+        raise MatFileError("the file holds no 'N point match' line: it is not a .mat file")
+    if not games:
+        raise MatFileError("the .mat file holds no game")
+    return MatMatch(names or ("X", "O"), length, tuple(games))
+
+
+def _turns(text: str, where: str) -> list[tuple[Roll, Play]]:
+    """The turns of one row's text: each the dice (``52:``) and the steps after them."""
+    found: list[tuple[Roll, list[str]]] = []
+    for word in text.split():
+        dice = _DICE.match(word)
+        if dice:
+            found.append((Roll.parse(dice.group(1) + dice.group(2)), []))
+        elif word.lower() in _CUBE_WORDS or word.isdigit():
+            continue  # "Doubles => 2", "Takes": the cube, which a reader of plays passes over
+        elif found:
+            found[-1][1].append(word)
+        else:
+            raise MatFileError(f"{where}: {word!r} is neither dice nor a play")
+    turns = []
+    for roll, words in found:
+        try:
+            turns.append((roll, Play.parse(" ".join(words)) if words else Play(())))
+        except (NotationError, ValueError) as error:
+            raise MatFileError(f"{where}: {' '.join(words)!r} is not a play: {error}") from None
+    return turns
