@@ -18,7 +18,7 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass
-from fractions import Fraction
+from typing import ClassVar
 
 import numpy as np
 
@@ -33,6 +33,7 @@ from samuel.games.base import (
     check_length,
     shown,
 )
+from samuel.games.dice import TwoDice
 
 from . import DESCRIPTOR
 
@@ -51,48 +52,11 @@ class Termination(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Roll:
-    """A roll of the two dice, the high die first: ``2-1``."""
+class Roll(TwoDice):
+    """A roll of the two three-sided dice, the high die first: ``2-1`` (six of them)."""
 
-    high: int
-    low: int
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.low <= self.high <= FACES:
-            raise ValueError(f"a roll is two faces 1-{FACES}, the high first, not {self!r}")
-
-    @property
-    def is_double(self) -> bool:
-        return self.high == self.low
-
-    @property
-    def probability(self) -> Fraction:
-        """1/9 for a double, 2/9 for any other roll (it comes up two ways)."""
-        return Fraction(1 if self.is_double else 2, FACES * FACES)
-
-    @property
-    def code(self) -> int:
-        return ROLL_CODE + 10 * self.high + self.low
-
-    @classmethod
-    def all(cls) -> list[Roll]:
-        """The six rolls: 1-1, 2-1, 2-2, 3-1, 3-2, 3-3."""
-        return [cls(high, low) for high in range(1, FACES + 1) for low in range(1, high + 1)]
-
-    @classmethod
-    def parse(cls, text: str) -> Roll:
-        text = check_length(text, "a roll", MAX_MOVE_CHARS)
-        match = re.fullmatch(r"([1-3])-([1-3])", text)
-        if not match:
-            raise NotationError(f"{shown(text)} is not a roll: write it as 2-1 (faces 1 to 3)")
-        first, second = int(match.group(1)), int(match.group(2))
-        return cls(max(first, second), min(first, second))
-
-    def __str__(self) -> str:
-        return f"{self.high}-{self.low}"
-
-    def transformed(self, symmetry: int) -> Roll:
-        return self  # swapping the colours leaves the dice as they are
+    FACES: ClassVar[int] = FACES
+    CODE_BASE: ClassVar[int] = ROLL_CODE
 
 
 @dataclass(frozen=True, slots=True)

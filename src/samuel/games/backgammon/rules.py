@@ -20,13 +20,12 @@ import enum
 import os
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
 from samuel.games.base import (
-    MAX_MOVE_CHARS,
     MAX_POSITION_CHARS,
     IllegalMoveError,
     NotationError,
@@ -37,6 +36,7 @@ from samuel.games.base import (
     shown,
 )
 from samuel.games.classic_file import read_weights, write_weights
+from samuel.games.dice import TwoDice
 
 from . import DESCRIPTOR, kernels
 from .board import (
@@ -82,47 +82,11 @@ class Termination(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class Roll:
-    """A throw of the two dice, the high die first: ``3-1``, ``6-6``."""
+class Roll(TwoDice):
+    """A throw of the two dice, the high die first: ``3-1``, ``6-6`` (21 of them)."""
 
-    high: int
-    low: int
-
-    def __post_init__(self) -> None:
-        if not 1 <= self.low <= self.high <= 6:
-            raise ValueError(f"a roll is two dice 1-6, the high first, not {self!r}")
-
-    @property
-    def is_double(self) -> bool:
-        return self.high == self.low
-
-    @property
-    def probability(self) -> Fraction:
-        return Fraction(1 if self.is_double else 2, 36)
-
-    @property
-    def code(self) -> int:
-        return ROLL_FLAG | (10 * self.high + self.low)
-
-    @classmethod
-    def all(cls) -> list[Roll]:
-        """The 21 rolls: 1-1, 2-1, 2-2, 3-1 ... 6-6."""
-        return [cls(high, low) for high in range(1, 7) for low in range(1, high + 1)]
-
-    @classmethod
-    def parse(cls, text: str) -> Roll:
-        text = check_length(text, "a roll", MAX_MOVE_CHARS)
-        match = re.fullmatch(r"([1-6])-?([1-6])", text)
-        if not match:
-            raise NotationError(f"{shown(text)} is not a roll: write two dice 1-6, as 3-1 or 31")
-        first, second = int(match.group(1)), int(match.group(2))
-        return cls(max(first, second), min(first, second))
-
-    def __str__(self) -> str:
-        return f"{self.high}-{self.low}"
-
-    def transformed(self, symmetry: int) -> Roll:
-        return self  # swapping the colours leaves the dice as they are
+    FACES: ClassVar[int] = 6
+    CODE_BASE: ClassVar[int] = ROLL_FLAG
 
 
 @dataclass(frozen=True, slots=True)
