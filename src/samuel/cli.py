@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import importlib
 import sys
 import time
 from pathlib import Path
@@ -494,53 +495,29 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
     serve.set_defaults(run=command_serve)
 
 
-def _add_match(match: argparse.ArgumentParser) -> None:
-    from samuel.match import commands as match_commands
-
-    match_commands.add_match_arguments(match)
-    match.set_defaults(run=match_commands.command_match)
-
-
-def _add_tournament(tournament: argparse.ArgumentParser) -> None:
-    from samuel.match import commands as match_commands
-
-    match_commands.add_tournament_arguments(tournament)
-    tournament.set_defaults(run=match_commands.command_tournament)
-
-
-def _add_train(train: argparse.ArgumentParser) -> None:
-    from samuel.train import command as train_command
-
-    train_command.add_arguments(train)
-    train.set_defaults(run=train_command.command_train)
+# The commands defined in modules of their own: the module (imported only when the command's
+# options are added), the function that adds them and the one that runs the command.
+DEFINED_ELSEWHERE = {
+    "match": ("samuel.match.commands", "add_match_arguments", "command_match"),
+    "tournament": ("samuel.match.commands", "add_tournament_arguments", "command_tournament"),
+    "train": ("samuel.train.command", "add_arguments", "command_train"),
+    "zero-train": ("samuel.train.zero_command", "add_zero_arguments", "command_zero_train"),
+    "selfplay": ("samuel.tune.commands", "add_selfplay_arguments", "command_selfplay"),
+    "tune": ("samuel.tune.commands", "add_tune_arguments", "command_tune"),
+    "hillclimb": ("samuel.tune.commands", "add_hillclimb_arguments", "command_hillclimb"),
+}
 
 
-def _add_zero_train(zero_train: argparse.ArgumentParser) -> None:
-    from samuel.train import zero_command
+def _elsewhere(name: str):
+    """What adds the options of the command ``name`` of :data:`DEFINED_ELSEWHERE`."""
+    module, add, run = DEFINED_ELSEWHERE[name]
 
-    zero_command.add_zero_arguments(zero_train)
-    zero_train.set_defaults(run=zero_command.command_zero_train)
+    def add_options(parser: argparse.ArgumentParser) -> None:
+        commands = importlib.import_module(module)
+        getattr(commands, add)(parser)
+        parser.set_defaults(run=getattr(commands, run))
 
-
-def _add_selfplay(selfplay: argparse.ArgumentParser) -> None:
-    from samuel.tune import commands as tune_commands
-
-    tune_commands.add_selfplay_arguments(selfplay)
-    selfplay.set_defaults(run=tune_commands.command_selfplay)
-
-
-def _add_tune(tune: argparse.ArgumentParser) -> None:
-    from samuel.tune import commands as tune_commands
-
-    tune_commands.add_tune_arguments(tune)
-    tune.set_defaults(run=tune_commands.command_tune)
-
-
-def _add_hillclimb(hillclimb: argparse.ArgumentParser) -> None:
-    from samuel.tune import commands as tune_commands
-
-    tune_commands.add_hillclimb_arguments(hillclimb)
-    hillclimb.set_defaults(run=tune_commands.command_hillclimb)
+    return add_options
 
 
 def _add_tablebase(tablebase: argparse.ArgumentParser) -> None:
@@ -570,13 +547,18 @@ COMMANDS = (
     ("analyse", ("analyze",), "search one position", _add_analyse),
     ("play", (), "play a game in the terminal", _add_play),
     ("serve", (), "play and analyse in the browser (docs/web.md)", _add_serve),
-    ("match", (), "a fair match between two players, with statistics", _add_match),
-    ("tournament", (), "every pair plays; ratings for all", _add_tournament),
-    ("train", (), "learn by self-play (docs/training.md)", _add_train),
-    ("zero-train", (), "learn from nothing by PUCT self-play (docs/zero.md)", _add_zero_train),
-    ("selfplay", (), "labelled positions from self-play games", _add_selfplay),
-    ("tune", (), "tune the classic weights by gradient descent", _add_tune),
-    ("hillclimb", (), "tune the classic weights by matches", _add_hillclimb),
+    ("match", (), "a fair match between two players, with statistics", _elsewhere("match")),
+    ("tournament", (), "every pair plays; ratings for all", _elsewhere("tournament")),
+    ("train", (), "learn by self-play (docs/training.md)", _elsewhere("train")),
+    (
+        "zero-train",
+        (),
+        "learn from nothing by PUCT self-play (docs/zero.md)",
+        _elsewhere("zero-train"),
+    ),
+    ("selfplay", (), "labelled positions from self-play games", _elsewhere("selfplay")),
+    ("tune", (), "tune the classic weights by gradient descent", _elsewhere("tune")),
+    ("hillclimb", (), "tune the classic weights by matches", _elsewhere("hillclimb")),
     ("tablebase", (), "perfect play with the hand empty (docs/tablebase.md)", _add_tablebase),
     (
         "pipeline",
