@@ -95,7 +95,7 @@ def time_evaluations(states: np.ndarray) -> tuple[float, float | None]:
     """Seconds for one 0-ply evaluation of every state, Samuel's (best of ROUNDS) and gnubg's
     (one round; None without it)."""
     from samuel.evaluation.networks import random_network
-    from samuel.train.targets import outcome_predictions
+    from samuel.evaluation.outcomes import outcome_predictions
 
     params = random_network(RULES.number, 1)
     outcome_predictions(RULES.number, params, states[:2])  # compile (or load)

@@ -10,12 +10,13 @@ import pytest
 from samuel.evaluation import evaluators
 from samuel.evaluation import kernels as evaluation
 from samuel.evaluation.networks import network_shape, random_network
+from samuel.evaluation.outcomes import outcome_predictions
 from samuel.games import kernels as games
 from samuel.games.backgammon.rules import RULES, Roll
 from samuel.nn.network import NO_PLIES
 from samuel.nn.shape import OUTCOMES, VALUE, Network, ShapeError, network_of, outcomes_head
 from samuel.train.buffer import Samples
-from samuel.train.targets import outcome_predictions, outcome_vector, td_lambda_outcome_targets
+from samuel.train.targets import outcome_vector, td_lambda_outcome_targets
 from samuel.train.trainer import encode
 
 GAME = RULES.number

@@ -9,6 +9,7 @@ import and sees every module. A new top-level module or package must be declared
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -42,7 +43,19 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("search", ("samuel.search",)),
     # samuel.spiel (the optional OpenSpiel extra) puts Samuel's games in OpenSpiel and OpenSpiel's
     # bots among the players.
-    ("players", ("samuel.players", "samuel.spiel")),
+    # A game's parts that serve a layer above the games belong to it: its own players (gnubg,
+    # for backgammon), and its games for points, whose players decide the cube (its cube games
+    # and their match files).
+    (
+        "players",
+        (
+            "samuel.players",
+            "samuel.spiel",
+            "samuel.games.*.players",
+            "samuel.games.*.cube_game",
+            "samuel.games.*.match_file",
+        ),
+    ),
     ("matches", ("samuel.match",)),
     ("training", ("samuel.train",)),
     # Tuning labels positions by self-play (samuel.train.selfplay); blunder scoring plays games
@@ -73,7 +86,9 @@ def layer_of(module: str) -> int:
     best, best_length = None, -1
     for index, (_, prefixes) in enumerate(LAYERS):
         for prefix in prefixes:
-            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best_length:
+            # a "*" stands for one name: any game's (fnmatch's "*" would cross dots)
+            pattern = re.escape(prefix).replace(r"\*", r"[^.]+")
+            if re.fullmatch(pattern + r"(\..+)?", module) and len(prefix) > best_length:
                 best, best_length = index, len(prefix)
     if best is None:
         raise KeyError(module)

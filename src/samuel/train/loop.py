@@ -34,6 +34,7 @@ import numpy as np
 from samuel.backends import Backend, LocalBackend
 from samuel.errors import CommandError, SamuelError
 from samuel.evaluation.networks import has_moves_left, load_network, random_network, save_network
+from samuel.evaluation.outcomes import outcome_predictions
 from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
 from samuel.games import get_game
 from samuel.games import kernels as games
@@ -53,7 +54,6 @@ from .config import (
 )
 from .selfplay import SelfPlaySettings, play_selfplay, play_selfplay_parts
 from .targets import (
-    outcome_predictions,
     outcome_vector,
     plies_left_targets,
     tablebase_plies,

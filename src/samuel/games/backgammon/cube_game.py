@@ -142,7 +142,7 @@ def _swapped(score: MatchScore | None) -> MatchScore | None:
 
 def network_cube(params: np.ndarray) -> ChancesCube:
     """Cube decisions from an outcome network's six chances at 0-ply."""
-    from samuel.train.targets import outcome_predictions
+    from samuel.evaluation.outcomes import outcome_predictions
 
     def chances(position: Position) -> np.ndarray:
         found = outcome_predictions(RULES.number, params, position.encode()[None, :])[0]
@@ -178,25 +178,17 @@ def cube_decider(player):
         getattr(player, "takes", None)
     ):
         return player
+    from samuel.games.kernels import EVALUATOR_NETWORK
     from samuel.players import HumanPlayer, SearchPlayer
 
     if isinstance(player, HumanPlayer):
         return HumanCube(ask=player.read)
-    if isinstance(player, SearchPlayer) and _has_outcomes(player):
-        return network_cube(player.params)
+    if isinstance(player, SearchPlayer) and player.evaluator == EVALUATOR_NETWORK:
+        from samuel.evaluation.outcomes import has_outcomes
+
+        if has_outcomes(player.params):
+            return network_cube(player.params)
     return NeverDoubles()
-
-
-def _has_outcomes(player) -> bool:
-    from samuel.games.kernels import EVALUATOR_NETWORK
-    from samuel.nn.shape import OUTCOMES, network_of
-
-    if player.evaluator != EVALUATOR_NETWORK:
-        return False
-    try:
-        return network_of(player.params).head(OUTCOMES) is not None
-    except ValueError:
-        return False
 
 
 def play_game(
