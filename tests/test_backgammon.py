@@ -196,3 +196,16 @@ def test_passes_that_bring_a_position_back_are_no_repetition() -> None:
         game.play(Play(()))
     assert game.outcome.termination.value == "ply cap reached"  # never "threefold repetition"
     assert game.positions.count(start) > 3  # it came back again and again
+
+
+def test_eight_or_more_checkers_on_a_word_s_top_slot_encode_as_the_kernels_do() -> None:
+    # Point 16 is the 16th four-bit slot of a side's first word: 8 checkers set its sign bit.
+    for x_to_move in (True, False):
+        stacked = Position(side({16: 9, 6: 6}), side({16: 8, 1: 7}), x_to_move, None)
+        state = stacked.encode()
+        assert state.dtype == np.int64 and (state[0] < 0 and state[2] < 0)
+        assert Position.decode(state) == stacked
+        assert stacked.key == kernels.position_key(state)
+        rolled = RULES.play(stacked, Roll(6, 5))
+        children = {RULES.play(rolled, play) for play in RULES.legal_moves(rolled)}
+        assert children and all(Position.decode(c.encode()) == c for c in children)

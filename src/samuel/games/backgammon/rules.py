@@ -217,7 +217,8 @@ class Position:
                 words[2 * side + (index >> 4)] |= count << (SLOT_BITS * (index & 15))
         dice = 0 if self.dice is None else 10 * self.dice.high + self.dice.low
         words[1] |= (int(self.x_to_move) << TURN_BIT) | (dice << DICE_SHIFT)
-        return np.array(words, dtype=np.int64)
+        # a word's top slot holds a 16th point's checkers: eight or more set the sign bit
+        return np.array([w - (1 << 64) if w >> 63 else w for w in words], dtype=np.int64)
 
     @classmethod
     def decode(cls, state: np.ndarray) -> Position:
