@@ -157,3 +157,13 @@ def test_the_shipped_network_plays_backgammon_as_net() -> None:
     game = rolled_positions(3, seed=2)[-1]
     assert player.choose_move(game) in game.legal_moves()
     assert player.last is not None and player.last.depth == 1 and player.last.nodes > 21
+
+
+def test_one_searcher_serves_one_network_after_another() -> None:
+    other = random_network(RULES.number, seed=12)
+    root = RULES.encode(RULES.play(RULES.initial_position(), Roll(3, 1)))
+    shared = PliedSearcher(RULES.number)
+    first = shared.search(root, NETWORK, PARAMS, 1, candidates=3)
+    second = shared.search(root, NETWORK, other, 1, candidates=3)
+    assert first.score == PliedSearcher(RULES.number).search(root, NETWORK, PARAMS, 1, 3).score
+    assert second.score == PliedSearcher(RULES.number).search(root, NETWORK, other, 1, 3).score

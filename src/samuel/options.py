@@ -20,6 +20,7 @@ from samuel.config_options import number as number
 from samuel.config_options import positive_float as positive_float
 from samuel.config_options import positive_int as positive_int
 from samuel.config_options import whole_number as whole_number
+from samuel.games import require_part as require_part
 
 
 def sprt(text: str):
@@ -87,23 +88,6 @@ def ply_cap(args: argparse.Namespace) -> int:
     from samuel.games import descriptors
 
     return args.ply_cap if args.ply_cap is not None else descriptors()[args.game].default_ply_cap
-
-
-def require_part(game: str, part: str, what: str, why: str) -> None:
-    """Refuse ``what`` (a command, or a part of one) for a game whose package has no module
-    ``part`` (:meth:`~samuel.games.descriptor.GameDescriptor.part`), in one line naming the games
-    that have one and saying ``why`` (``{games}`` in it becomes their titles): for the parts of
-    Samuel that only some games have."""
-    from samuel.errors import UnsupportedGameError
-    from samuel.games import descriptors
-
-    games = descriptors()
-    if games[game].part(part) is None:
-        having = " and ".join(d.title for d in games.values() if d.part(part) is not None)
-        raise UnsupportedGameError(
-            f"{what} works for {having} only so far, not {games[game].title}: "
-            + why.format(games=having)
-        )
 
 
 def require_tablebase(game: str) -> None:

@@ -61,3 +61,19 @@ def descriptor_of(game: int) -> GameDescriptor:
 def default_game() -> str:
     """The game a command plays unless told: the first registered."""
     return next(iter(descriptors()))
+
+
+def require_part(game: str, part: str, what: str, why: str) -> None:
+    """Refuse ``what`` (a command, or a part of one) for a game whose package has no module
+    ``part`` (:meth:`~samuel.games.descriptor.GameDescriptor.part`), in one line naming the games
+    that have one and saying ``why`` (``{games}`` in it becomes their titles): for the parts of
+    Samuel that only some games have."""
+    from samuel.errors import UnsupportedGameError
+
+    games = descriptors()
+    if games[game].part(part) is None:
+        having = " and ".join(d.title for d in games.values() if d.part(part) is not None)
+        raise UnsupportedGameError(
+            f"{what} works for {having} only so far, not {games[game].title}: "
+            + why.format(games=having)
+        )

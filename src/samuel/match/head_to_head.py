@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from samuel.backends import Backend, RunInterrupted
-from samuel.errors import CommandError, SamuelError, UnsupportedGameError
-from samuel.games import default_game, descriptors, get_game
+from samuel.errors import CommandError, SamuelError
+from samuel.games import default_game, get_game, require_part
 from samuel.games.record import GameRecord
 from samuel.match.openings import OpeningConfig, as_opening_config
 from samuel.match.runner import PairResult, PairTask, check_match_player, run_pairs
@@ -291,12 +291,8 @@ def play_match(
         game=game,
         cube=cube,
     )
-    if cube and descriptors()[config.game].part("cube_game") is None:
-        having = [d.title for d in descriptors().values() if d.part("cube_game") is not None]
-        raise UnsupportedGameError(
-            f"--cube on works for {' and '.join(having)} only so far, not "
-            f"{descriptors()[config.game].title}: it is played with a cube"
-        )
+    if cube:
+        require_part(config.game, "cube_game", "--cube on", "{games} is played with a cube")
     started = time.perf_counter()
     rules = get_game(config.game)
     for spec in dict.fromkeys((first, second)):

@@ -185,7 +185,11 @@ class PliedSearcher:
 
     def _prepared(self, evaluator: int, params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The checked parameters and a scratch of their size (checked once for one array)."""
-        if self._checked is not None and self._checked[:2] == (evaluator, params):
+        if (
+            self._checked is not None
+            and self._checked[0] == evaluator
+            and self._checked[1] is params
+        ):
             return self._checked[2], self._checked[3]
         checked = evaluators.check_params(self.game, evaluator, params)
         scratch = np.zeros(
