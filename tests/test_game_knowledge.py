@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "samuel"
-GAME_FOLDERS = ("games/tigers", "games/draughts")
+GAME_FOLDERS = ("games/tigers", "games/draughts", "games/backgammon", "games/nardy")
 NAMES = {"tigers", "draughts", "sheep", "black", "white"}  # game and side names
 CONSTANTS = {"TIGERS_AND_SHEEP", "DRAUGHTS"}
 PACKAGES = ("samuel.games.tigers", "samuel.games.draughts")

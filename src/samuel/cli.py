@@ -230,18 +230,22 @@ def add_side_arguments(parser: argparse.ArgumentParser) -> None:
     """A player option for every side of every game (``-T/--tigers``, ``-B/--black``, ...) and
     ``--first``/``--second`` for any game: argparse cannot know the game before parsing, so
     :func:`side_players` checks afterwards that the sides given are the game's."""
+    helps: dict[tuple[str, str], list[str]] = {}  # (letter, side) -> each game's default
     for game in descriptors().values():
         defaults = game.default_players()
         for side, letter in zip(game.sides, game.side_letters, strict=True):
-            parser.add_argument(
-                f"-{letter}",
-                f"--{side}",
-                dest="side_players",
-                action=_SidePlayer,
-                const=side,
-                metavar="SPEC",
-                help=f"player for the {side} side, --game {game.name} ({defaults[side]})",
-            )
+            # games that share a side's name share its option (draughts' and nardy's --white)
+            helps.setdefault((letter, side), []).append(f"--game {game.name} ({defaults[side]})")
+    for (letter, side), games in helps.items():
+        parser.add_argument(
+            f"-{letter}",
+            f"--{side}",
+            dest="side_players",
+            action=_SidePlayer,
+            const=side,
+            metavar="SPEC",
+            help=f"player for the {side} side, {'; '.join(games)}",
+        )
     for index, ordinal in enumerate(ORDINALS):
         sides = ", ".join(game.sides[index] for game in descriptors().values())
         parser.add_argument(
@@ -270,8 +274,8 @@ def side_players(rules, given: list[tuple[str, str, str]] | None) -> dict[str, s
     for option, key, spec in given or []:
         side = rules.sides[ORDINALS.index(key)] if key in ORDINALS else key
         if side not in rules.sides:
-            owner = next(game for game in descriptors().values() if side in game.sides)
-            raise CommandError(f"{option} is a {owner.name} side; {_side_options(rules)}")
+            owners = [game.name for game in descriptors().values() if side in game.sides]
+            raise CommandError(f"{option} is a {' and '.join(owners)} side; {_side_options(rules)}")
         if side in named:
             raise CommandError(f"{named[side]} and {option} both name a player for the {side}")
         named[side], players[side] = option, spec

@@ -17,7 +17,12 @@ if TYPE_CHECKING:
     from samuel.games.descriptor import GameDescriptor
 
 # Every registered game's package, in the order commands list them.
-GAME_PACKAGES = ("samuel.games.tigers", "samuel.games.draughts", "samuel.games.backgammon")
+GAME_PACKAGES = (
+    "samuel.games.tigers",
+    "samuel.games.draughts",
+    "samuel.games.backgammon",
+    "samuel.games.nardy",
+)
 
 
 def game_packages() -> tuple[str, ...]:
