@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from samuel.errors import FileError
+from samuel.errors import CommandError, FileError
 from samuel.evaluation import kernels as evaluation
 from samuel.evaluation.evaluators import scratch_size
 from samuel.evaluation.networks import load_network, network_shape, random_network
@@ -23,6 +23,7 @@ from samuel.nn import network as N
 from samuel.nn.shape import PLAN, network_of
 from samuel.nn.weights import save_network_array
 from samuel.players import PlayerSpecError, SearchPlayer, make_player
+from samuel.train import loop as loop_module
 from samuel.train.buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples, balanced_epoch
 from samuel.train.config import TrainConfig
 from samuel.train.loop import TrainingDiverged, game_seed, train
@@ -251,6 +252,25 @@ def test_a_run_resumes_from_the_newest_generation_and_numbers_carry_on(tmp_path)
     assert rows[-1].generation == 4 and "gen-001.bin" in lines[-1]
 
 
+def test_the_learning_rate_falls_geometrically_to_the_final_one_over_the_run(tmp_path, monkeypatch):
+    config = tiny(tmp_path, generations=3, learning_rate=1e-3, final_learning_rate=1e-5)
+    assert [config.learning_rate_at(i) for i in range(3)] == pytest.approx([1e-3, 1e-4, 1e-5])
+    assert tiny(tmp_path, learning_rate=2e-3).learning_rate_at(1) == 2e-3  # constant by default
+    used = []
+    real = loop_module.train_epoch
+
+    def recording(game, params, adam, epoch, batch_size, learning_rate, *rest):
+        used.append(learning_rate)
+        return real(game, params, adam, epoch, batch_size, learning_rate, *rest)
+
+    monkeypatch.setattr(loop_module, "train_epoch", recording)
+    train(config, lambda row: None, log=lambda line: None)
+    # every epoch of a generation trains at that generation's rate (two epochs each)
+    assert used == pytest.approx([1e-3, 1e-3, 1e-4, 1e-4, 1e-5, 1e-5])
+    with pytest.raises(CommandError, match="final learning rate must be more than 0"):
+        tiny(tmp_path, final_learning_rate=0.0)
+
+
 def test_a_diverged_generation_is_not_saved_and_latest_stays_the_last_good_one(tmp_path):
     train(tiny(tmp_path, generations=1), lambda row: None, log=lambda line: None)
     good = (tmp_path / "gen-001.bin").read_bytes()
@@ -324,3 +344,18 @@ def test_each_game_has_its_own_training_defaults(monkeypatch, argv, expected):
     [config] = seen
     assert (config.game, config.generations, config.games, config.out_dir) == expected
     assert config.depth == 3 and config.match_every == 10  # the rest stay the fields' defaults
+
+
+def test_backgammon_trains_by_default_as_its_shipped_network_was_trained(monkeypatch):
+    from samuel import cli
+    from samuel.train import command
+
+    seen = []
+    monkeypatch.setattr(command, "train", lambda config, *args, **kwargs: seen.append(config))
+    for argv in (["--game", "backgammon"], ["--game", "backgammon", "--final-learning-rate", "1"]):
+        command.command_train(cli.build_parser().parse_args(["train", *argv]))
+    default, given = seen
+    assert (default.generations, default.games, default.out_dir) == (160, 500, "weights/backgammon")
+    assert (default.buffer_generations, default.epochs, default.depth) == (2, 1, 1)
+    assert (default.learning_rate, default.final_learning_rate) == (1e-3, 5e-5)
+    assert given.final_learning_rate == 1.0  # an option given wins over the game's default

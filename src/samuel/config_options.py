@@ -112,8 +112,8 @@ def add_config_options(
             default = spec["parser_default"]
         help_text = spec["help"]
         games = [f"{game} {values[name]}" for game, values in per_game.items() if name in values]
-        if default is not None and spec["store"] is None:
-            shown = "; ".join([str(default), *games])
+        if (default is not None or games) and spec["store"] is None:
+            shown = "; ".join(["none" if default is None else str(default), *games])
             help_text = f"{help_text} {spec['default_text'].format(default=shown)}"
         kwargs = dict(spec["argparse"])
         if spec["store"] is not None:

@@ -46,6 +46,13 @@ class TrainConfig:
     epochs: int = option_field(2, "passes over the samples per generation", type=non_negative_int)
     batch_size: int = option_field(256, "positions per optimiser step", type=positive_int)
     learning_rate: float = option_field(1e-3, "Adam's learning rate", type=positive_float)
+    final_learning_rate: float | None = option_field(  # None: the rate stays constant
+        None,
+        "let the learning rate fall geometrically from --learning-rate to this over the "
+        "run's generations; none keeps it constant",
+        type=positive_float,
+        metavar="RATE",
+    )
     match_games: int = option_field(100, "games per match", type=positive_int)
     match_every: int = option_field(
         10, "play matches every this many generations", type=positive_int
@@ -106,6 +113,10 @@ class TrainConfig:
             (self.batch_size >= 1, "batch size must be at least 1"),
             (self.learning_rate > 0.0, "learning rate must be more than 0"),
             (
+                self.final_learning_rate is None or self.final_learning_rate > 0.0,
+                "final learning rate must be more than 0",
+            ),
+            (
                 self.match_games >= 2 and self.match_games % 2 == 0,
                 "match games must be an even number, at least 2 (each opening is played twice)",
             ),
@@ -144,6 +155,17 @@ class TrainConfig:
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
+
+    def learning_rate_at(self, index: int) -> float:
+        """The learning rate of this run's generation ``index`` (0 for its first): constant, or
+        falling geometrically to ``final_learning_rate`` at its last. A network's temporal
+        differences stay noisy, so a constant rate keeps the weights wandering once the
+        network has learned what it can at that rate (backgammon's lost ground after about
+        40,000 games); a falling one lets them settle."""
+        if self.final_learning_rate is None or self.generations == 1:
+            return self.learning_rate
+        fraction_done = index / (self.generations - 1)
+        return self.learning_rate * (self.final_learning_rate / self.learning_rate) ** fraction_done
 
 
 def has_tablebase(game: str) -> bool:

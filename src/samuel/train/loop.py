@@ -399,6 +399,7 @@ def train(
             whole = Samples.concatenate([first_pool, second_pool, buffer.pool(DRAW)], state_size)
             plies_before = plies_error(game, params, whole)
         rng = np.random.default_rng([TRAINING_SEED, generation])
+        learning_rate = config.learning_rate_at(generation - last - 1)
         train_started = time.perf_counter()
         trained = 0
         for _ in range(config.epochs):
@@ -410,14 +411,14 @@ def train(
                 adam,
                 epoch,
                 config.batch_size,
-                config.learning_rate,
+                learning_rate,
                 rng,
                 config.moves_left_weight,
                 config.heads_only,
             )
         train_seconds = time.perf_counter() - train_started
         if not np.all(np.isfinite(params)):
-            raise diverged(out_dir, generation, config.learning_rate)
+            raise diverged(out_dir, generation, learning_rate)
         first_after = mean_loss(game, params, first_pool)
         second_after = mean_loss(game, params, second_pool)
         if moves_left:

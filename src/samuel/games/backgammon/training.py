@@ -13,7 +13,15 @@ from __future__ import annotations
 # needs no random moves to vary (the dice do it), and a 1-ply search (the play whose position
 # the network likes best: TD-Gammon's) is what learning from scratch can afford; its own folder
 # keeps a run of one game from resuming from another's weights.
+# The samples and rate that trained the shipped network (docs/backgammon.md, "Strength"): each
+# generation's games and the one before, one pass, at a rate falling from 1e-3 to 5e-5 over 160
+# generations. Five generations of two passes at a constant rate learned more slowly for the
+# same games and then lost ground.
 TRAIN_DEFAULTS: dict[str, object] = {
+    "generations": 160,
+    "buffer_generations": 2,
+    "epochs": 1,
+    "final_learning_rate": 5e-5,
     "depth": 1,
     "random_plies": 0,
     "epsilon": 0.0,
