@@ -173,6 +173,19 @@ def test_a_finished_game_scores_win_mars_and_koks(black: dict[int, int], points:
     assert RULES.chance_outcomes(position) == [] and RULES.legal_moves(position) == []
 
 
+def test_a_game_ended_beside_a_long_run_reads_back() -> None:
+    # Black's nine points running on White's path were legal while White's last checker stood
+    # past them; bearing it off ends the game (a mars) with the run still there
+    before = RULES.parse_position("1x1,offx14/9x1,8x1,7x2,6x1,5x1,4x1,3x1,2x2,1x5 w 2-1")
+    [play] = RULES.legal_moves(before)
+    end = RULES.play(before, play)
+    assert str(end) == "offx15/9x1,8x1,7x2,6x1,5x1,4x1,3x1,2x2,1x5 b"
+    assert RULES.parse_position(str(end)) == end
+    assert end.decided_outcome().points == 2
+    with pytest.raises(NotationError, match="no White checker past them"):  # none past: refused
+        RULES.parse_position("24x15/9x1,8x1,7x2,6x1,5x1,4x1,3x1,2x2,1x5 w")
+
+
 def test_positions_read_back_and_name_the_start() -> None:
     start = RULES.initial_position()
     assert str(start) == "24x15/24x15 w" and RULES.parse_position("24x15/24x15 w") == start

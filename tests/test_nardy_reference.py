@@ -284,3 +284,8 @@ def test_win_mars_and_koks():
     assert ref.format(last) == "offx15/20x15 b"
     assert ref.result(last) == 3
     assert ref.plays(last, 6, 6) == set()
+    # Black's nine points running were legal while White had a checker past them; White's last
+    # checker off ends the game with them still there, and the finished position reads back.
+    (end,) = ref.plays(ref.parse("1x1,offx14/9x1,8x1,7x2,6x1,5x1,4x1,3x1,2x2,1x5 w"), 2, 1)
+    assert ref.format(end) == "offx15/9x1,8x1,7x2,6x1,5x1,4x1,3x1,2x2,1x5 b"
+    assert ref.parse(ref.format(end)) == end and ref.result(end) == 2

@@ -345,6 +345,7 @@ def test_the_shipped_networks_load_bit_for_bit():
         ),
         # backgammon's: six chances, no value head (version 5 says the whole shape)
         "shipped-backgammon.bin": (5, 2, Network(196, heads=(S.outcomes_head(6),))),
+        "shipped-nardy.bin": (5, 3, Network(194, heads=(S.outcomes_head(6),))),  # long nardy's
     }
     shipped = sorted(path.name for path in NETWORKS_FOLDER.glob("*.bin"))
     assert shipped == sorted(expected)

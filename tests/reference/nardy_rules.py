@@ -349,9 +349,11 @@ def parse(text: str) -> Position:
             raise ValueError(f"White's point {p} (Black's {other_point(p)}) holds both sides")
     if white_off == CHECKERS and black_off == CHECKERS:
         raise ValueError("both sides have borne off all 15")
-    if breaks_six_block(white, black):
+    # the rule limits moves: once a side has borne off every checker the game is over, and a
+    # six the other side made while checkers of it stood ahead stays on the board
+    if any(black) and breaks_six_block(white, black):
         raise ValueError("White holds six points in a row with no Black checker ahead")
-    if breaks_six_block(black, white):
+    if any(white) and breaks_six_block(black, white):
         raise ValueError("Black holds six points in a row with no White checker ahead")
     return Position(white, black, white_off, black_off, side)
 

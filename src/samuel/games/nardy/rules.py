@@ -271,10 +271,14 @@ class Position:
 def six_block_breach(position: Position) -> str | None:
     """What breaks the six-block rule in ``position``, or None: a side holding six or more
     points running along the other side's path with none of the other side's checkers past
-    them (a position no game reaches: the rule refuses the step that would make it)."""
+    them (a position no game reaches: the rule refuses the step that would make it). Once the
+    other side has borne off every checker the game is over, and a run made while its checkers
+    stood past it stays on the board: no breach."""
     for side in (WHITE, BLACK):
         mine, theirs = position.side(side), position.side(1 - side)
         lowest = next((q for q in range(1, POINTS + 1) if theirs[q - 1]), POINTS + 1)
+        if lowest > POINTS:
+            continue
         run = 0
         for q in range(1, POINTS + 2):  # the other side's points, from its 1 up
             if q <= POINTS and mine[across(q) - 1]:

@@ -12,8 +12,14 @@ from __future__ import annotations
 
 # ``samuel train``'s defaults where they differ from TrainConfig's fields, as backgammon's: the
 # dice vary the games (no random moves), a 1-ply search is what learning from scratch can
-# afford, and its own folder keeps a run of one game from resuming from another's weights.
+# afford, each generation trains once on its games and the one before at a falling rate
+# (backgammon's recipe), and its own folder keeps a run of one game from resuming from another's
+# weights.
 TRAIN_DEFAULTS: dict[str, object] = {
+    "generations": 100,
+    "buffer_generations": 2,
+    "epochs": 1,
+    "final_learning_rate": 5e-5,
     "depth": 1,
     "random_plies": 0,
     "epsilon": 0.0,
@@ -27,8 +33,8 @@ ZERO_FOLDER = "weights/zero-nardy"
 # The classes of a win: win (oyn), mars, koks (the outcome head's 2 x 3 outputs).
 OUTCOME_CLASSES = 3
 
-# No earlier input layout and no network shipped yet.
+# No earlier input layout; the network shipped as `net` (docs/nardy.md, "Strength").
 EARLIER_INPUTS: tuple[int, ...] = ()
-SHIPPED = None
+SHIPPED = "shipped-nardy.bin"
 SHIPPED_ZERO = None
 SHIPPED_MOVES_LEFT = None
