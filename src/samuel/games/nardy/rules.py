@@ -35,6 +35,7 @@ from samuel.games.base import (
 )
 from samuel.games.classic_file import read_weights, write_weights
 from samuel.games.dice import TwoDice
+from samuel.games.dice_plays import CompiledPlays
 
 from . import DESCRIPTOR, kernels
 from .board import (
@@ -374,7 +375,7 @@ def draw_board(position: Position) -> str:
     return "\n".join(lines)
 
 
-class Nardy(PositionRules):
+class Nardy(CompiledPlays, PositionRules):
     """The :class:`~samuel.games.base.GameRules` of long nardy (``docs/rules-nardy.md``)."""
 
     name = DESCRIPTOR.name
@@ -395,39 +396,18 @@ class Nardy(PositionRules):
     terminations = Termination
     record_format = RecordFormat(game_tag="Game", game_value=DESCRIPTOR.title, start_tag="Start")
     outcome_classes = {1: "win", 2: "mars", 3: "koks"}  # noqa: RUF012
+    kernels = kernels
+    position_type = Position
+    play_type = Play
+    roll_type = Roll
+    max_plays = MAX_PLAYS
+    state_words = STATE_WORDS
 
     def __repr__(self) -> str:
         return "Nardy()"
 
     def initial_position(self) -> Position:
         return Position(START, START, True, None)
-
-    def _codes(self, position: Position) -> tuple[np.ndarray, list[int]]:
-        """The position's state and its legal plays' codes, in the compiled generator's order."""
-        state = position.encode()
-        moves = np.empty(MAX_PLAYS, dtype=np.int64)
-        n = kernels.generate_plays(state, moves)
-        return state, moves[:n].tolist()
-
-    @staticmethod
-    def _after(state: np.ndarray, code: int) -> Position:
-        child = np.empty(STATE_WORDS, dtype=np.int64)
-        kernels.play_move(state, code, child)
-        return Position.decode(child)
-
-    def plays(self, position: Position) -> dict[Play, Position]:
-        """Every legal play of the rolled dice and the position it leaves, in the compiled
-        generator's order; none at a chance node or once the game is over."""
-        state, codes = self._codes(position)
-        return {Play.from_code(code): self._after(state, code) for code in codes}
-
-    def legal_moves(self, position: Position) -> list[Play]:
-        return [Play.from_code(code) for code in self._codes(position)[1]]
-
-    def chance_outcomes(self, position: Position) -> list[tuple[Roll, float]]:
-        if not position.is_chance_node():
-            return []
-        return [(roll, float(roll.probability)) for roll in Roll.all()]
 
     def play(self, position: Position, move: Play | Roll) -> Position:
         if isinstance(move, Roll):
