@@ -34,6 +34,7 @@ from samuel.nn.weights import (
     file_bytes,
     header_bytes,
     read_network,
+    read_weights,
     save_network_array,
 )
 from samuel.players import SHIPPED_NETWORK
@@ -332,8 +333,8 @@ def test_older_versions_read_as_the_networks_they_always_were(tmp_path, version,
 
 
 def test_the_shipped_networks_load_bit_for_bit():
-    """Every shipped file (versions 1, 3, 4 and 5) reads as the shape its header says, with exactly
-    the parameters it holds."""
+    """Every shipped file (versions 1, 3, 4, 5 and 6) reads as the shape its header says, with
+    exactly the parameters it holds."""
     expected = {
         "shipped.bin": (1, 0, Network(52)),
         "shipped-draughts.bin": (3, 1, Network(128)),
@@ -345,10 +346,13 @@ def test_the_shipped_networks_load_bit_for_bit():
         ),
         # backgammon's: six chances, no value head (version 5 says the whole shape)
         "shipped-backgammon.bin": (5, 2, Network(196, heads=(S.outcomes_head(6),))),
-        "shipped-nardy.bin": (5, 3, Network(194, heads=(S.outcomes_head(6),))),  # long nardy's
     }
+    phased = {"shipped-nardy.bin": (3, 3, Network(194, heads=(S.outcomes_head(6),)))}
     shipped = sorted(path.name for path in NETWORKS_FOLDER.glob("*.bin"))
-    assert shipped == sorted(expected)
+    assert shipped == sorted([*expected, *phased])
+    for name, (game, phases, shape) in phased.items():  # version 6: a network per phase
+        loaded = read_weights(NETWORKS_FOLDER / name)
+        assert (loaded.game, loaded.networks) == (game, (shape,) * phases)
     for name, (version, game, shape) in expected.items():
         content = (NETWORKS_FOLDER / name).read_bytes()
         assert struct.unpack("<I", content[4:8])[0] == version

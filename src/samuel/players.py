@@ -531,7 +531,13 @@ def _number(options: dict[str, str], key: str, kind, spec: str, low, high):
 def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[int, np.ndarray]:
     """The evaluator number and parameters a searching player's name asks for."""
     from samuel.evaluation.hybrid import default_scale, hybrid_parameters
-    from samuel.evaluation.networks import load_network, shipped_moves_left_network, shipped_network
+    from samuel.evaluation.networks import (
+        load_network,
+        load_network_or_phases,
+        shipped_moves_left_network,
+        shipped_network,
+    )
+    from samuel.nn.phased import is_phased
     from samuel.nn.weights import WeightsFileError
 
     evaluator = {"classic": game_kernels.EVALUATOR_CLASSIC, "hybrid": game_kernels.EVALUATOR_HYBRID}
@@ -581,9 +587,15 @@ def _evaluation(name: str, options: dict[str, str], rules: GameRules) -> tuple[i
         # the same value, with the head the nudge reads, where one is shipped
         path = shipped_moves_left_network(rules.number) or path
     try:
-        network_params = load_network(path, rules.number)
+        network_params = load_network_or_phases(path, rules.number)
     except WeightsFileError as error:
         raise PlayerSpecError(str(error)) from None
+    if is_phased(network_params):
+        if _switch(options, "moves_left", "off", name):
+            raise PlayerSpecError(
+                f"{quoted(name)} holds one network per phase, without a moves-left head"
+            )
+        return game_kernels.EVALUATOR_PHASED, network_params
     return _network_evaluation(name, options, rules, network_params)
 
 

@@ -248,3 +248,8 @@ def move_action(game: int, state: np.ndarray, move: int) -> int:
 @inline_kernel
 def action_symmetry(game: int, symmetry: int, action: int) -> int:
     return action if 0 <= symmetry < 2 and 0 <= action < ACTIONS else -1
+
+
+@inline_kernel
+def phase(game: int, state: np.ndarray) -> int:
+    return 0  # one phase: one network values every position

@@ -4,7 +4,8 @@ Each evaluator of :func:`samuel.evaluation.kernels.evaluate` reads its own array
 weights (float64; the named features', with or without the piece-square tables after them), a
 network (float32, with or without the moves-left head: the plain network evaluator reads the value
 part), the hybrid's ``[scale, classic weights, network]`` and the moves-left evaluator's
-``[threshold, max effect, slope, network with the head]`` (float32). numba checks no bounds, so
+``[threshold, max effect, slope, network with the head]`` and a network per phase's packed
+networks (float32, :mod:`samuel.nn.phased`). numba checks no bounds, so
 a short array would be read past its end: every caller that hands parameters to a kernel from
 outside (a store, a file, another process) checks them here first.
 """
@@ -17,19 +18,21 @@ from samuel.games import kernels
 from samuel.nn.shape import PLIES
 
 from . import kernels as evaluation
-from .networks import check_network
+from .networks import check_network, check_phased
 
 DTYPES = {
     kernels.EVALUATOR_CLASSIC: np.float64,
     kernels.EVALUATOR_NETWORK: np.float32,
     kernels.EVALUATOR_HYBRID: np.float32,
     kernels.EVALUATOR_MOVES_LEFT: np.float32,
+    kernels.EVALUATOR_PHASED: np.float32,
 }
 NAMES = {
     kernels.EVALUATOR_CLASSIC: "classic weights",
     kernels.EVALUATOR_NETWORK: "network parameters",
     kernels.EVALUATOR_HYBRID: "hybrid parameters",
     kernels.EVALUATOR_MOVES_LEFT: "moves-left parameters",
+    kernels.EVALUATOR_PHASED: "networks per phase",
 }
 
 
@@ -61,6 +64,12 @@ def check_params(game: int, evaluator: int, params) -> np.ndarray:
         raise ValueError(f"{title}'s {what} are a flat array, not one of shape {array.shape}")
     if not np.isfinite(array).all():
         raise ValueError(f"{title}'s {what} hold a NaN or an infinity")
+    if evaluator == kernels.EVALUATOR_PHASED:
+        try:
+            check_phased(array, game)
+        except ValueError as error:
+            raise ValueError(f"{title}'s {what}: {error}") from None
+        return array
     start = network_start(game, evaluator)
     if start < 0:
         counts = (sizes.classic_features, sizes.classic_weights)

@@ -13,6 +13,7 @@ from samuel.games.compiled_game import (
     EVALUATOR_HYBRID,
     EVALUATOR_MOVES_LEFT,
     EVALUATOR_NETWORK,
+    EVALUATOR_PHASED,
     MAX_SET_INPUTS,
     MOVES_LEFT_NETWORK,
     NETWORK_SCRATCH,
@@ -23,9 +24,12 @@ from samuel.games.kernels import (
     classic_feature_count,
     network_inputs,
     network_sign,
+    phase,
+    phase_count,
 )
 from samuel.jit import kernel
 from samuel.nn import network
+from samuel.nn.phased import OFFSETS
 from samuel.nn.shape import FORWARD_SCRATCH
 
 # The moves-left evaluator's reference, the head's plies left at the search's root, which the
@@ -46,6 +50,24 @@ def network_value(
     if network_sign(game, state) < 0:
         return -value
     return value
+
+
+@kernel
+def phase_network_start(game: int, params: np.ndarray, state: np.ndarray) -> int:
+    """Where the network of ``state``'s phase starts in a network per phase's packed array
+    (:mod:`samuel.nn.phased`, checked to hold the game's phases)."""
+    return int(params[OFFSETS + phase(game, state)])
+
+
+@kernel
+def phased_value(
+    game: int, params: np.ndarray, state: np.ndarray, scratch: np.ndarray, active: np.ndarray
+) -> float:
+    """The value of a position by the network of its own phase, first player's point of view:
+    every position a search or a game reaches is valued by its phase's network."""
+    return network_value(
+        game, params[phase_network_start(game, params, state) :], state, scratch, active
+    )
 
 
 @kernel
@@ -107,7 +129,11 @@ def scratch_size(game: int, evaluator: int, params: np.ndarray) -> int:
     features, or the network's set inputs and forward pass (as its plan says), whichever is more,
     and the moves-left reference last."""
     room = classic_feature_count(game)
-    if evaluator != EVALUATOR_CLASSIC:
+    if evaluator == EVALUATOR_PHASED:
+        for p in range(phase_count(game)):
+            start = int(params[OFFSETS + p])
+            room = max(room, NETWORK_SCRATCH + int(params[start + FORWARD_SCRATCH]))
+    elif evaluator != EVALUATOR_CLASSIC:
         start = MOVES_LEFT_NETWORK
         if evaluator == EVALUATOR_NETWORK:
             start = 0
@@ -133,7 +159,8 @@ def evaluate(
     network`` (both in the first player's view), its parameters packed as
     :mod:`samuel.evaluation.hybrid` says; the network runs first, since the classic features then
     overwrite the start of the scratch space. The moves-left evaluator is
-    :func:`moves_left_value`, its parameters packed as :mod:`samuel.evaluation.moves_left` says.
+    :func:`moves_left_value`, its parameters packed as :mod:`samuel.evaluation.moves_left` says;
+    a network per phase, :func:`phased_value`.
     """
     if evaluator == EVALUATOR_CLASSIC:
         return classic_evaluate(game, state, params, scratch)
@@ -146,4 +173,6 @@ def evaluate(
         return classic + params[0] * value
     if evaluator == EVALUATOR_MOVES_LEFT:
         return moves_left_value(game, params, state, scratch, active)
+    if evaluator == EVALUATOR_PHASED:
+        return phased_value(game, params, state, scratch, active)
     raise ValueError("no such evaluator")

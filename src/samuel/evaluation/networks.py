@@ -25,8 +25,15 @@ import numpy as np
 from samuel.games import descriptors, kernels
 from samuel.games.actions import action_count
 from samuel.nn import shape as nn_shape
+from samuel.nn.phased import is_phased, pack_phases, phase_networks, phases_of
 from samuel.nn.shape import HIDDEN, PLIES, POLICY, Network, ShapeError, network_of
-from samuel.nn.weights import WeightsFileError, read_network, save_network_array
+from samuel.nn.weights import (
+    PhasedFile,
+    WeightsFileError,
+    read_weights,
+    save_network_array,
+    save_phased_array,
+)
 from samuel.nn.zero import zero_shape
 
 NETWORKS_FOLDER = Path(__file__).parent.parent / "nn"  # where the shipped networks are
@@ -167,16 +174,30 @@ def load_network(path: str | os.PathLike, game: int) -> np.ndarray:
     return _read_for(path, _base(game), zero_network=False)
 
 
-def _read_for(path: str | os.PathLike, base: int, zero_network: bool) -> np.ndarray:
+def _read_for(
+    path: str | os.PathLike, base: int, zero_network: bool, phased: bool = False
+) -> np.ndarray:
     """The network in the file at ``path``, checked to be for the game numbered ``base``: its
     game, its kind (a Zero network or a value network), and its input count (a value network of
-    an earlier layout widened to the present one)."""
+    an earlier layout widened to the present one). With ``phased``, a file of one network per
+    phase is read too (as its packed array, each phase's network checked)."""
     title = kernels.GAMES[base].title
-    loaded = read_network(path)
+    loaded = read_weights(path)
     if loaded.game != base:
         other = kernels.GAMES.get(loaded.game)
         made_for = other.title if other else f"game number {loaded.game}, which this program lacks"
         raise WeightsFileError(f"{path} is a network for {made_for}, not {title}")
+    if isinstance(loaded, PhasedFile):
+        if not phased or zero_network:
+            raise WeightsFileError(
+                f"{path} holds one network per phase ({len(loaded.networks)} phases), where one "
+                "network is wanted"
+            )
+        try:
+            check_phased(loaded.array, base)
+        except ValueError as error:
+            raise WeightsFileError(f"{path}: {error}") from None
+        return loaded.array
     shape = loaded.network
     if zero_network and not shape.has(POLICY):
         raise WeightsFileError(f"{path} is a value network without a policy, not a Zero network")
@@ -194,6 +215,73 @@ def _read_for(path: str | os.PathLike, base: int, zero_network: bool) -> np.ndar
     if shape.inputs != inputs:
         raise WeightsFileError(f"{path} has {shape.inputs} inputs; {title}'s network has {inputs}")
     return loaded.array
+
+
+def phase_count(game: int) -> int:
+    """The phases the game tells apart (1: it has none, and no network per phase)."""
+    return kernels.GAMES[_base(game)].phases
+
+
+def check_phased(params: np.ndarray, game: int) -> tuple[Network, ...]:
+    """Each phase's shape; ValueError unless ``params`` is a packed network per phase
+    (:mod:`samuel.nn.phased`) of the game's phases, each a network for the game."""
+    title = kernels.GAMES[_base(game)].title
+    phases = phase_count(game)
+    if phases < 2:
+        raise ValueError(f"{title} is played in one phase: it has no network per phase")
+    try:
+        shapes = phases_of(params)
+    except ShapeError as error:
+        raise ValueError(f"not a network per phase for {title}: {error}") from None
+    if len(shapes) != phases:
+        raise ValueError(f"{title} has {phases} phases, not {len(shapes)}")
+    for network in phase_networks(params):
+        check_network(network, game)
+    return shapes
+
+
+def is_phased_network(params, game: int) -> bool:
+    """Whether ``params`` is a packed network per phase for the game."""
+    try:
+        check_phased(params, game)
+    except ValueError:
+        return False
+    return True
+
+
+def phased_network(game: int, network: np.ndarray) -> np.ndarray:
+    """A network per phase for the game whose every phase starts as ``network``."""
+    check_network(network, game)
+    return pack_phases([network.copy() for _ in range(phase_count(game))])
+
+
+def random_phased_network(game: int, seed: int, hidden: tuple[int, ...] = HIDDEN) -> np.ndarray:
+    """The game's network per phase, each phase's network He-initialised from its own seed (the
+    ``seed`` and the phase's number)."""
+    from samuel.seeds import derive_seed
+
+    shape = network_shape(game, False, hidden)
+    return pack_phases([shape.random(derive_seed(seed, p)) for p in range(phase_count(game))])
+
+
+def save_phased_network(params: np.ndarray, path: str | os.PathLike, game: int) -> None:
+    """Write the game's network per phase to ``path`` (TSNN version 6), atomically."""
+    check_phased(params, game)
+    save_phased_array(params, path, _base(game))
+
+
+def load_network_or_phases(path: str | os.PathLike, game: int) -> np.ndarray:
+    """The network in the weights file at ``path``, or its packed network per phase (a version
+    6 file), for the game; :class:`WeightsFileError` saying what is wrong."""
+    return _read_for(path, _base(game), zero_network=False, phased=True)
+
+
+def save_any_network(params: np.ndarray, path: str | os.PathLike, game: int) -> None:
+    """Write the game's network, or network per phase, to ``path``, atomically."""
+    if is_phased(params):
+        save_phased_network(params, path, game)
+    else:
+        save_network(params, path, game)
 
 
 def zero_network_shape(game: int) -> Network:

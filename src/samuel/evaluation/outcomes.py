@@ -13,7 +13,10 @@ from samuel.games import kernels as games
 from samuel.games.compiled_game import MAX_SET_INPUTS, NETWORK_SCRATCH, NETWORK_VALUES
 from samuel.jit import kernel
 from samuel.nn import network
+from samuel.nn.phased import is_phased, phase_networks
 from samuel.nn.shape import OUTCOMES, ShapeError, network_of
+
+from .phases import by_phase
 
 
 def has_outcomes(params: np.ndarray) -> bool:
@@ -40,7 +43,18 @@ def _outcome_predictions(game, params, states, scratch, active, out):
 
 def outcome_predictions(game: int, params: np.ndarray, states: np.ndarray) -> np.ndarray:
     """The outcome head's chances for each of ``states`` (n, 2k), in the first player's view
-    (a network in the side to move's view has its wins and losses swapped for the other side)."""
+    (a network in the side to move's view has its wins and losses swapped for the other side).
+    ``params`` may be a network per phase: each position is read by its phase's network."""
+    if is_phased(params):
+        networks = phase_networks(params)
+        states = np.ascontiguousarray(states, dtype=np.int64)
+        out = None
+        for network, chosen in zip(networks, by_phase(game, states), strict=True):
+            predicted = outcome_predictions(game, network, states[chosen])
+            if out is None:
+                out = np.empty((len(states), predicted.shape[1]), dtype=np.float32)
+            out[chosen] = predicted
+        return out
     shape = network_of(params)
     head = shape.head(OUTCOMES)
     if head is None:

@@ -21,12 +21,16 @@ EVALUATOR_HYBRID = 2  # params: [scale, classic weights, network] (float32; eval
 # evaluation/moves_left.py): the network's value, nudged by its plies-left estimate when decided
 EVALUATOR_MOVES_LEFT = 3
 MOVES_LEFT_NETWORK = 3  # where the network starts in the moves-left evaluator's params
+# params: one network per phase, packed (float32; nn/phased.py): each position is valued by the
+# network of its own phase (the game's compiled ``phase``)
+EVALUATOR_PHASED = 4
 
 EVALUATOR_NAMES = {
     EVALUATOR_CLASSIC: "classic",
     EVALUATOR_NETWORK: "network",
     EVALUATOR_HYBRID: "hybrid",
     EVALUATOR_MOVES_LEFT: "network with moves left",
+    EVALUATOR_PHASED: "network per phase",
 }
 
 # Whose point of view a game's network value is in (CompiledGame.network_view).
@@ -41,21 +45,27 @@ NETWORK_VALUES = 0
 NETWORK_SCRATCH = MAX_SET_INPUTS
 
 
-def evaluators(classic_features: int, most_set_inputs: int, network: bool = True) -> dict:
+def evaluators(
+    classic_features: int, most_set_inputs: int, network: bool = True, phases: int = 1
+) -> dict:
     """Evaluator number -> the float32 scratch entries it uses, for a game with that many
-    classic features and set inputs (``network=False``: the classic evaluator only), beside the
-    network's own (:func:`samuel.evaluation.evaluators.scratch_size` adds those)."""
+    classic features and set inputs (``network=False``: the classic evaluator only) and phases
+    (more than one: a network per phase too), beside the network's own
+    (:func:`samuel.evaluation.evaluators.scratch_size` adds those)."""
     if most_set_inputs > MAX_SET_INPUTS:
         raise ValueError(f"{most_set_inputs} set inputs are more than {MAX_SET_INPUTS}")
     if not network:
         return {EVALUATOR_CLASSIC: classic_features}
-    return {
+    offered = {
         EVALUATOR_CLASSIC: classic_features,
         EVALUATOR_NETWORK: NETWORK_SCRATCH,
         # the network first, then the classic features over the start of the same space
         EVALUATOR_HYBRID: max(NETWORK_SCRATCH, classic_features),
         EVALUATOR_MOVES_LEFT: NETWORK_SCRATCH,  # the head reads what the forward pass left
     }
+    if phases > 1:
+        offered[EVALUATOR_PHASED] = NETWORK_SCRATCH
+    return offered
 
 
 @dataclass(frozen=True)
@@ -83,6 +93,9 @@ class CompiledGame:
     # functions move_action and action_symmetry give its moves; 0: no action space (Samuel
     # Zero, its PUCT search and the OpenSpiel adapter refuse the game).
     actions: int = 0
+    # The phases its compiled ``phase`` tells apart (seed 001's routing: a network per phase);
+    # 1: the game is one phase, and ``phase`` always says 0.
+    phases: int = 1
 
 
 # Errors a game's interface functions raise. Those are inlined into their callers

@@ -63,6 +63,11 @@ INTERFACE = {
         "the policy's action of a legal move (0 to COMPILED.actions - 1; -1 or a raising call"
         " for a code that stands for none)",
     ),
+    "phase": (
+        "state",
+        "the position's phase, 0 to COMPILED.phases - 1 (which network of a network per phase"
+        " values it); 0 in a game of one phase",
+    ),
     "action_symmetry": (
         "symmetry, action",
         "the action in the image of its position under the symmetry (-1 or a raising call for a"
@@ -76,6 +81,7 @@ CONSTANTS = {
     "classic_feature_count": "classic_features",
     "chance_outcomes": "chance_outcomes",
     "policy_actions": "actions",
+    "phase_count": "phases",
 }
 
 # Inlined into each caller, as are the games' own interface functions: one call deep at every

@@ -58,6 +58,7 @@ from .compiled_game import (  # noqa: F401  (compiled code reads these names fro
     EVALUATOR_MOVES_LEFT,
     EVALUATOR_NAMES,
     EVALUATOR_NETWORK,
+    EVALUATOR_PHASED,
     MAX_SET_INPUTS,
     MOVES_LEFT_NETWORK,
     NETWORK_SCRATCH,
@@ -98,6 +99,8 @@ chance_outcomes = _dispatch.chance_outcomes
 move_action = _dispatch.move_action
 action_symmetry = _dispatch.action_symmetry
 policy_actions = _dispatch.policy_actions
+phase = _dispatch.phase
+phase_count = _dispatch.phase_count
 
 GAMES: dict[int, CompiledGame] = {
     number: importlib.import_module(module).COMPILED

@@ -17,6 +17,10 @@ bytes    contents (version 5)
 then     every parameter as f32, in the network's order (:mod:`samuel.nn.shape`)
 =======  =====================================================
 
+Version 6 holds **one network per phase** (:mod:`samuel.nn.phased`): magic, version (6), the
+game, the number of phases (u32, 2 to ``MAX_PHASES``), then each phase's network, phase 0 first,
+as a whole version 5 record (from its own ``TSNN`` on), all of the same game and inputs.
+
 The older versions are read, and load as the networks they always were, bit for bit; all of
 them have the shared layers 64-32:
 
@@ -48,6 +52,7 @@ import numpy as np
 from samuel.errors import SamuelError
 from samuel.files import FileError, open_regular, write_atomically
 
+from .phased import MAX_PHASES, pack_phases, phase_networks
 from .shape import (
     HIDDEN,
     MAX_HEAD_LAYERS,
@@ -71,7 +76,9 @@ HEADERS = {
     3: struct.Struct("<4s6I"),  # magic, version, game, inputs, hidden 1, hidden 2, heads
     4: struct.Struct("<4s7I"),  # ... heads, actions: a Zero network
     5: struct.Struct("<4s8I"),  # magic, version, game, inputs, layers, 3 widths, heads
+    6: struct.Struct("<4s3I"),  # magic, version, game, phases: then a version 5 record each
 }
+PHASED_VERSION = 6
 HEAD_RECORD = struct.Struct("<6I")  # version 5: kind, outputs, source, layers, 2 widths
 HEAD_VALUE = 1  # version 3's heads field's bits
 HEAD_MOVES_LEFT = 2
@@ -96,6 +103,20 @@ MAX_FILE_BYTES = 1 << 30
 
 class WeightsFileError(SamuelError, ValueError):
     """A weights file that cannot be loaded (or is not for the game that wants it)."""
+
+
+@dataclass(frozen=True)
+class PhasedFile:
+    """What a version 6 weights file holds: the game and one network per phase, packed
+    (:mod:`samuel.nn.phased`)."""
+
+    game: int
+    networks: tuple[Network, ...]
+    array: np.ndarray
+
+    @property
+    def inputs(self) -> int:
+        return self.networks[0].inputs
 
 
 @dataclass(frozen=True)
@@ -125,6 +146,19 @@ def save_network_array(array: np.ndarray, path: str | os.PathLike, game: int) ->
     """Write the network ``array`` (plan and parameters) of game ``game`` in the TSNN format,
     version 5, atomically. Refuses (``ValueError``) an array that is no network's and parameters
     that are not finite: such a file could never be loaded, so the caller must stop first."""
+    write_atomically(Path(path), _record(array, game))
+
+
+def save_phased_array(array: np.ndarray, path: str | os.PathLike, game: int) -> None:
+    """Write the packed networks per phase ``array`` (:mod:`samuel.nn.phased`) of game ``game``
+    as TSNN version 6, atomically; ValueError as :func:`save_network_array` says."""
+    networks = phase_networks(array)
+    head = HEADERS[PHASED_VERSION].pack(MAGIC, PHASED_VERSION, game, len(networks))
+    write_atomically(Path(path), head + b"".join(_record(net, game) for net in networks))
+
+
+def _record(array: np.ndarray, game: int) -> bytes:
+    """The version 5 record (header and parameters) of the network ``array``."""
     shape = network_of(array)
     if not 0 <= game < 1 << 32:
         raise ValueError(f"a game id is a 32-bit number, not {game}")
@@ -138,12 +172,24 @@ def save_network_array(array: np.ndarray, path: str | os.PathLike, game: int) ->
     for h in shape.heads:
         own = (*h.hidden, 0, 0)[:MAX_HEAD_LAYERS]
         head += HEAD_RECORD.pack(h.kind, h.outputs, h.source, len(h.hidden), *own)
-    write_atomically(Path(path), head + params.astype("<f4").tobytes())
+    return head + params.astype("<f4").tobytes()
 
 
 def read_network(path: str | os.PathLike) -> NetworkFile:
-    """Read a TSNN file of any version; raise :class:`WeightsFileError` saying what is wrong
-    with it.
+    """Read a TSNN file of one network (versions 1 to 5); raise :class:`WeightsFileError`
+    saying what is wrong with it, a file of one network per phase included."""
+    loaded = read_weights(path)
+    if isinstance(loaded, PhasedFile):
+        raise WeightsFileError(
+            f"weights file {path} holds one network per phase ({len(loaded.networks)} phases), "
+            "where one network is wanted"
+        )
+    return loaded
+
+
+def read_weights(path: str | os.PathLike) -> NetworkFile | PhasedFile:
+    """Read a TSNN file of any version: one network, or one per phase (version 6); raise
+    :class:`WeightsFileError` saying what is wrong with it.
 
     Only a regular file is opened (a FIFO or a folder is refused at once), and nothing past the
     header is read unless the file's size is exactly what the header's layers need.
@@ -154,6 +200,8 @@ def read_network(path: str | os.PathLike) -> NetworkFile:
             size = os.fstat(file.fileno()).st_size
             head = file.read(PREFIX.size)
             version = _check_prefix(path, head, size)
+            if version == PHASED_VERSION:
+                return _read_phased(path, head + file.read(size - len(head)), size)
             head += file.read(HEADERS[version].size - PREFIX.size)
             if version == VERSION and len(head) == HEADERS[version].size:
                 heads = min(HEADERS[version].unpack(head)[-1], MAX_HEADS)
@@ -171,6 +219,61 @@ def read_network(path: str | os.PathLike) -> NetworkFile:
     if problem is not None:
         raise WeightsFileError(f"weights file {path} holds {problem}")
     return NetworkFile(game, shape, shape.pack(params))
+
+
+def _read_phased(path: Path, data: bytes, size: int) -> PhasedFile:
+    """The networks of a version 6 file's bytes ``data``: each a whole version 5 record."""
+    if len(data) != size:
+        raise WeightsFileError(f"weights file {path} is shorter than its size said")
+    header = HEADERS[PHASED_VERSION]
+    if size < header.size:
+        raise _too_short(path, size)
+    _, _, game, count = header.unpack_from(data)
+    if not 2 <= count <= MAX_PHASES:
+        raise WeightsFileError(
+            f"weights file {path} says it holds {count} phases; a network per phase has 2 to "
+            f"{MAX_PHASES}"
+        )
+    networks, at = [], header.size
+    for phase in range(count):
+        record_game, shape, start = _record_header(path, data, at, phase)
+        end = start + 4 * shape.parameter_count
+        if record_game != game or (networks and shape.inputs != network_of(networks[0]).inputs):
+            raise WeightsFileError(
+                f"weights file {path}: phase {phase}'s network is for another game or has other "
+                "inputs than phase 0's"
+            )
+        params = np.frombuffer(data[start:end], dtype="<f4").astype(np.float32)
+        problem = parameters_problem(params)
+        if problem is not None:
+            raise WeightsFileError(f"weights file {path}: phase {phase}'s network holds {problem}")
+        networks.append(shape.pack(params))
+        at = end
+    if at != size:
+        raise WeightsFileError(
+            f"weights file {path} is {size} bytes; its {count} phase networks take {at}"
+        )
+    packed = pack_phases(networks)
+    return PhasedFile(game, tuple(network_of(n) for n in networks), packed)
+
+
+def _record_header(path: Path, data: bytes, at: int, phase: int) -> tuple[int, Network, int]:
+    """The game, the shape and where the parameters start of the version 5 record at ``at`` of a
+    version 6 file; checks that the file holds all of it."""
+    header = HEADERS[VERSION]
+    head = data[at : at + header.size]
+    if len(head) < header.size or PREFIX.unpack_from(head) != (MAGIC, VERSION):
+        raise WeightsFileError(
+            f"weights file {path}: phase {phase}'s network is not a whole version {VERSION} record"
+        )
+    heads = min(header.unpack(head)[-1], MAX_HEADS)
+    head = data[at : at + header.size + HEAD_RECORD.size * heads]
+    game, shape, start = _check_header(path, head, len(data) - at, VERSION, whole=False)
+    if at + start + 4 * shape.parameter_count > len(data):
+        raise WeightsFileError(
+            f"weights file {path} ends inside phase {phase}'s network ({shape.describe()})"
+        )
+    return game, shape, at + start
 
 
 def parameters_problem(params: np.ndarray) -> str | None:
@@ -208,9 +311,12 @@ def _check_prefix(path: Path, head: bytes, size: int) -> int:
     return version
 
 
-def _check_header(path: Path, head: bytes, size: int, version: int) -> tuple[int, Network, int]:
+def _check_header(
+    path: Path, head: bytes, size: int, version: int, whole: bool = True
+) -> tuple[int, Network, int]:
     """The game, the network's shape and where its parameters start, from the header; checks
-    that the file's size is what they need."""
+    that the file's size is what they need (``whole=False``: a record inside a larger file,
+    whose caller checks its end)."""
     header = HEADERS[version]
     if len(head) < header.size:
         raise _too_short(path, size)
@@ -230,7 +336,7 @@ def _check_header(path: Path, head: bytes, size: int, version: int) -> tuple[int
         )
     start = len(head)
     expected = start + 4 * shape.parameter_count
-    if size != expected:
+    if whole and size != expected:
         raise WeightsFileError(
             f"weights file {path} is {size} bytes; a network {shape.describe()} takes {expected}"
         )

@@ -88,6 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         TrainConfig,
         only=(
             "hidden",
+            "phases",
             "moves_left",
             "moves_left_weight",
             "heads_only",

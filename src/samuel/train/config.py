@@ -67,6 +67,12 @@ class TrainConfig:
         "give the network a moves-left head if it has none (a head is always trained)",
         store=True,
     )
+    phases: bool = option_field(  # seed 001's routing
+        False,
+        "train one network per phase of the game, each on its own phase's positions, the "
+        "search valuing each position by its phase's network (long nardy)",
+        store=True,
+    )
     moves_left_weight: float = option_field(  # lc0's
         0.1, "the plies-left loss's weight against the value loss", type=positive_float, metavar="W"
     )
@@ -139,6 +145,15 @@ class TrainConfig:
                 f"{games[self.game].title if self.game in games else self.game}: the tablebase "
                 f"solves {tablebase_titles()} endings",
             ),
+            (
+                not self.phases or len(phase_names(self.game)) > 1,
+                f"--phases trains a network per phase, and {self.game} is played in one phase"
+                f"{'' if not phased_games() else '; the games with phases: ' + phased_games()}",
+            ),
+            (
+                not (self.phases and (self.moves_left or self.tablebase is not None)),
+                "--phases trains value networks alone: leave out --moves-left and --tablebase",
+            ),
             (self.table_positions >= 0, "table positions must not be negative"),
             (
                 1 <= len(self.hidden) <= 3 and all(1 <= int(w) <= 4096 for w in self.hidden),
@@ -172,6 +187,19 @@ def has_tablebase(game: str) -> bool:
     """Whether the game called ``game`` has a tablebase (its package's ``perfect`` part)."""
     descriptor = descriptors().get(game)
     return descriptor is not None and descriptor.part("perfect") is not None
+
+
+def phase_names(game: str) -> tuple[str, ...]:
+    """The phases of the game called ``game`` (its ``training`` part's ``PHASES``), or () for
+    a game played in one phase."""
+    descriptor = descriptors().get(game)
+    part = None if descriptor is None else descriptor.part("training")
+    return tuple(getattr(part, "PHASES", ()))
+
+
+def phased_games() -> str:
+    """The registry names of the games with phases, for an error message."""
+    return ", ".join(name for name in descriptors() if len(phase_names(name)) > 1)
 
 
 def tablebase_titles() -> str:

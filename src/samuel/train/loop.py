@@ -33,7 +33,14 @@ import numpy as np
 
 from samuel.backends import Backend, LocalBackend
 from samuel.errors import CommandError, SamuelError
-from samuel.evaluation.networks import has_moves_left, load_network, random_network, save_network
+from samuel.evaluation.networks import (
+    has_moves_left,
+    load_network_or_phases,
+    phased_network,
+    random_network,
+    random_phased_network,
+    save_any_network,
+)
 from samuel.evaluation.outcomes import outcome_predictions
 from samuel.files import check_output_folder, file_error, save_or_keep, write_atomically
 from samuel.games import get_game
@@ -41,6 +48,7 @@ from samuel.games import kernels as games
 from samuel.games.base import GameRules
 from samuel.nn import shape as nn_shape
 from samuel.nn.network import NO_PLIES
+from samuel.nn.phased import is_phased
 from samuel.nn.shape import HIDDEN, PLIES, network_of, with_plies_head, without_head
 from samuel.seeds import derive_seed
 
@@ -52,6 +60,7 @@ from .config import (
     TRAINING_SEED,
     TrainConfig,
 )
+from .phase_training import mean_loss_phases, networks_of, optimisers, train_epoch_phases
 from .selfplay import SelfPlaySettings, play_selfplay, play_selfplay_parts
 from .targets import (
     outcome_vector,
@@ -60,7 +69,7 @@ from .targets import (
     td_lambda_outcome_targets,
     td_lambda_targets,
 )
-from .trainer import Adam, mean_loss, plies_error, train_epoch
+from .trainer import plies_error
 
 GENERATION_FILE = re.compile(r"^gen-(\d+)\.bin$")
 START_FILE = "start.bin"  # the network a run started from, for `vs prev` when no file has it
@@ -136,13 +145,25 @@ def starting_point(config: TrainConfig) -> tuple[np.ndarray, str, int]:
     last, newest = newest_generation(out_dir)
     if config.start_from is None and newest is None:
         hidden = tuple(int(w) for w in config.hidden)
-        params = random_network(game, RANDOM_WEIGHTS_SEED, config.moves_left, hidden)
+        if config.phases:
+            params = random_phased_network(game, RANDOM_WEIGHTS_SEED, hidden)
+        else:
+            params = random_network(game, RANDOM_WEIGHTS_SEED, config.moves_left, hidden)
         head = " with a moves-left head" if config.moves_left else ""
+        if config.phases:
+            head += ", a network per phase"
         if hidden != HIDDEN:
             head += f", hidden layers {'-'.join(map(str, hidden))}"
         return params, f"random weights (seed {RANDOM_WEIGHTS_SEED:#x}){head}", last
     path = config.start_from if config.start_from is not None else str(newest)
-    params = load_network(path, game)
+    params = load_network_or_phases(path, game)
+    if is_phased(params) != config.phases:
+        if config.phases:  # every phase starts from the one network
+            start = phased_network(game, without_head(params, PLIES))
+            return start, f"{path} (as every phase's network)", last
+        raise CommandError(f"{path} holds a network per phase: train it with --phases")
+    if config.phases:
+        return params, path, last
     if has_moves_left(params, game):
         return params, f"{path} (training its moves-left head)", last
     if config.moves_left:
@@ -167,8 +188,9 @@ def self_play(
     seeds = np.array([game_seed(generation, g) for g in range(config.games)], dtype=np.int64)
     settings = SelfPlaySettings(
         game=rules.number,
-        evaluator=games.EVALUATOR_NETWORK,
-        params=without_head(params, PLIES),  # self-play plays on the value alone, head or not
+        evaluator=games.EVALUATOR_PHASED if is_phased(params) else games.EVALUATOR_NETWORK,
+        # self-play plays on the value alone, head or not
+        params=params if is_phased(params) else without_head(params, PLIES),
         root=root,
         depth=config.depth,
         random_plies=config.random_plies,
@@ -200,8 +222,9 @@ def label_games(
     outcome targets too, TD(lambda) over the network's own outcome chances."""
     state_size = parts[0].positions.shape[2]
     classes = 0
-    if params is not None and not network_of(params).has(nn_shape.VALUE):
-        classes = network_of(params).head(nn_shape.OUTCOMES).outputs // 2
+    shape = None if params is None else network_of(networks_of(params)[0])
+    if shape is not None and not shape.has(nn_shape.VALUE):
+        classes = shape.head(nn_shape.OUTCOMES).outputs // 2
     states = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
     targets = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
     plies = {FIRST_WIN: [], SECOND_WIN: [], DRAW: []}
@@ -366,15 +389,15 @@ def train(
     except OSError as error:
         raise file_error("create the run folder", out_dir, error) from None
     params, source, last = starting_point(config)
-    moves_left = has_moves_left(params, game)
+    moves_left = not is_phased(params) and has_moves_left(params, game)
     table = None if config.tablebase is None else training_tablebase(config, moves_left)
     tablebase = None if table is None else table.layers
     log(f"starting from {source}; generations {last + 1} to {last + config.generations}")
     if on_start is not None:
         on_start(moves_left)
     start_file = out_dir / START_FILE
-    save_network(params, start_file, game)
-    adam = Adam(len(params))
+    save_any_network(params, start_file, game)
+    adams = optimisers(params)
     state_size = games.compiled_game(game).state_words  # the game's own width
     buffer = SampleBuffer(config.buffer_generations, state_size)
     for generation in range(last + 1, last + config.generations + 1):
@@ -392,8 +415,8 @@ def train(
             samples = with_table_samples(samples, extra, state_size)
         buffer.add_generation(samples)
         first_pool, second_pool = buffer.pool(FIRST_WIN), buffer.pool(SECOND_WIN)
-        first_before = mean_loss(game, params, first_pool)
-        second_before = mean_loss(game, params, second_pool)
+        first_before = mean_loss_phases(game, params, first_pool)
+        second_before = mean_loss_phases(game, params, second_pool)
         plies_before = plies_after = None
         if moves_left:  # the head's error on the whole buffer, draws too
             whole = Samples.concatenate([first_pool, second_pool, buffer.pool(DRAW)], state_size)
@@ -405,10 +428,10 @@ def train(
         for _ in range(config.epochs):
             epoch = buffer.epoch(rng, config.balance)
             trained = len(epoch)
-            train_epoch(
+            train_epoch_phases(
                 game,
                 params,
-                adam,
+                adams,
                 epoch,
                 config.batch_size,
                 learning_rate,
@@ -419,16 +442,16 @@ def train(
         train_seconds = time.perf_counter() - train_started
         if not np.all(np.isfinite(params)):
             raise diverged(out_dir, generation, learning_rate)
-        first_after = mean_loss(game, params, first_pool)
-        second_after = mean_loss(game, params, second_pool)
+        first_after = mean_loss_phases(game, params, first_pool)
+        second_after = mean_loss_phases(game, params, second_pool)
         if moves_left:
             plies_after = plies_error(game, params, whole)
         path = generation_path(out_dir, generation)
         # Generation files first, latest.bin last: latest.bin is always a whole, good network.
         save_or_keep(
-            path, f"network of generation {generation}", lambda p: save_network(params, p, game)
+            path, f"network of generation {generation}", lambda p: save_any_network(params, p, game)
         )
-        save_network(params, out_dir / "latest.bin", game)
+        save_any_network(params, out_dir / "latest.bin", game)
         vs_previous = vs_classic = None
         if play_match is not None and generation % config.match_every == 0:
             # Against the generation that last played matches, or the starting network if

@@ -153,3 +153,8 @@ def move_action(game: int, state: np.ndarray, move: int) -> int:
 @inline_kernel
 def action_symmetry(game: int, symmetry: int, action: int) -> int:
     return -1
+
+
+@inline_kernel
+def phase(game: int, state: np.ndarray) -> int:
+    return 0  # one phase: one network values every position

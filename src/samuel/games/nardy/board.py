@@ -53,3 +53,9 @@ MAX_STEPS = 4
 COUNT_SHIFT = STEP_BITS * MAX_STEPS  # 40
 PASS = 0  # the play of no step
 ROLL_FLAG = 1 << 48  # a roll's code: ROLL_FLAG | (10 * high + low)
+
+# Seed 001's phases, each valued by its own network where a file holds one per phase: the start
+# (a side still has a checker on its head), the middle, and the race (no contact: each side's
+# checkers have all passed the other's).
+PHASES = ("start", "middle", "race")
+START, MIDDLE, RACE = range(len(PHASES))

@@ -18,7 +18,7 @@ COMPILED = CompiledGame(
     title="Long nardy",
     state_words=board.STATE_WORDS,
     max_moves=board.MAX_PLAYS,
-    evaluators=evaluators(kernels.FEATURES, kernels.MOST_SET_INPUTS),
+    evaluators=evaluators(kernels.FEATURES, kernels.MOST_SET_INPUTS, phases=len(board.PHASES)),
     classic_features=kernels.FEATURES,
     network_inputs=kernels.NETWORK_INPUTS,
     most_set_inputs=kernels.MOST_SET_INPUTS,
@@ -28,6 +28,7 @@ COMPILED = CompiledGame(
     zero_inputs=kernels.NETWORK_INPUTS,  # the checkers only
     chance_outcomes=board.ROLLS,
     # no action space: Samuel Zero's policy would need one per play of up to four steps
+    phases=len(board.PHASES),
 )
 
 
@@ -152,3 +153,8 @@ def move_action(game: int, state: np.ndarray, move: int) -> int:
 @inline_kernel
 def action_symmetry(game: int, symmetry: int, action: int) -> int:
     return -1
+
+
+@inline_kernel
+def phase(game: int, state: np.ndarray) -> int:
+    return kernels.phase(state)

@@ -34,15 +34,18 @@ from .board import (
     MAX_CANDIDATES,
     MAX_PLAYS,
     MAX_STEPS,
+    MIDDLE,
     OFF_SLOT,
     PASS,
     POINT_MASK,
     POINTS,
     POINTS_HIGH_MASK,
+    RACE,
     ROLL_FLAG,
     SLOT_BITS,
     SLOT_MASK,
     SLOTS,
+    START,
     STEP_BITS,
     STEP_MASK,
     TURN_BIT,
@@ -442,6 +445,38 @@ def position_key(state: np.ndarray) -> int:
     h = _mix(h ^ state[1])
     h = _mix(h ^ state[2])
     return _mix(h ^ state[3])
+
+
+@inline_kernel
+def _rearmost(state: np.ndarray, side: int) -> int:
+    """The index of ``side``'s rearmost point that holds a checker (-1: all borne off)."""
+    for index in range(POINTS - 1, -1, -1):
+        if slot(state, side, index) > 0:
+            return index
+    return -1
+
+
+@inline_kernel
+def _met_ahead(state: np.ndarray, side: int) -> bool:
+    """Whether an opponent's checker stands ahead of ``side``'s rearmost checker on its path:
+    one that the rearmost must still pass."""
+    for index in range(_rearmost(state, side)):
+        if slot(state, 1 - side, across(index)) > 0:
+            return True
+    return False
+
+
+@inline_kernel
+def phase(state: np.ndarray) -> int:
+    """The position's phase (``board.PHASES``), from its counts alone: a fixed number of slot
+    reads, no play generated. The start lasts while a side has a checker on its head; the race
+    begins when neither side's rearmost checker has an opponent's checker ahead of it (then no
+    checker of either side ever meets one of the other's again)."""
+    if slot(state, 0, HEAD - 1) > 0 or slot(state, 1, HEAD - 1) > 0:
+        return START
+    if _met_ahead(state, 0) or _met_ahead(state, 1):
+        return MIDDLE
+    return RACE
 
 
 @inline_kernel

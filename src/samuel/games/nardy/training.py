@@ -10,6 +10,8 @@ position's. Its inputs are its own (``kernels.set_inputs``).
 
 from __future__ import annotations
 
+from .board import PHASES  # noqa: F401  (read by samuel train --phases; one network each)
+
 # ``samuel train``'s defaults where they differ from TrainConfig's fields, as backgammon's: the
 # dice vary the games (no random moves), a 1-ply search is what learning from scratch can
 # afford, each generation trains once on its games and the one before at a falling rate
