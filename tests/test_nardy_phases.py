@@ -176,16 +176,18 @@ def test_states_from_outside_are_checked_before_a_kernel_reads_them() -> None:
     assert check_states(NARDY, good[None, :]).shape == (1, 4)
     sixteen = good.copy()
     sixteen[0] |= 1  # a sixteenth white checker on point 1
-    with pytest.raises(ValueError, match="row 1 .*White has 16 checkers"):
+    with pytest.raises(
+        ValueError, match="row 1 .*White's checkers, borne off ones too, are not fifteen"
+    ):
         check_states(NARDY, np.array([good, sixteen]))
     clash = RULES.encode(Position(side({13: 15}), side({13: 14}), True))
     clash[3] -= 1 << 32  # Black's fifteenth, borne off (slot 24) ...
     clash[2] |= 1  # ... is on its point 1 instead, White's point 13, where White's checkers stand
-    with pytest.raises(ValueError, match="both sides have checkers on it"):
+    with pytest.raises(ValueError, match="a point holds checkers of both sides"):
         check_states(NARDY, clash[None, :])
     rolled = good.copy()
     rolled[1] |= 77 << 37  # dice 7-7
-    with pytest.raises(ValueError, match="no roll"):
+    with pytest.raises(ValueError, match="nor a roll"):
         check_states(NARDY, rolled[None, :])
 
 

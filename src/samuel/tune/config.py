@@ -17,6 +17,7 @@ from samuel.config_options import even_games, number, option_field
 from samuel.errors import CommandError
 from samuel.games import default_game
 
+from .games import HILLCLIMB_DEFAULTS, SELFPLAY_DEFAULTS, TUNE_DEFAULTS
 from .games import TUNABLE as _TUNABLE
 from .games import UNIT as _UNIT
 
@@ -230,6 +231,14 @@ class TuneConfig:
         for ok, message in checks:
             if not ok:
                 raise CommandError(message)
+        if game.max_points > 1 and self.label != "result":
+            # Search labels read a score as the weighted sum in units, and rollouts' labels are
+            # clamped to -1..1; long nardy's evaluation is a tanh, and its games score points.
+            raise CommandError(
+                f"--label {self.label} is not for {game.title}, whose games score points (up to "
+                f"{game.max_points}): its positions are fitted to their games' points, --label "
+                "result"
+            )
         game.check_features(self.fixed)
         if game.unit not in self.fixed:
             raise CommandError(
@@ -288,7 +297,7 @@ class HillClimbConfig:
     )
     final_opening_plies: int = option_field(
         5,
-        "random opening plies in the final match; must differ from --opening-plies",
+        "random opening plies in the final match; without dice, must differ from --opening-plies",
         type=number(int, 0, 40),
     )
     ply_cap: int = option_field(200, "a game this long is a draw", type=number(int, 1))
@@ -322,7 +331,7 @@ class HillClimbConfig:
             (len(self.features) >= 1, "at least one feature must be tunable"),
             (
                 game.unit not in self.features,
-                f"{game.unit} is the unit (one {game.unit_name}) and stays at 1: leave it out "
+                f"{game.unit} is the unit (one {game.unit_name}) and never changes: leave it out "
                 "of the features",
             ),
             (
@@ -330,7 +339,8 @@ class HillClimbConfig:
                 "opening plies must be between 0 and 40",
             ),
             (
-                self.final_opening_plies != self.opening_plies,
+                # With dice, a match's dice (from its own seed) keep its games apart.
+                game.dice or self.final_opening_plies != self.opening_plies,
                 "the final match's openings must differ in length from the rounds' (that is what "
                 "keeps them apart: see docs/tuning.md)",
             ),
@@ -350,6 +360,13 @@ class HillClimbConfig:
             ),
             (self.seed >= 0, "seed must not be negative"),
             (self.workers >= 1, "workers must be at least 1"),
+            (
+                # The SPRT counts games won, lost and drawn; a mars won is worth two wins.
+                self.sprt is None or game.max_points == 1,
+                f"--sprt tests games won, and {game.title} scores points (up to "
+                f"{game.max_points} a game): accept challengers by --accept, their share of the "
+                "points",
+            ),
         ]
         for ok, message in checks:
             if not ok:
@@ -363,3 +380,21 @@ class HillClimbConfig:
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)
+
+
+# Each config's games' own defaults (samuel.tune.games), by game and field.
+GAME_DEFAULTS: dict[type, dict[str, dict[str, object]]] = {
+    SelfPlayDataConfig: SELFPLAY_DEFAULTS,
+    TuneConfig: TUNE_DEFAULTS,
+    HillClimbConfig: HILLCLIMB_DEFAULTS,
+}
+
+
+def for_game(kind: type, game: str, **values):
+    """The config ``kind`` (one of :data:`GAME_DEFAULTS`') of the game called ``game``: the
+    fields in ``values``, the game's own defaults for the others it sets (long nardy's ply cap,
+    depth, openings), the fields' defaults for the rest. What the commands run with."""
+    from .games import check_game
+
+    check_game(game)
+    return kind(game=game, **{**GAME_DEFAULTS[kind].get(game, {}), **values})

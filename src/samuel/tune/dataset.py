@@ -12,9 +12,11 @@ array              dtype     meaning
 ``states``         int64     the kernels' position (``Position.decode`` turns a row back into
                              a position): for Tigers & Sheep 4 words, tigers mask, sheep mask,
                              in hand, tiger to move; for draughts 5, black mask, white mask,
-                             kings mask, black to move, quiet plies (the 40-move count)
-``results``        int8      the game's result, the first player's view (tigers, Black): 1, 0
-                             (a draw), -1
+                             kings mask, black to move, quiet plies (the 40-move count); for
+                             long nardy 4, each side's checkers, the turn and the dice rolled
+``results``        int8      the game's result, the first player's view (tigers, Black,
+                             White): 1, 0 (a draw), -1; in a game whose wins score more
+                             (long nardy), the points: 1 a win, 2 a mars, 3 a koks
 ``games``          int32     the game's number in the file (0 .. games - 1)
 ``plies``          int16     the ply of the position in its game (0 is the start)
 ``random_moves``   bool      the move played there was random (opening plies or epsilon)
@@ -349,13 +351,16 @@ def check_positions(data: LabelledPositions) -> str | None:
     """What is wrong with the first bad row of ``data``, or None if every row is a possible
     position with a result, score and ply in range. Assumes the dtypes and shapes are right
     (:func:`load_positions` checks them)."""
-    if data.game not in STATE_PROBLEMS:
+    if data.game not in UNIT:
         return "config names no game this program tunes"
-    problem = STATE_PROBLEMS[data.game](data.states)
+    game = tuning_game(data.game)
+    problem = game.state_problem(data.states)
     if problem is not None:
         return problem
+    most = game.max_points
+    rule = "a result is 1, 0 or -1" if most == 1 else f"a result is -{most} to {most} points"
     checks = (
-        ("results", ~np.isin(data.results, (-1, 0, 1)), "a result is 1, 0 or -1"),
+        ("results", np.abs(data.results.astype(np.int64)) > most, rule),
         ("games", data.games < 0, "a game number is not negative"),
         ("plies", data.plies < 0, "a ply is not negative"),
         ("random_moves", data.random_moves.view(np.uint8) > 1, "a flag is true or false"),

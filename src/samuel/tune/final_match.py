@@ -5,7 +5,10 @@ A lower validation error says the evaluation predicts the labels better; only a 
 whether it plays better (the first tuner's error fell and it lost, docs/tuning.md). The openings
 are ``match_opening_plies`` random plies, a length no data set's random openings had (the tuner
 refuses one that did): while sheep are being placed, openings of different lengths can never
-reach the same position (docs/tuning.md, "Openings never used in training").
+reach the same position (docs/tuning.md, "Openings never used in training"). In a game with dice
+the match's dice, from its own seed stream, are what keeps its games apart from the data's. In a
+game whose wins score points (long nardy) the score is the share of the points, and the points a
+game are reported too (:mod:`samuel.tune.scores`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ def play_final_match(config: TuneConfig, tuned: str, log: Callable[[str], None])
     (each opening twice, the sides swapped); return what the weights file records."""
     from samuel.match.head_to_head import play_match
 
+    from .games import tuning_game
+    from .scores import match_score
+
     depth = config.match_depth
     start = f"classic:weights={config.start}" if config.start else "classic"
     log(
@@ -40,16 +46,18 @@ def play_final_match(config: TuneConfig, tuned: str, log: Callable[[str], None])
         workers=config.workers or os.cpu_count() or 1,
         game=config.game,
     )
-    stats = result.statistics
-    log(
-        f"final match: tuned scored {result.score:.1%} (95% range {stats.score_low:.1%} to "
-        f"{stats.score_high:.1%}) over {result.games} games"
-    )
-    return {
+    score = match_score(result, tuning_game(config.game).max_points)
+    log(f"final match: tuned scored {score.text()} over {result.games} games")
+    record = {
         "games": result.games,
         "depth": depth,
         "opening_plies": config.match_opening_plies,
-        "score": result.score,
-        "score_low": stats.score_low,
-        "score_high": stats.score_high,
+        "score": score.share,
+        "score_low": score.low,
+        "score_high": score.high,
     }
+    if score.points is not None:
+        record.update(
+            points=score.points, points_low=score.points_low, points_high=score.points_high
+        )
+    return record

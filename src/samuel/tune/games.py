@@ -5,10 +5,19 @@ and how hill climbing changes the others.
 
 Every game with a classic evaluation can be tuned. A game's weights are measured in one unit, a
 feature whose weight is 1 and stays 1 (one captured sheep, one man): with the sigmoid's scale
-``K`` fitted, it pins the scale of the weights, and the search reads scores in it.
+``K`` fitted, it pins the scale of the weights, and the search reads scores in it. Long nardy's
+unit, a pip, keeps its hand-set weight instead (0.012): its evaluation is the tanh of the
+weighted sum, so that scale is part of how it plays.
 
 Each game says what the tuner needs of it in its package's ``tuning`` part (its unit, its hill
-climbing's features and steps, its classic evaluation); a game without that part is not tuned.
+climbing's features and steps, its classic evaluation; a game whose package has no ``states``
+part, its check of positions read from a data set; a game with dice, ``DICE`` and the commands'
+defaults it needs); a game without that part is not tuned.
+
+A game whose wins score more than a point (long nardy: a mars 2, a koks 3) records its results as
+the first player's points, and the tuner's targets and matches count them
+(:func:`samuel.tune.gradient.result_targets`, :mod:`samuel.tune.scores`).
+
 The constants here are light (the command line builds its help from them); :func:`tuning_game`
 imports the game's kernels when a command runs.
 """
@@ -49,6 +58,20 @@ TUNABLE = {name: tuple(part.TUNABLE) for name, part in _PARTS.items()}
 STEP_FLOOR = {name: dict(part.STEP_FLOOR) for name, part in _PARTS.items()}
 
 
+def _own_defaults(command: str) -> dict[str, dict[str, object]]:
+    """The games' own ``{command}_DEFAULTS`` (``SELFPLAY``, ``TUNE``, ``HILLCLIMB``), by game;
+    a game that has none is left out."""
+    found = {name: dict(getattr(part, f"{command}_DEFAULTS", {})) for name, part in _PARTS.items()}
+    return {name: values for name, values in found.items() if values}
+
+
+# Each command's defaults where a game needs its own (long nardy: a 1-ply search, its ply cap,
+# no random openings), by the config's field: {game: {field: value}}.
+SELFPLAY_DEFAULTS = _own_defaults("SELFPLAY")
+TUNE_DEFAULTS = _own_defaults("TUNE")
+HILLCLIMB_DEFAULTS = _own_defaults("HILLCLIMB")
+
+
 @dataclass(frozen=True)
 class TuningGame:
     """One game as the tuner sees it."""
@@ -68,6 +91,11 @@ class TuningGame:
     # only the side to move keeps openings of different lengths apart: a final match's openings
     # must then differ from the others' by an odd number of plies
     openings_by_parity: bool
+    # the dice vary every game: no random openings needed, and a match's own dice keep its games
+    # apart from another's
+    dice: bool
+    max_points: int  # the most a game scores (1; long nardy's koks 3): results are points
+    state_problem: Callable[[np.ndarray], str | None]  # what is wrong with rows of states
     load_weights: Callable[..., np.ndarray]  # (path or None: the hand-written weights)
     save_weights: Callable[..., None]  # (weights, path, note="", extra=None)
     rules: Any  # the game's GameRules
@@ -88,6 +116,15 @@ def check_game(name: str) -> None:
         raise CommandError(
             f"the tuner knows no game {name!r}; the games it tunes are {', '.join(UNIT)}"
         )
+
+
+def state_check(name: str) -> Callable[[np.ndarray], str | None]:
+    """The check of rows of states of the game called ``name`` (one the tuner knows): its
+    package's ``states`` part's."""
+    from samuel.games.states import STATE_PROBLEMS
+
+    check_game(name)
+    return STATE_PROBLEMS[name]
 
 
 @cache
@@ -114,6 +151,9 @@ def tuning_game(name: str) -> TuningGame:
         tunable=TUNABLE[name],
         step_floor=STEP_FLOOR[name],
         openings_by_parity=bool(part.OPENINGS_BY_PARITY),
+        dice=bool(getattr(part, "DICE", False)),
+        max_points=max(rules.outcome_classes),
+        state_problem=state_check(name),
         load_weights=classic.load_weights,
         save_weights=classic.save_weights,
         rules=rules,

@@ -1,22 +1,26 @@
 """Gradient tuning of the classic weights on labelled positions (the seed's Leorik devlog).
 
 The classic score is a dot product, ``eval = sum(weight[i] * feature[i])`` (the first player's
-view, in the game's unit: sheep for Tigers & Sheep, men for draughts), so once every position's
-features are computed the engine is no longer needed: tuning is fitting a vector of one number
-per feature. The features are the game's own (its ``classic.FEATURES``, computed by its compiled
+view, in the game's unit: sheep for Tigers & Sheep, men for draughts; long nardy's evaluation is
+the tanh of such a sum, and the sum is what is tuned), so once every position's features are
+computed the engine is no longer needed: tuning is fitting a vector of one number per feature.
+The features are the game's own (its ``classic.FEATURES``, computed by its compiled
 ``classic_features``: :mod:`samuel.tune.games`). A position's features are stored **sparse**, as
 (index, value) pairs of its non-zero features in two flat arrays, with ``starts[p]`` where
 position ``p``'s pairs begin (about 6 of Tigers & Sheep's 10 features are non-zero in a typical
 position).
 
 The prediction of the result is ``sigmoid(K * eval)``, the result mapped to ``0..1`` (a loss of
-the first player 0, a draw 0.5, a win 1); the error is the mean squared difference.
+the first player 0, a draw 0.5, a win 1; in a game whose wins score points, long nardy's, the
+points over the most a game scores: :func:`result_targets`); the error is the mean squared
+difference.
 
 1. ``K`` is fitted first, with the starting weights (a scan over a log grid, then golden-section
    search): it says how many units of classic score make how sure a result.
 2. Then full-batch Adam (or plain gradient descent) on the weights, ``K`` fixed. The unit
-   (``captured``, ``men``) stays at 1: with ``K`` fixed it pins the scale (otherwise ``K`` and
-   the weights could trade a common factor).
+   (``captured``, ``men``, ``pips``) stays as it starts (1; long nardy's pip 0.012, in the tanh's
+   units): with ``K`` fixed it pins the scale (otherwise ``K`` and the weights could trade a
+   common factor).
 
 The gradient, ``d/dw_i = mean(2 (p - y) p (1 - p) K x_i)``, is computed in parallel over chunks
 of ``CHUNK`` positions, each chunk by one thread into its own slot; the slots are then added in
@@ -132,13 +136,12 @@ def _fill_features(game, states, tables, width, starts, index, value):
 
 def checked_states(states: np.ndarray, game: str) -> np.ndarray:
     """Rows of kernel states of ``game``, checked: the kernels read their tables with them."""
-    from .dataset import STATE_PROBLEMS
-
-    words = tuning_game(game).state_words  # Tigers & Sheep's positions are 4 words, draughts' 5
+    tuned = tuning_game(game)
+    words = tuned.state_words  # Tigers & Sheep's positions are 4 words, draughts' 5
     states = np.ascontiguousarray(states, dtype=np.int64)
     if states.ndim != 2 or states.shape[1] != words:
         raise ValueError(f"states are rows of {words} numbers, not shape {states.shape}")
-    problem = STATE_PROBLEMS[game](states)
+    problem = tuned.state_problem(states)
     if problem is not None:
         raise ValueError(problem)
     return states
@@ -290,9 +293,17 @@ def _gradient(starts, index, value, target, weights, k, grad):
     return total
 
 
-def result_targets(results: np.ndarray) -> np.ndarray:
-    """Results (the first player's view: 1, 0, -1) as targets in 0..1 (1, 0.5, 0), float64."""
-    return (np.asarray(results, dtype=np.float64) + 1.0) / 2.0
+def result_targets(results: np.ndarray, max_points: int = 1) -> np.ndarray:
+    """Results (the first player's view: 1, 0, -1) as targets in 0..1 (1, 0.5, 0), float64.
+
+    In a game whose wins score up to ``max_points`` (long nardy: a win 1, a mars 2, a koks 3) a
+    result is the first player's points, and its target is those points scaled from
+    ``-max_points..max_points`` into 0..1: a koks lost 0, a plain win 2/3, a koks won 1. The
+    mean target of positions alike is then their expected points so scaled, so ``sigmoid(K *
+    eval)`` is fitted to the expected points, what a match scores; a win counted 1 whatever its
+    kind would fit the chance of winning alone, blind to the mars and koks that matches count."""
+    points = np.asarray(results, dtype=np.float64)
+    return (points / max_points + 1.0) / 2.0
 
 
 def mean_squared_error(
@@ -419,7 +430,7 @@ def _targets(config: TuneConfig, data, k: float, log: Callable[[str], None]) -> 
     from . import labels
 
     if config.label == "result":
-        target = result_targets(data.results)
+        target = result_targets(data.results, tuning_game(config.game).max_points)
     elif config.label == "search":
         started = time.perf_counter()
         scores = labels.search_scores(config.game, config.label_player, data.states)
@@ -462,12 +473,12 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     valid_games = len(np.unique(data.games[held_out]))
     # K first, on the games' results with the start weights: it converts the evaluation's units
     # into odds, which the search labels are squashed by.
-    results = result_targets(data.results)
+    results = result_targets(data.results, game.max_points)
     named = sparse_features(data.states[~held_out], config.game, config.tables)
     k = fit_scale(named, results[~held_out], start)
     log(
-        f"sigmoid scale K = {k:.4f} per {game.unit_name} (fitted on the training games' results, "
-        "start weights)"
+        f"sigmoid scale K = {_scale_text(k, game, start)} (fitted on the training games' "
+        f"{'results' if game.max_points == 1 else 'points'}, start weights)"
     )
     target = _targets(config, data, k, log)
     if config.label != "search" and (config.label == "rollout" or config.tablebase is not None):
@@ -475,7 +486,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         # labels: they are scores squashed by this K, and a new one would rescale the weights
         # against the unit (a K half as large doubles every fitted weight but the unit's).
         k = fit_scale(named, target[~held_out], start)
-        log(f"sigmoid scale K = {k:.4f} per {game.unit_name} on the labels")
+        log(f"sigmoid scale K = {_scale_text(k, game, start)} on the labels")
     train_states, train_y = data.states[~held_out], target[~held_out]
     valid_states, valid_y = data.states[held_out], target[held_out]
     if config.deduplicate:
@@ -548,7 +559,7 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
         table["tablebase"] = _tablebase_errors(config, valid_states, valid, start, weights, k, log)
     for name, before, after in zip(game.features, start, weights, strict=False):
         log(f"  {name:20s} {before:+9.4f} -> {after:+9.4f}")
-    if config.tables:
+    if config.tables and game.tables is not None:  # long nardy's evaluation has none
         _log_tables(game, weights, log)
     record = {
         "method": "gradient",
@@ -584,11 +595,21 @@ def tune(config: TuneConfig, log: Callable[[str], None] = print) -> TuneResult:
     return result
 
 
+def _scale_text(k: float, game, start: np.ndarray) -> str:
+    """``K`` as the log says it: per unit. Where the unit's weight is not 1 (long nardy's pip
+    weighs 0.012 in the tanh's units) the evaluation is in other units than the unit: both."""
+    unit_weight = float(start[game.features.index(game.unit)])
+    if unit_weight == 1.0:
+        return f"{k:.4f} per {game.unit_name}"
+    return f"{k:.4f} on the weighted sum ({k * unit_weight:.5f} per {game.unit_name})"
+
+
 def _check_match_openings(config: TuneConfig, parts: list[dict]) -> None:
-    """Refuse a final match whose openings are as long as some data set's random openings."""
+    """Refuse a final match whose openings are as long as some data set's random openings (in
+    a game with dice, the match's own dice keep its games apart: any length)."""
     from samuel.errors import CommandError
 
-    if not config.match_games:
+    if not config.match_games or tuning_game(config.game).dice:
         return
     for part in parts:
         plies = part.get("random_plies")

@@ -5,8 +5,10 @@
    (``captured`` for Tigers & Sheep, ``men`` for draughts) is never changed: everything else is
    measured in it (one sheep, one man).
 3. The challenger plays the champion in a fair match (``samuel.match``: every opening twice, the
-   sides swapped). It becomes the champion if it scores at least ``accept``, or, with an SPRT,
-   if the test accepts H1.
+   sides swapped; in a game with dice both games of a pair with the same dice). It becomes the
+   champion if it scores at least ``accept``, or, with an SPRT, if the test accepts H1. In a game
+   whose wins score points (long nardy: a mars 2, a koks 3) its score is its share of the points
+   (:mod:`samuel.tune.scores`), and the final match reports the points a game too.
 4. At the end, a final match of the learned weights against the starting ones, of
    ``final_games`` games fixed before it is played, on openings never used in training, is
    reported with its 95% range whatever it says.
@@ -18,7 +20,9 @@ plies there are exactly ``20 - ceil(n / 2)`` sheep in hand and the side to move 
 ``n``'s parity: openings of different lengths can never reach the same position, whatever their
 seeds. At draughts nothing counts the plies played but the side to move, so there the two lengths
 must differ in parity: then every opening position of the final match has the other side to
-move. (Their seeds differ too: rounds and the final match draw them from separate streams.)
+move. (Their seeds differ too: rounds and the final match draw them from separate streams.) In a
+game with dice the seeds are what keeps them apart: the final match's dice are its own, so no
+random opening is needed (long nardy plays from the start, both lengths 0).
 
 The matches are played on the config's game (``--game``), the challengers change that game's
 classic weights, and the weights files are that game's (:mod:`samuel.tune.games`).
@@ -59,7 +63,7 @@ class Round:
     feature: str
     before: float
     after: float
-    score: float  # the challenger's share of the points
+    score: float  # the challenger's share of the points (samuel.tune.scores)
     score_low: float  # its 95% range
     score_high: float
     games: int
@@ -128,6 +132,8 @@ def hill_climb(
     is the same on any."""
     from samuel.match.head_to_head import play_match
 
+    from .scores import match_score
+
     game = tuning_game(config.game)
     load_weights, save_weights, features = game.load_weights, game.save_weights, game.features
     out_dir = Path(config.out_dir)
@@ -179,19 +185,20 @@ def hill_climb(
             config.opening_plies,
             config.sprt,
         )
+        score = match_score(result, game.max_points)
         if config.sprt is not None:
             accepted = result.sprt.decision == "H1"
         else:
-            accepted = result.score >= config.accept
+            accepted = score.share >= config.accept
         i = features.index(feature)
         row = Round(
             number,
             feature,
             float(champion[i]),
             float(challenger[i]),
-            result.score,
-            result.statistics.score_low,
-            result.statistics.score_high,
+            score.share,
+            score.low,
+            score.high,
             result.games,
             None if result.sprt is None else result.sprt.llr,
             accepted,
@@ -205,10 +212,14 @@ def hill_climb(
             save_weights(champion, champion_path, note=f"the champion after round {number}")
     challenger_path.unlink(missing_ok=True)
 
+    apart = (
+        "its own dice: never the rounds' games"
+        if game.dice
+        else f"the rounds' were {config.opening_plies}: never the same positions"
+    )
     log(
         f"final match: learned vs starting weights, {config.final_games} games (fixed before "
-        f"it is played), {config.final_opening_plies}-ply openings (the rounds' were "
-        f"{config.opening_plies}: never the same positions)"
+        f"it is played), {config.final_opening_plies}-ply openings ({apart})"
     )
     final = match(
         champion_path,
@@ -219,17 +230,18 @@ def hill_climb(
         None,
     )
     stats = final.statistics
+    final_score = match_score(final, game.max_points)
     summary = (
-        f"learned vs starting weights: {100 * stats.score:.1f}% (95% range "
-        f"{100 * stats.score_low:.1f}-{100 * stats.score_high:.1f}%), Elo "
-        f"{stats.elo:+.0f} +/- {stats.elo_error:.0f}, over {final.games} games"
+        f"learned vs starting weights: {final_score.text()}, Elo "
+        f"{stats.elo:+.0f} +/- {stats.elo_error:.0f}"
+        f"{'' if final_score.points is None else ' (of games won)'}, over {final.games} games"
     )
     log(summary)
     final_record = {
         "games": final.games,
-        "score": stats.score,
-        "score_low": stats.score_low,
-        "score_high": stats.score_high,
+        "score": final_score.share,
+        "score_low": final_score.low,
+        "score_high": final_score.high,
         "elo": stats.elo,
         "elo_error": stats.elo_error,
         "wins": stats.wins,
@@ -238,6 +250,10 @@ def hill_climb(
         "seed": final.config.seed,
         "opening_plies": config.final_opening_plies,
     }
+    if final_score.points is not None:
+        final_record["points"] = final_score.points
+        final_record["points_low"] = final_score.points_low
+        final_record["points_high"] = final_score.points_high
     learned_path = out_dir / "learned.json"
     # After every round and the final match: weights that cannot be written are kept elsewhere.
     save_or_keep(
