@@ -449,8 +449,8 @@ PARAMS = Network(52).parameter_count
         (b"TSNN\x02\x00\x00\x00\x00\x00", "too short"),
         (header(magic=b"ABCD") + bytes(4 * PARAMS), "does not start with TSNN"),
         (
-            header(version=6) + bytes(4 * PARAMS),
-            "version 6; this program reads versions 1, 2, 3, 4, 5",
+            header(version=7) + bytes(4 * PARAMS),
+            "version 7; this program reads versions 1, 2, 3, 4, 5, 6",
         ),
         (header(version=0) + bytes(4 * PARAMS), "version 0; this program reads versions"),
         (header(sizes=(52, 128, 32)) + bytes(4 * PARAMS), "layers 52-128-32; version 1 has 64-32"),
@@ -485,7 +485,7 @@ PLIES_RECORD = (S.PLIES, 1, 0, 1, 32, 0)
     ("content", "phrase"),
     [
         (b"TSNX" + v5()[4:] + bytes(4 * PARAMS), "does not start with TSNN"),
-        (v5()[:4] + struct.pack("<I", 6) + v5()[8:] + bytes(4 * PARAMS), "is version 6; this"),
+        (v5()[:4] + struct.pack("<I", 7) + v5()[8:] + bytes(4 * PARAMS), "is version 7; this"),
         (v5(heads=0, records=()), "2 hidden layers and 0 heads"),
         (v5(records=[VALUE_RECORD] * 5), "2 hidden layers and 5 heads"),
         (v5(layers=0, widths=(0, 0, 0)), "0 hidden layers"),

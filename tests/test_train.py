@@ -23,7 +23,7 @@ from samuel.nn import network as N
 from samuel.nn.shape import PLAN, network_of
 from samuel.nn.weights import save_network_array
 from samuel.players import PlayerSpecError, SearchPlayer, make_player
-from samuel.train import loop as loop_module
+from samuel.train import phase_training
 from samuel.train.buffer import DRAW, FIRST_WIN, SECOND_WIN, SampleBuffer, Samples, balanced_epoch
 from samuel.train.config import TrainConfig
 from samuel.train.loop import TrainingDiverged, game_seed, train
@@ -257,13 +257,13 @@ def test_the_learning_rate_falls_geometrically_to_the_final_one_over_the_run(tmp
     assert [config.learning_rate_at(i) for i in range(3)] == pytest.approx([1e-3, 1e-4, 1e-5])
     assert tiny(tmp_path, learning_rate=2e-3).learning_rate_at(1) == 2e-3  # constant by default
     used = []
-    real = loop_module.train_epoch
+    real = phase_training.train_epoch
 
     def recording(game, params, adam, epoch, batch_size, learning_rate, *rest):
         used.append(learning_rate)
         return real(game, params, adam, epoch, batch_size, learning_rate, *rest)
 
-    monkeypatch.setattr(loop_module, "train_epoch", recording)
+    monkeypatch.setattr(phase_training, "train_epoch", recording)
     train(config, lambda row: None, log=lambda line: None)
     # every epoch of a generation trains at that generation's rate (two epochs each)
     assert used == pytest.approx([1e-3, 1e-3, 1e-4, 1e-4, 1e-5, 1e-5])
