@@ -5,25 +5,15 @@ from __future__ import annotations
 
 import os
 import socket
-import subprocess
-import sys
 
 import pytest
+
+from tests.cli_process import samuel
 
 pytestmark = pytest.mark.ray
 
 if not os.environ.get("CI"):
     pytest.importorskip("ray")  # on CI, Ray is installed with the test extra: a missing one fails
-
-
-def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "samuel.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
 
 
 @pytest.mark.slow

@@ -5,8 +5,6 @@ from __future__ import annotations
 import errno
 import json
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,16 +12,7 @@ import pytest
 from samuel.cli import main
 from samuel.files import file_error
 from samuel.games.record import read_records
-
-
-def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "samuel.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
+from tests.cli_process import samuel
 
 
 @pytest.mark.slow

@@ -6,8 +6,6 @@ round-trips through the tuner, and selfplay -> tune -> hillclimb runs from the c
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -28,18 +26,9 @@ from samuel.tune.dataset import DatasetError, load_positions, make_positions, sa
 from samuel.tune.games import tuning_game
 from samuel.tune.hillclimb import hill_climb, mutate
 from samuel.tune.scores import match_score
+from tests.cli_process import samuel
 
 RULES = get_game("nardy")
-
-
-def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "samuel.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
 
 
 @pytest.fixture(scope="module")

@@ -25,19 +25,10 @@ from samuel.tune.dataset import (
     save_positions,
 )
 from samuel.tune.hillclimb import hill_climb, mutate
+from tests.cli_process import samuel
 from tests.reference import tuning as reference
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def samuel(*args: str, cwd=None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "samuel.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=cwd,
-    )
 
 
 @pytest.fixture(scope="module")
