@@ -7,14 +7,14 @@ Positions: ``--positions`` positions with dice to roll, not decided, drawn (seed
 1. Variance reduction at equal K (``--ks``): each position labelled ``--repeats`` times with
    independent seeds, by antithetic + quasi-random dice and by plain random dice (and by each of
    the two alone with ``--each``), the rollouts at ``--ply`` and truncated after ``--truncate``
-   plies (0: played out). ``SE formula``: the labels' own standard error, the mean over positions
-   and repeats (from pair means with antithetic pairs, from games otherwise: with stratified
-   first rolls it overstates the error). ``SE seeds``: the spread of a position's equity over
-   the repeats (standard deviation, ddof 1), the root mean square over positions: the error the
-   label really has. ``ratio``: plain's figure over this row's. With ``--gnubg``: each label's
-   mean absolute error against GNU Backgammon's 2-ply cubeless equity of the position (that
-   error mixes the rollout's noise, the champion's play and the network's leaf values), and the
-   shipped network's own 0-ply equity's.
+   plies (0: played out). ``SE formula``: the labels' own standard error, the root mean square
+   over positions and repeats (from pair means with antithetic pairs, from games otherwise:
+   with stratified first rolls it overstates the error). ``SE seeds``: the spread of a
+   position's equity over the repeats (standard deviation, ddof 1), the root mean square over
+   positions: the error the label really has. ``ratio``: plain's ``SE seeds`` over this row's.
+   With ``--gnubg``: each label's mean absolute error against GNU Backgammon's 2-ply cubeless
+   equity of the position (that error mixes the rollout's noise, the champion's play and the
+   network's leaf values), and the shipped network's own 0-ply equity's.
 2. Throughput: rollout games per second played to the end from those positions, on 1 and 2
    threads, at 0 and 1 ply (``--speed-games`` games at 0 ply, a tenth of it at 1 ply), with the
    plies per game.
@@ -130,7 +130,8 @@ def variance(params: np.ndarray, states: np.ndarray, args) -> None:
                 stderrs.append(labels.stderr)
             equities = np.stack(equities)
             spread = float(np.sqrt((equities.std(axis=0, ddof=1) ** 2).mean()))
-            rows[reduction] = (float(np.mean(stderrs)), spread, equities, played / seconds)
+            formula = float(np.sqrt((np.stack(stderrs) ** 2).mean()))
+            rows[reduction] = (formula, spread, equities, played / seconds)
         for reduction in reductions:
             formula, spread, equities, rate = rows[reduction]
             ratio = rows[PLAIN][1] / spread

@@ -241,9 +241,10 @@ def _first_rolls(seed, j, reduction, permutation, flips):
 
 
 @kernel
-def _roll(seed, j, reduction, t, stream, partner, firsts):
-    """Roll ``t`` (0-based, among those the rollout draws) of rollout ``j``, coded 0..35;
-    ``firsts`` holds the design's first two rolls when stratified."""
+def _roll(reduction, t, stream, partner, firsts):
+    """Roll ``t`` (0-based, among those the rollout draws) of a rollout, coded 0..35, from its
+    stream (opposite dice for a pair's ``partner``); ``firsts`` holds the design's first two
+    rolls when stratified."""
     if reduction & STRATIFY and t < STRATIFIED_ROLLS:
         return firsts[t]
     code = _draw(stream, t, ROLLS)
@@ -261,7 +262,7 @@ def _rollout_rolls(seed, rollouts, reduction, count, out):
         if reduction & STRATIFY:
             firsts[0], firsts[1] = _first_rolls(seed, j, reduction, permutation, flips)
         for t in range(count):
-            out[j, t] = _roll(seed, j, reduction, t, stream, partner, firsts)
+            out[j, t] = _roll(reduction, t, stream, partner, firsts)
 
 
 # --- one rollout -----------------------------------------------------------------------------
@@ -349,7 +350,7 @@ def _play_rollout(
                     out[o] = 0.0
             return played, 1 if truncate_plies > 0 else 2
         if count > 0:
-            code = _roll(seed, j, reduction, drawn, stream, partner, firsts)
+            code = _roll(reduction, drawn, stream, partner, firsts)
             a, b = code // FACES + 1, code % FACES + 1
             if drawn < rolls.shape[0]:
                 rolls[drawn] = 10 * a + b
@@ -535,6 +536,8 @@ def rollout_rolls(seed: int, rollouts: int, count: int, variance_reduction: str)
         raise ValueError(f"variance_reduction must be one of {sorted(VARIANCE_REDUCTIONS)}")
     if not 0 <= count <= 1 << 16 or not 0 <= rollouts <= 1 << 24:
         raise ValueError(f"rollouts {rollouts} and count {count} are out of range")
+    if not -(1 << 63) <= seed < 1 << 63:
+        raise ValueError(f"a seed is a 64-bit integer, not {seed}")
     codes = np.zeros((rollouts, count), dtype=np.int64)
     _rollout_rolls(int(seed), rollouts, VARIANCE_REDUCTIONS[variance_reduction], count, codes)
     return np.stack([codes // FACES + 1, codes % FACES + 1], axis=2)
