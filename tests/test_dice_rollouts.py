@@ -146,11 +146,13 @@ def test_antithetic_rollouts_play_opposite_dice(backgammon_net):
     assert np.array_equal(second % 10, 7 - first % 10)
 
 
-def test_a_truncated_rollout_takes_the_networks_chances_at_its_leaf(backgammon_net):
-    """One ply, 0-ply choice: each rollout rolls, plays the best play by the network and takes
-    the network's six chances there; worked out here with the plied searcher."""
+@pytest.mark.parametrize("ply, k", [(0, 36), (2, 4)])
+def test_a_truncated_rollout_takes_the_networks_chances_at_its_leaf(backgammon_net, ply, k):
+    """Truncated after one ply: each rollout rolls, plays the play the plied search chooses at
+    ``ply`` and takes the network's six chances there; worked out here with the plied
+    searcher."""
     game = BACKGAMMON.number
-    config = DiceRolloutConfig(rollouts=36, truncate_plies=1)
+    config = DiceRolloutConfig(rollouts=k, ply=ply, truncate_plies=1)
     root = random_positions(BACKGAMMON, 8, 4)[-1:]
     labels = dice_rollout_labels(game, NETWORK, backgammon_net, root, seeds(1), config, 1)
     searcher, leaves = PliedSearcher(game), []
@@ -158,7 +160,7 @@ def test_a_truncated_rollout_takes_the_networks_chances_at_its_leaf(backgammon_n
     for code in labels.rolls[0, :, 0].tolist():
         high, low = max(code // 10, code % 10), min(code // 10, code % 10)
         games.play(game, root[0], ROLL_FLAG | (10 * high + low), rolled)
-        move = searcher.search(rolled, NETWORK, backgammon_net, 0).best_move
+        move = searcher.search(rolled, NETWORK, backgammon_net, ply).best_move
         games.play(game, rolled, move, child)
         leaves.append(child.copy())
     expected = outcome_predictions(game, backgammon_net, np.stack(leaves)).astype(np.float64)
