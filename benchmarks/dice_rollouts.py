@@ -14,16 +14,17 @@ Positions: ``--positions`` positions with dice to roll, not decided, drawn (seed
    positions: the error the label really has. ``ratio``: plain's ``SE seeds`` over this row's.
    With ``--gnubg``: each label's mean absolute error against GNU Backgammon's 2-ply cubeless
    equity of the position (that error mixes the rollout's noise, the champion's play and the
-   network's leaf values), and the shipped network's own 0-ply equity's.
+   network's leaf values), and the shipped network's own 0-ply equity's. With ``--luck``, a row
+   of antithetic + quasi-random dice with each roll's luck subtracted (``luck=True``) too.
 2. Throughput: rollout games per second played to the end from those positions, on 1 and 2
    threads, at 0 and 1 ply (``--speed-games`` games at 0 ply, a tenth of it at 1 ply), with the
-   plies per game.
+   plies per game; with ``--luck``, with each roll's luck taken too (a tenth of the games).
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/dice_rollouts.py [--positions 60] [--games 30] [--truncate 10]
-        [--ks 36,144,1296] [--repeats 4] [--ply 0] [--gnubg] [--each] [--speed-games 720]
-        [--skip 1,2]
+        [--ks 36,144,1296] [--repeats 4] [--ply 0] [--gnubg] [--each] [--luck]
+        [--speed-games 720] [--skip 1,2]
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ GAME = RULES.number
 NETWORK = games.EVALUATOR_NETWORK
 BENCH = 0xD1CE
 PLAIN, BOTH = "none", "antithetic+stratified"
+LUCK = BOTH + "+luck"
 
 
 def seeds(run: int, count: int) -> np.ndarray:
@@ -100,6 +102,8 @@ def variance(params: np.ndarray, states: np.ndarray, args) -> None:
     reductions = [BOTH, PLAIN]
     if args.each:
         reductions[1:1] = ["antithetic", "stratified"]
+    if args.luck:
+        reductions.insert(0, LUCK)
     judge = gnubg_equities(states) if args.gnubg else None
     print(
         f"1. variance reduction: {len(states)} positions, {args.repeats} repeats, ply "
@@ -109,14 +113,18 @@ def variance(params: np.ndarray, states: np.ndarray, args) -> None:
     if judge is not None:
         error = np.abs(network_equities(params, states) - judge).mean()
         print(f"   the network's 0-ply equity: mean absolute error {error:.4f} against gnubg 2-ply")
-    header = f"   {'K':>5} {'dice':22} {'SE formula':>10} {'SE seeds':>9} {'ratio':>6}"
+    header = f"   {'K':>5} {'dice':27} {'SE formula':>10} {'SE seeds':>9} {'ratio':>6}"
     header += f" {'MAE gnubg':>9}" if judge is not None else ""
     print(header + f" {'games/s':>8}")
     for k in args.ks:
         rows = {}
         for reduction in reductions:
             config = DiceRolloutConfig(
-                rollouts=k, ply=args.ply, truncate_plies=args.truncate, variance_reduction=reduction
+                rollouts=k,
+                ply=args.ply,
+                truncate_plies=args.truncate,
+                variance_reduction=reduction.removesuffix("+luck"),
+                luck=reduction == LUCK,
             )
             equities, stderrs, played, seconds = [], [], 0, 0.0
             for repeat in range(args.repeats):
@@ -135,7 +143,7 @@ def variance(params: np.ndarray, states: np.ndarray, args) -> None:
         for reduction in reductions:
             formula, spread, equities, rate = rows[reduction]
             ratio = rows[PLAIN][1] / spread
-            line = f"   {k:5} {reduction:22} {formula:10.4f} {spread:9.4f} {ratio:6.2f}"
+            line = f"   {k:5} {reduction:27} {formula:10.4f} {spread:9.4f} {ratio:6.2f}"
             if judge is not None:
                 line += f" {np.abs(equities - judge).mean():9.4f}"
             print(line + f" {rate:8.0f}", flush=True)
@@ -143,28 +151,34 @@ def variance(params: np.ndarray, states: np.ndarray, args) -> None:
 
 def speed(params: np.ndarray, states: np.ndarray, args) -> None:
     print("\n2. rollout games per second, played to the end, antithetic + quasi-random dice")
-    print(f"   {'ply':>3} {'threads':>7} {'games':>6} {'games/s':>8} {'plies/game':>10}")
+    print(
+        f"   {'ply':>3} {'luck':>4} {'threads':>7} {'games':>6} {'games/s':>8} {'plies/game':>10}"
+    )
     most = numba.config.NUMBA_NUM_THREADS
     for ply in (0, 1):
-        count = args.speed_games if ply == 0 else max(len(states[:2]), args.speed_games // 10)
-        k = 36 if ply == 0 else 2
-        roots = np.ascontiguousarray(np.resize(states, (max(1, count // k), states.shape[1])))
-        config = DiceRolloutConfig(rollouts=k, ply=ply)
-        warm = dataclasses.replace(config, rollouts=2, truncate_plies=2)
-        dice_rollout_labels(GAME, NETWORK, params, roots[:1], seeds(1, 1), warm)
-        for threads in (1, 2):
-            if threads > most:
-                continue
-            numba.set_num_threads(threads)
-            started = time.perf_counter()
-            labels = dice_rollout_labels(GAME, NETWORK, params, roots, seeds(2, len(roots)), config)
-            seconds = time.perf_counter() - started
-            print(
-                f"   {ply:3} {threads:7} {labels.games:6} {labels.games / seconds:8.1f} "
-                f"{labels.plies / labels.games:10.1f}",
-                flush=True,
-            )
-        numba.set_num_threads(most)
+        for luck in (False, True) if args.luck else (False,):
+            count = args.speed_games // (10 if ply else 1) // (10 if luck else 1)
+            k = 36 if ply == 0 and not luck else 2
+            rows = max(1, count // k)
+            roots = np.ascontiguousarray(np.resize(states, (rows, states.shape[1])))
+            config = DiceRolloutConfig(rollouts=k, ply=ply, luck=luck)
+            warm = dataclasses.replace(config, rollouts=2, truncate_plies=2)
+            dice_rollout_labels(GAME, NETWORK, params, roots[:1], seeds(1, 1), warm)
+            for threads in (1, 2):
+                if threads > most:
+                    continue
+                numba.set_num_threads(threads)
+                started = time.perf_counter()
+                labels = dice_rollout_labels(
+                    GAME, NETWORK, params, roots, seeds(2, len(roots)), config
+                )
+                seconds = time.perf_counter() - started
+                print(
+                    f"   {ply:3} {'yes' if luck else 'no':>4} {threads:7} {labels.games:6} "
+                    f"{labels.games / seconds:8.1f} {labels.plies / labels.games:10.1f}",
+                    flush=True,
+                )
+            numba.set_num_threads(most)
 
 
 def main() -> None:
@@ -177,6 +191,7 @@ def main() -> None:
     parser.add_argument("--ply", type=int, default=0, help="the rollouts' ply (0)")
     parser.add_argument("--gnubg", action="store_true", help="the error against gnubg 2-ply")
     parser.add_argument("--each", action="store_true", help="antithetic and stratified alone")
+    parser.add_argument("--luck", action="store_true", help="a row with each roll's luck taken")
     parser.add_argument("--speed-games", type=int, default=720, help="games at 0 ply (720)")
     parser.add_argument("--skip", default="", help="parts to skip (1,2)")
     args = parser.parse_args()

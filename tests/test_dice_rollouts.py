@@ -169,6 +169,28 @@ def test_a_truncated_rollout_takes_the_networks_chances_at_its_leaf(backgammon_n
     np.testing.assert_allclose(labels.equity, equity, atol=1e-6)
 
 
+def test_luck_one_ply_deep_leaves_every_rollout_the_mean_over_the_rolls(backgammon_net):
+    """Truncated after one ply, a rollout's chances less its roll's luck are the mean over the
+    21 rolls of the chances after each roll's best play (0 ply): the same for every rollout."""
+    game = BACKGAMMON.number
+    config = DiceRolloutConfig(rollouts=6, truncate_plies=1, luck=True)
+    root = random_positions(BACKGAMMON, 8, 4)[-1:]
+    labels = dice_rollout_labels(game, NETWORK, backgammon_net, root, seeds(1), config)
+    searcher, leaves, chances = PliedSearcher(game), [], []
+    rolled, child = np.empty_like(root[0]), np.empty_like(root[0])
+    for high in range(1, 7):
+        for low in range(1, high + 1):
+            games.play(game, root[0], ROLL_FLAG | (10 * high + low), rolled)
+            move = searcher.search(rolled, NETWORK, backgammon_net, 0).best_move
+            games.play(game, rolled, move, child)
+            leaves.append(child.copy())
+            chances.append((1 if high == low else 2) / 36)
+    predicted = outcome_predictions(game, backgammon_net, np.stack(leaves)).astype(np.float64)
+    np.testing.assert_allclose(labels.outcomes[0], np.array(chances) @ predicted, atol=1e-6)
+    assert labels.stderr[0] < 1e-6
+    assert labels.variance_reduction == "antithetic+stratified+luck"
+
+
 def test_the_leaf_is_valued_by_the_network_of_its_own_phase(nardy_nets):
     positions = random_positions(NARDY, 60, 2)
     assert len(set(position_phases(NARDY.number, positions))) >= 2
@@ -278,6 +300,7 @@ def test_labels_are_the_same_on_one_and_two_threads_and_in_any_batch(backgammon_
         ({"variance_reduction": "quasi"}, "variance_reduction"),
         ({"threshold": float("nan")}, "threshold"),
         ({"rollouts": 2.0}, "whole number"),
+        ({"luck": 1}, "luck"),
     ],
 )
 def test_a_bad_config_is_refused(settings, message):
@@ -302,6 +325,9 @@ def test_bad_input_is_refused_before_any_kernel(backgammon_net):
     classic = BACKGAMMON.classic_weights()
     with pytest.raises(ValueError, match="outcome head"):
         dice_rollout_labels(game, games.EVALUATOR_CLASSIC, classic, root, seeds(1), QUICK)
+    played_out = DiceRolloutConfig(rollouts=2, luck=True)
+    with pytest.raises(ValueError, match="outcome head"):
+        dice_rollout_labels(game, games.EVALUATOR_CLASSIC, classic, root, seeds(1), played_out)
     with pytest.raises(ValueError, match="record_rolls"):
         dice_rollout_labels(game, NETWORK, backgammon_net, root, seeds(1), QUICK, 100)
     with pytest.raises(ValueError, match="DiceRolloutConfig"):
