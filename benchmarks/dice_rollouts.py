@@ -17,8 +17,9 @@ Positions: ``--positions`` positions with dice to roll, not decided, drawn (seed
    network's leaf values), and the shipped network's own 0-ply equity's. With ``--luck``, a row
    of antithetic + quasi-random dice with each roll's luck subtracted (``luck=True``) too.
 2. Throughput: rollout games per second played to the end from those positions, on 1 and 2
-   threads, at 0 and 1 ply (``--speed-games`` games at 0 ply, a tenth of it at 1 ply), with the
-   plies per game; with ``--luck``, with each roll's luck taken too (a tenth of the games).
+   threads, at 0, 1 and 2 ply (``--speed-games`` games at 0 ply, a tenth of it at 1 ply, a
+   360th at 2 ply), with the plies per game; with ``--luck``, with each roll's luck taken too
+   (a tenth of the games at 0 and 1 ply).
 
 Run from the repository root::
 
@@ -155,9 +156,10 @@ def speed(params: np.ndarray, states: np.ndarray, args) -> None:
         f"   {'ply':>3} {'luck':>4} {'threads':>7} {'games':>6} {'games/s':>8} {'plies/game':>10}"
     )
     most = numba.config.NUMBA_NUM_THREADS
-    for ply in (0, 1):
+    for ply in (0, 1, 2):
         for luck in (False, True) if args.luck else (False,):
-            count = args.speed_games // (10 if ply else 1) // (10 if luck else 1)
+            # each ply costs some 10 to 40 times the one below; luck 20 times at 0 ply
+            count = args.speed_games // (1, 10, 360)[ply] // (10 if luck and ply < 2 else 1)
             k = 36 if ply == 0 and not luck else 2
             rows = max(1, count // k)
             roots = np.ascontiguousarray(np.resize(states, (rows, states.shape[1])))
