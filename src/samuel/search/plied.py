@@ -154,11 +154,13 @@ def plied_search(
     return best_move, best, counters[0]
 
 
+@kernel
 def new_work(game: int, state_words: int) -> tuple[np.ndarray, ...]:
     """Each level's buffers (``MAX_PLIES`` levels below the root, then the root's): a roll's
     outcomes and their chances, the moves, spare move room and chances (for :func:`_static`),
-    the rolled position, a child and the chosen reply."""
-    levels, room = MAX_PLIES + 1, games.move_room(game)
+    the rolled position, a child and the chosen reply. Compiled, so that a compiled loop (the
+    rollouts over dice) makes its own."""
+    levels, room = MAX_PLIES + 1, games.move_room_kernel(game)
     return (
         np.zeros((levels, room), dtype=np.int64),
         np.zeros((levels, room), dtype=np.float64),

@@ -99,7 +99,7 @@ from samuel.nn import network
 from samuel.nn.phased import phase_networks
 from samuel.nn.shape import OUTCOMES, ShapeError, network_of
 from samuel.search.alphabeta import _mix
-from samuel.search.plied import MAX_PLIES, plied_search
+from samuel.search.plied import MAX_PLIES, new_work, plied_search
 
 from .rollouts import CHUNKS_PER_THREAD, check_seeds, check_states
 
@@ -369,22 +369,6 @@ def _add_luck(game, evaluator, params, state, outcomes, weights, count, rolled, 
 
 
 @kernel
-def _search_work(game, words):
-    """The plied search's buffers (as :func:`samuel.search.plied.new_work`), compiled."""
-    levels, room = MAX_PLIES + 1, games.move_room_kernel(game)
-    return (
-        np.zeros((levels, room), dtype=np.int64),
-        np.zeros((levels, room), dtype=np.float64),
-        np.zeros((levels, room), dtype=np.int64),
-        np.zeros((levels, room), dtype=np.int64),
-        np.zeros((levels, room), dtype=np.float64),
-        np.zeros((levels, words), dtype=np.int64),
-        np.zeros((levels, words), dtype=np.int64),
-        np.zeros((levels, words), dtype=np.int64),
-    )
-
-
-@kernel
 def _play_rollout(
     game, evaluator, params, leaf, root, seed, j, reduction, settings, buffers, out, rolls
 ):
@@ -474,7 +458,7 @@ def _buffers(game, words, scratch_size):
         np.empty(room, dtype=np.int64),
         np.empty(room, dtype=np.int64),
         np.empty(room, dtype=np.float64),
-        _search_work(game, words),
+        new_work(game, words),
         scratch,
         active,
         np.empty((STRATIFIED_ROLLS, ORBITS), dtype=np.int64),
