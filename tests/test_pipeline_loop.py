@@ -172,8 +172,10 @@ def test_a_run_killed_mid_stage_loses_nothing_committed_and_a_restart_finishes(
 ):
     folder = str(tmp_path / "pipe")
     args = ["pipeline", "run", folder, "--db", database_url, "--game", "tigers", "--cycles", "1",
-            *TINY, "--rollouts", "8", "--label-chunk", "20", "--selfplay-games", "8",
+            *TINY, "--rollouts", "48", "--label-chunk", "10", "--selfplay-games", "8",
             "--random-positions", "200", *STRICT]  # fmt: skip
+    # 48 rollouts in units of 10 positions keep the label stage going for seconds (about 5 s on
+    # a warm idle machine, longer loaded): a window of many polls in which to kill it.
     process = subprocess.Popen([sys.executable, "-m", "samuel.cli", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.monotonic() + 300
