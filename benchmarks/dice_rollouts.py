@@ -16,10 +16,15 @@ Positions: ``--positions`` positions with dice to roll, not decided, drawn (seed
    equity of the position (that error mixes the rollout's noise, the champion's play and the
    network's leaf values), and the shipped network's own 0-ply equity's. With ``--luck``, a row
    of antithetic + quasi-random dice with each roll's luck subtracted (``luck=True``) too.
-2. Throughput: rollout games per second played to the end from those positions, on 1 and 2
-   threads, at 0, 1 and 2 ply (``--speed-games`` games at 0 ply, a tenth of it at 1 ply, a
-   360th at 2 ply), with the plies per game; with ``--luck``, with each roll's luck taken too
-   (a tenth of the games at 0 and 1 ply).
+2. Throughput: rollout games per second from those positions, played to the end and truncated
+   after ``--truncate`` plies, on 1 and 2 threads, at 0, 1 and 2 ply (``--speed-games`` games
+   at 0 ply, a tenth of it at 1 ply, a 360th at 2 ply; four times as many truncated), with the
+   plies per game; with ``--luck``, with each roll's luck taken too (a tenth of the games at 0
+   and 1 ply).
+3. The production loop's labelling throughput from those rates: labels an hour at K = 1296 on
+   this machine's 2 threads, and the time to label the seed's 11 million positions on one such
+   machine and on Ray clusters of 10 and 100 (the labelling units share out whole, so the time
+   divides by the machines; the store's writes are far below its measured rates).
 
 Run from the repository root::
 
@@ -150,20 +155,25 @@ def variance(params: np.ndarray, states: np.ndarray, args) -> None:
             print(line + f" {rate:8.0f}", flush=True)
 
 
-def speed(params: np.ndarray, states: np.ndarray, args) -> None:
-    print("\n2. rollout games per second, played to the end, antithetic + quasi-random dice")
+def speed(params: np.ndarray, states: np.ndarray, args) -> dict:
+    """Print the rates; return them, games a second by (ply, truncated, luck, threads)."""
+    print("\n2. rollout games per second, antithetic + quasi-random dice")
     print(
-        f"   {'ply':>3} {'luck':>4} {'threads':>7} {'games':>6} {'games/s':>8} {'plies/game':>10}"
+        f"   {'ply':>3} {'truncated':>9} {'luck':>4} {'threads':>7} {'games':>6} "
+        f"{'games/s':>8} {'plies/game':>10}"
     )
     most = numba.config.NUMBA_NUM_THREADS
+    rates = {}
     for ply in (0, 1, 2):
-        for luck in (False, True) if args.luck else (False,):
+        for truncate, luck in ((0, False), (args.truncate, False), *([(0, True)] * args.luck)):
             # each ply costs some 10 to 40 times the one below; luck 20 times at 0 ply
             count = args.speed_games // (1, 10, 360)[ply] // (10 if luck and ply < 2 else 1)
+            if truncate:
+                count *= 4  # a truncated game is a few times shorter
             k = 36 if ply == 0 and not luck else 2
             rows = max(1, count // k)
             roots = np.ascontiguousarray(np.resize(states, (rows, states.shape[1])))
-            config = DiceRolloutConfig(rollouts=k, ply=ply, luck=luck)
+            config = DiceRolloutConfig(rollouts=k, ply=ply, luck=luck, truncate_plies=truncate)
             warm = dataclasses.replace(config, rollouts=2, truncate_plies=2)
             dice_rollout_labels(GAME, NETWORK, params, roots[:1], seeds(1, 1), warm)
             for threads in (1, 2):
@@ -175,12 +185,50 @@ def speed(params: np.ndarray, states: np.ndarray, args) -> None:
                     GAME, NETWORK, params, roots, seeds(2, len(roots)), config
                 )
                 seconds = time.perf_counter() - started
+                rates[ply, truncate, luck, threads] = labels.games / seconds
                 print(
-                    f"   {ply:3} {'yes' if luck else 'no':>4} {threads:7} {labels.games:6} "
-                    f"{labels.games / seconds:8.1f} {labels.plies / labels.games:10.1f}",
+                    f"   {ply:3} {truncate or 'no':>9} {'yes' if luck else 'no':>4} {threads:7} "
+                    f"{labels.games:6} {labels.games / seconds:8.1f} "
+                    f"{labels.plies / labels.games:10.1f}",
                     flush=True,
                 )
             numba.set_num_threads(most)
+    return rates
+
+
+SEED_POSITIONS = 11_000_000  # the seed's store of positions to label
+LABEL_K = 1296  # the seed's rollouts a label
+
+
+def projection(rates: dict) -> None:
+    """Labels an hour at K = 1296 on this machine (its two cores), and the hours to label the
+    seed's 11 million positions on it and on Ray clusters of 10 and 100 such machines."""
+    print(
+        f"\n3. labels at K = {LABEL_K} (antithetic + quasi-random dice, no luck), this machine's "
+        "2 threads; the seed's 11 million positions on 1, 10 and 100 such machines, each "
+        "labelling its own units (the work is position by position: it shares out whole)"
+    )
+    print(
+        f"   {'ply':>3} {'truncated':>9} {'labels/hour':>11} {'1 machine':>14} "
+        f"{'10 machines':>14} {'100 machines':>14}"
+    )
+
+    def span(hours: float) -> str:
+        if hours < 48:
+            return f"{hours:.1f} h"
+        if hours < 24 * 365 * 2:
+            return f"{hours / 24:.0f} days"
+        return f"{hours / 24 / 365:.0f} years"
+
+    for (ply, truncate, luck, threads), rate in sorted(rates.items()):
+        if luck or threads != 2:
+            continue
+        per_hour = rate * 3600 / LABEL_K
+        hours = SEED_POSITIONS / per_hour
+        print(
+            f"   {ply:3} {truncate or 'no':>9} {per_hour:11.1f} {span(hours):>14} "
+            f"{span(hours / 10):>14} {span(hours / 100):>14}"
+        )
 
 
 def main() -> None:
@@ -211,7 +259,7 @@ def main() -> None:
     if 1 not in skip:
         variance(params, states, args)
     if 2 not in skip:
-        speed(params, states, args)
+        projection(speed(params, states, args))
 
 
 if __name__ == "__main__":

@@ -129,3 +129,40 @@ def test_at_the_hypotheses_themselves_the_wrong_decision_is_rare():
     at_h1 = [sequential_test(test, 20, 100 + seed)[0] for seed in range(40)]
     assert at_h0.count("H1") <= 6 and at_h0.count("H0") >= 34
     assert at_h1.count("H0") <= 6 and at_h1.count("H1") >= 34
+
+
+# --- in points, for a game with dice ----------------------------------------------------------
+
+
+def test_the_points_sprt_accepts_what_the_pairs_show_and_keeps_sprts_bounds():
+    from collections import Counter
+
+    from samuel.match.sprt import PAIR_NET_POINTS, PointsSprt, points_llr
+
+    test = PointsSprt(points0=0.0, points1=0.2)
+    assert (test.lower, test.upper) == (Sprt().lower, Sprt().upper)
+    assert PAIR_NET_POINTS[0] == -3 and PAIR_NET_POINTS[-1] == 3 and len(PAIR_NET_POINTS) == 13
+    assert points_llr({}, 0.0, 0.2) == 0.0
+    rng = np.random.default_rng(5)
+    for shift, decision in ((0.5, "H1"), (-0.3, "H0")):
+        games = np.clip(rng.choice([-2, -1, 1, 2], size=(600, 2)) + shift * 2, -3, 3).round()
+        counts = Counter((games.sum(axis=1) / 2).tolist())
+        assert test.result(counts).decision == decision, (shift, test.result(counts))
+    # The LLR grows with the evidence: the same mix of pairs, four times as many.
+    mix = Counter({1.0: 30, 0.0: 40, -1.0: 20, 2.0: 10})
+    assert test.llr(Counter({k: 4 * v for k, v in mix.items()})) == pytest.approx(
+        4 * test.llr(mix),
+        rel=0.01,  # nearly: a value never seen counts 1e-3 pairs either way
+    )
+    # Near H0 and H1 the GSPRT is the normal approximation, N (m1 - m0)(2 m - m0 - m1) / 2 var.
+    values = np.array(sorted(mix.elements()), dtype=float)
+    m, var = values.mean(), values.var()
+    near = PointsSprt(points0=0.35, points1=0.45)
+    normal = len(values) * 0.1 * (2 * m - 0.8) / (2 * var)
+    assert near.llr(mix) == pytest.approx(normal, rel=0.05)
+    with pytest.raises(ValueError, match="no cube"):
+        points_llr({4.0: 1}, 0.0, 0.2)
+    for bad in ({"points0": 0.2, "points1": 0.1}, {"points1": 3.5}, {"alpha": 0.0}):
+        with pytest.raises(ValueError):
+            PointsSprt(**bad)
+    assert str(test) == "points0=0,points1=0.2,alpha=0.05,beta=0.05"

@@ -176,6 +176,13 @@ def test_a_run_killed_mid_stage_loses_nothing_committed_and_a_restart_finishes(
             "--random-positions", "200", *STRICT]  # fmt: skip
     # 48 rollouts in units of 10 positions keep the label stage going for seconds (about 5 s on
     # a warm idle machine, longer loaded): a window of many polls in which to kill it.
+    killed_mid_label_and_restarted(database_url, folder, args)
+
+
+def killed_mid_label_and_restarted(database_url: str, folder: str, args: list[str]) -> None:
+    """Run ``samuel ARGS`` (one cycle into ``folder``), kill it with SIGKILL once a few label
+    units are done, and check that nothing committed was lost, nothing is labelled twice, and a
+    restart finishes the cycle with every position labelled once."""
     process = subprocess.Popen([sys.executable, "-m", "samuel.cli", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.monotonic() + 300

@@ -23,7 +23,7 @@ from samuel.games import default_game, get_game, require_part
 from samuel.games.record import GameRecord
 from samuel.match.openings import OpeningConfig, as_opening_config
 from samuel.match.runner import PairResult, PairTask, check_match_player, run_pairs
-from samuel.match.sprt import Sprt, SprtResult
+from samuel.match.sprt import PointsSprt, Sprt, SprtResult
 from samuel.match.stats import (
     MatchStatistics,
     Pentanomial,
@@ -51,7 +51,7 @@ class MatchConfig:
     ply_cap: int | None = DEFAULT_PLY_CAP  # None: no cap (repetition still ends games)
     depth: int | None = None  # search depth for specs that set none (None: the player's own)
     seconds: float | None = None  # time per move for specs that set none (None: search by depth)
-    sprt: Sprt | None = None  # stop as soon as this test decides
+    sprt: Sprt | PointsSprt | None = None  # stop as soon as this test decides
     game: str = field(default_factory=default_game)  # the registry name of the game
     cube: bool = False  # played for points with the doubling cube (a game with one)
 
@@ -200,11 +200,13 @@ class Tally:
     def __init__(self) -> None:
         self.outcomes: Counter = Counter()  # first player's points per game: 1, 0.5, 0
         self.pair_points: Counter = Counter()  # first player's points per pair
+        self.pair_net_points: Counter = Counter()  # its points won less lost per game, by pair
 
     def add(self, pair: PairResult) -> None:
         for game in pair.games:
             self.outcomes[game.first_points] += 1
         self.pair_points[pair.first_points] += 1
+        self.pair_net_points[pair.net_points / 2] += 1
 
     @property
     def pentanomial(self) -> Pentanomial:
@@ -235,7 +237,7 @@ def summarize(
         config=config,
         pairs=tuple(pairs),
         statistics=tally.statistics(),
-        sprt=None if config.sprt is None else config.sprt.result(tally.pentanomial),
+        sprt=None if config.sprt is None else config.sprt.result_of(tally),
         seconds=seconds,
         incomplete=incomplete,
     )
@@ -251,7 +253,7 @@ def play_match(
     ply_cap: int | None = DEFAULT_PLY_CAP,
     depth: int | None = None,
     seconds: float | None = None,
-    sprt: Sprt | None = None,
+    sprt: Sprt | PointsSprt | None = None,
     workers: int = 1,
     progress: bool = False,
     game: str | None = None,
@@ -323,7 +325,7 @@ def play_match(
         text = f"score {100 * statistics.score:.1f}%"
         decided = False
         if config.sprt is not None:
-            state = config.sprt.result(tally.pentanomial)
+            state = config.sprt.result_of(tally)
             text += f" LLR {state.llr:.2f} [{config.sprt.lower:.2f}, {config.sprt.upper:.2f}]"
             decided = state.decision is not None
         bar.set_postfix_str(text)

@@ -18,12 +18,18 @@ stops when it crosses one. This is fishtest's ``LLR_logistic`` on pentanomial re
 >>> from samuel.match.stats import Pentanomial
 >>> test.result(Pentanomial((0, 0, 100, 0, 0))).decision is None
 True
+
+**In points** (:class:`PointsSprt`, for a game with dice, whose wins score 1, 2 or 3): H0, the
+first player wins ``points0`` points a game more than it loses; H1, ``points1``. The pairs are
+duplicate dice, and a pair's result is its net points per game, (a + b) / 2 for its two games'
+first-player points: one of the 13 values -3, -2.5, ..., 3. The same GSPRT runs on their
+counts (each value never seen counted 1e-3), the hypotheses' means now points per game.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 
 from samuel.match.stats import PAIR_POINTS, Pentanomial, score_from_elo
@@ -72,15 +78,85 @@ class Sprt:
         decision = "H1" if llr >= self.upper else "H0" if llr <= self.lower else None
         return SprtResult(test=self, llr=llr, decision=decision)
 
+    def result_of(self, tally) -> SprtResult:
+        """The test's state after a match's pairs so far (its ``Tally``)."""
+        return self.result(tally.pentanomial)
+
     def __str__(self) -> str:
         return f"elo0={self.elo0:g},elo1={self.elo1:g},alpha={self.alpha:g},beta={self.beta:g}"
+
+
+MOST_POINTS = 3  # a game's most points without the cube: a backgammon (a koks in long nardy)
+# A pair's net points per game: -3, -2.5, ..., 3.
+PAIR_NET_POINTS = tuple(x / 2 for x in range(-2 * MOST_POINTS, 2 * MOST_POINTS + 1))
+
+
+@dataclass(frozen=True)
+class PointsSprt:
+    """A sequential test between two points-per-game differences (the module docstring), with
+    error rates alpha and beta as :class:`Sprt`'s."""
+
+    points0: float = 0.0
+    points1: float = 0.1
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not all(math.isfinite(getattr(self, f.name)) for f in fields(self)):
+            raise ValueError("a points SPRT's settings must be finite numbers")
+        if not -MOST_POINTS < self.points0 < self.points1 < MOST_POINTS:
+            raise ValueError(
+                f"a points SPRT needs -{MOST_POINTS} < points0 < points1 < {MOST_POINTS}, not "
+                f"points0={self.points0:g}, points1={self.points1:g}"
+            )
+        Sprt(0.0, 1.0, self.alpha, self.beta)  # the same checks of the error rates
+
+    lower = Sprt.lower
+    upper = Sprt.upper
+
+    def llr(self, net_points: Mapping[float, int]) -> float:
+        """The GSPRT's LLR for counts of pairs by their net points per game."""
+        return points_llr(net_points, self.points0, self.points1)
+
+    def result(self, net_points: Mapping[float, int]) -> SprtResult:
+        llr = self.llr(net_points)
+        decision = "H1" if llr >= self.upper else "H0" if llr <= self.lower else None
+        return SprtResult(test=self, llr=llr, decision=decision)
+
+    def result_of(self, tally) -> SprtResult:
+        """The test's state after a match's pairs so far (its ``Tally``)."""
+        return self.result(tally.pair_net_points)
+
+    def __str__(self) -> str:
+        return (
+            f"points0={self.points0:g},points1={self.points1:g},alpha={self.alpha:g},"
+            f"beta={self.beta:g}"
+        )
+
+
+def points_llr(net_points: Mapping[float, int], points0: float, points1: float) -> float:
+    """The GSPRT log-likelihood ratio of H1 (``points1`` a game) against H0 (``points0``) for
+    counts of pairs by net points per game (keys among :data:`PAIR_NET_POINTS`); 0 without
+    pairs."""
+    unknown = set(net_points) - set(PAIR_NET_POINTS)
+    if unknown:
+        raise ValueError(
+            f"a pair's net points per game are -3, -2.5, ..., 3 (no cube), not {sorted(unknown)}"
+        )
+    counts = [float(net_points.get(value, 0)) for value in PAIR_NET_POINTS]
+    if sum(counts) == 0:
+        return 0.0
+    pairs, observed = _regularized(counts)
+    p0 = constrained_mle(observed, PAIR_NET_POINTS, points0)
+    p1 = constrained_mle(observed, PAIR_NET_POINTS, points1)
+    return pairs * sum(p * math.log(b / a) for p, a, b in zip(observed, p0, p1, strict=True))
 
 
 @dataclass(frozen=True)
 class SprtResult:
     """Where the test stands: the LLR and the hypothesis accepted, if any (``"H0"``, ``"H1"``)."""
 
-    test: Sprt
+    test: Sprt | PointsSprt
     llr: float
     decision: str | None
 

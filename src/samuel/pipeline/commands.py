@@ -187,6 +187,7 @@ CONFIG_OPTIONS = {
     "selfplay_depth": (positive_int, "search depth in self-play"),
     "games_per_unit": (positive_int, "games in one unit of work"),
     "expert_games": (non_negative_int, "games between the strongest players per cycle"),
+    "experts": (str, "a game with dice: the two expert players' specs, FIRST,SECOND"),
     "random_positions": (non_negative_int, "distribution-matched random positions per cycle"),
     "tablebase_positions": (non_negative_int, "positions drawn from the tablebase per cycle"),
     "tablebase": (str, "the tablebase folder: exact labels, `tablebase` positions (Tigers)"),
@@ -205,6 +206,8 @@ CONFIG_OPTIONS = {
     "gate_depth": (positive_int, "search depth in gating matches"),
     "elo0": (float, "SPRT H0 (Elo)"),
     "elo1": (float, "SPRT H1 (Elo)"),
+    "points0": (float, "a game with dice: SPRT H0 (points a game)"),
+    "points1": (float, "a game with dice: SPRT H1 (points a game)"),
     "anchor": (str, "the anchor's player spec"),
     "anchor_games": (positive_int, "games against the anchor (even)"),
     "anchor_floor": (float, "the least score against the anchor to be promoted"),
@@ -281,11 +284,30 @@ def _backend(args: argparse.Namespace, workers: int):
 
 
 def _check_before_running(config, game: str) -> None:
-    """Refuse a bad anchor or tablebase now, not in the middle of a cycle."""
+    """Refuse a game the loop cannot play, a bad anchor or tablebase now, not in the middle of
+    a cycle."""
     from samuel.games import descriptors, get_game
     from samuel.players import HumanPlayer, make_player
 
+    from .dice import check_config, has_dice
+    from .sources import game_part
+
     rules = get_game(game)
+    try:
+        game_part(rules.number)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+    if has_dice(game) and (problem := check_config(config)) is not None:
+        raise CommandError(problem)
+    if has_dice(game) and config.expert_games:
+        from .dice_experts import check_experts
+
+        try:
+            check_experts(game, config.experts)
+        except ValueError as error:
+            raise CommandError(f"--experts: {error}") from None
+    elif not has_dice(game) and config.experts is not None:
+        raise CommandError("--experts names a game with dice's expert players")
     if config.tablebase is not None:
         perfect = descriptors()[game].part("perfect")
         if perfect is None:

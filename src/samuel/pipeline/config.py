@@ -19,6 +19,7 @@ MAX_SEARCH_DEPTH = 127  # the search's deepest line is 128 plies, the root inclu
 MAX_PLY_CAP = 10_000
 MAX_GAMES = 1_000_000  # games in one unit or one match (sources.MAX_GAMES)
 MAX_ELO = 1000.0  # an SPRT bound beyond this is no test (a score of 99.7%)
+MAX_POINTS = 3.0  # a game's most points without the cube: an SPRT bound lies inside +-3
 SOURCE_NAMES = ("selfplay", "random", "expert", "tablebase")
 
 
@@ -32,6 +33,8 @@ class PipelineConfig:
     random_plies: int = 4  # random opening plies of self-play and expert games
     selfplay_epsilon: float = 0.05  # random moves in self-play after the opening
     expert_games: int = 20  # games between the strongest players per cycle
+    # A game with dice's two expert players (specs, "FIRST,SECOND"); None: the game's own
+    experts: str | None = None
     random_positions: int = 2000  # distribution-matched random positions per cycle
     tablebase_positions: int = 0  # Tigers & Sheep: positions drawn from the table, exact labels
     tablebase: str | None = None  # the table's folder: exact labels, `tablebase` source, perfect
@@ -60,6 +63,9 @@ class PipelineConfig:
     gate_depth: int = 2  # both networks' search depth in gating matches
     elo0: float = 0.0  # SPRT: H0, the candidate is no better ...
     elo1: float = 20.0  # ... H1, it is this much better
+    # A game with dice tests points a game instead (duplicate dice, cube off): H0 and H1.
+    points0: float = 0.0
+    points1: float = 0.1
     anchor: str = "classic"  # the fixed opponent (a player spec, searching at gate_depth)
     anchor_games: int = 100
     anchor_floor: float = 0.5  # promoted only if it scores at least this against the anchor
@@ -87,6 +93,11 @@ class PipelineConfig:
             raise CommandError(
                 f"the SPRT's elo1 must be more than its elo0 (--elo1 {self.elo1:g}, "
                 f"--elo0 {self.elo0:g})"
+            )
+        if not self.points1 > self.points0:
+            raise CommandError(
+                f"the points SPRT's points1 must be more than its points0 (--points1 "
+                f"{self.points1:g}, --points0 {self.points0:g})"
             )
         if self.without is not None and self.without not in SOURCE_NAMES:
             raise CommandError(f"unknown source {self.without!r} to leave out")
@@ -155,6 +166,8 @@ FIELDS: dict[str, tuple[str, float | None, float | None, bool]] = {
     "gate_depth": (_INT, 1, MAX_SEARCH_DEPTH, False),
     "elo0": (_FLOAT, -MAX_ELO, MAX_ELO, False),
     "elo1": (_FLOAT, -MAX_ELO, MAX_ELO, False),
+    "points0": (_FLOAT, -MAX_POINTS, MAX_POINTS, True),
+    "points1": (_FLOAT, -MAX_POINTS, MAX_POINTS, True),
     "anchor_games": (_INT, 2, MAX_GAMES, False),
     "anchor_floor": (_FLOAT, 0.0, 1.0, False),
     "opening_plies": (_INT, 0, MAX_PLY_CAP, False),
@@ -162,7 +175,7 @@ FIELDS: dict[str, tuple[str, float | None, float | None, bool]] = {
     "workers": (_INT, 0, 4096, False),
 }
 _FLAGS = ("variance_reduction", "moves_left")
-_TEXTS = {"tablebase": True, "anchor": False, "without": True}  # name: may be None
+_TEXTS = {"tablebase": True, "anchor": False, "without": True, "experts": True}  # may be None
 
 
 def _check_field(name: str, value) -> None:

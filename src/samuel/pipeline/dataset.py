@@ -25,6 +25,8 @@ from .schema import Label, Position, utc_now
 from .store import Store, states_from_bytes
 
 CHUNK = 50_000  # rows fetched per round trip when streaming
+OUTCOMES = 6  # a dice label's outcome chances (labels.outcomes)
+OUTCOME_BYTES = np.dtype("<f4")  # how labels.outcomes stores each
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class LabelledPositions:
     exact: np.ndarray  # (n,) bool: the label is exact (the table's, or a decided position's)
     # (n,) float32: the plies its games lasted from it (labels.plies), NaN where none is known
     plies_left: np.ndarray
+    # (n, 6) float32: a dice label's six outcome chances (labels.outcomes), NaN rows for none
+    outcomes: np.ndarray
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -54,6 +58,7 @@ class LabelledPositions:
             self.sources[index],
             self.exact[index],
             self.plies_left[index],
+            self.outcomes[index],
         )
 
     @staticmethod
@@ -68,12 +73,20 @@ class LabelledPositions:
                 np.zeros(0, dtype=object),
                 np.zeros(0, dtype=bool),
                 np.zeros(0, np.float32),
+                np.zeros((0, OUTCOMES), np.float32),
             )
         return LabelledPositions(
             *(np.concatenate([getattr(p, f) for p in parts]) for f in LabelledPositions.FIELDS)
         )
 
-    FIELDS = ("ids", "states", "values", "stderr", "groups", "sources", "exact", "plies_left")
+    FIELDS = (
+        "ids", "states", "values", "stderr", "groups", "sources", "exact", "plies_left", "outcomes"
+    )  # fmt: skip
+
+    @property
+    def has_outcomes(self) -> bool:
+        """Whether every label has its six outcome chances (a game with dice)."""
+        return bool(len(self)) and bool(np.isfinite(self.outcomes).all())
 
 
 def load_states(connection: Connection, ids: list[int]) -> tuple[np.ndarray, np.ndarray]:
@@ -101,13 +114,26 @@ def add_labels(
     model_id: int | None,
     unit_id: int | None,
     plies_left: np.ndarray | None = None,
+    outcomes: np.ndarray | None = None,
+    ply: int | None = None,
+    variance: str | None = None,
 ) -> int:
     """Append a label for each position and make it the position's current one. ``plies_left``
     (the plies its games lasted from it: the ``plies`` column) is NaN, or left out, where none
-    is known."""
+    is known. A rollout over dice gives ``outcomes`` (n, 6), its ``ply`` and ``variance``
+    reduction too."""
     now = utc_now()
     if plies_left is None:
         plies_left = np.full(len(position_ids), np.nan)
+    blobs: list[bytes | None] = [None] * len(position_ids)
+    if outcomes is not None:
+        outcomes = np.asarray(outcomes, dtype=OUTCOME_BYTES)
+        if outcomes.shape != (len(position_ids), OUTCOMES) or not np.isfinite(outcomes).all():
+            raise ValueError(
+                f"outcomes are six finite chances a position, ({len(position_ids)}, {OUTCOMES}), "
+                f"not {outcomes.shape}"
+            )
+        blobs = [row.tobytes() for row in outcomes]
     rows = [
         {
             "position_id": int(p),
@@ -120,9 +146,12 @@ def add_labels(
             "unit_id": unit_id,
             "created_at": now,
             "plies": float(m) if np.isfinite(m) else None,
+            "outcomes": blob,
+            "ply": ply,
+            "variance": variance,
         }
-        for p, v, e, k, t, m in zip(
-            position_ids, values, stderr, rollouts, truncated, plies_left, strict=True
+        for p, v, e, k, t, m, blob in zip(
+            position_ids, values, stderr, rollouts, truncated, plies_left, blobs, strict=True
         )
     ]
     if not rows:
@@ -275,7 +304,7 @@ def labelled_after(
     rows = connection.execute(
         text(
             "SELECT p.id, p.state, p.origin_game, p.source, l.value, l.stderr, l.rollouts, "
-            "l.plies "
+            "l.plies, l.outcomes "
             f"FROM positions AS p{hint} JOIN labels AS l ON l.id = p.label_id "
             f"WHERE p.game = :game AND p.id > :after{leave_out} ORDER BY p.id LIMIT :chunk"
         ),
@@ -290,7 +319,17 @@ def labelled_after(
         np.array([r.source for r in rows], dtype=object),
         np.array([r.rollouts == 0 for r in rows], dtype=bool),
         np.array([np.nan if r.plies is None else r.plies for r in rows], dtype=np.float32),
+        _outcomes([r.outcomes for r in rows]),
     )
+
+
+def _outcomes(blobs: list[bytes | None]) -> np.ndarray:
+    """labels.outcomes read back: (n, 6) float32, a NaN row where a label has none."""
+    out = np.full((len(blobs), OUTCOMES), np.nan, dtype=np.float32)
+    for i, blob in enumerate(blobs):
+        if blob is not None:
+            out[i] = np.frombuffer(bytes(blob), dtype=OUTCOME_BYTES, count=OUTCOMES)
+    return out
 
 
 def by_priority(connection: Connection, game: str, count: int) -> list[int]:

@@ -1,5 +1,5 @@
 """The pipeline's thread-parallel work as a backend's units: self-play, expert games and
-rollout labelling.
+rollout labelling (by random plies, or over dice for a game with dice).
 
 A stage hands its work to :func:`selfplay_positions_on`, :func:`expert_positions_on` and
 :func:`rollout_labels_on` with the run's backend (:mod:`samuel.backends`, ``samuel pipeline run
@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from samuel.backends import Backend, LocalBackend
+from samuel.train.dice_rollouts import DiceRolloutConfig, DiceRolloutLabels, dice_rollout_labels
 from samuel.train.rollouts import RolloutConfig, RolloutLabels, check_seeds, rollout_labels
 from samuel.train.selfplay import play_selfplay_parts
 
@@ -164,3 +165,50 @@ def rollout_labels_on(
         return rollout_labels(game, evaluator, params, states, seeds, config, table)
     shared = (int(game), int(evaluator), params, states, seeds, config, directory)
     return join_labels(backend.run(_label_unit, backend.parts(count), shared))
+
+
+def _dice_label_unit(shared: tuple, part: range) -> DiceRolloutLabels:
+    """A backend's unit: the dice labels of positions ``part`` of the shared batch."""
+    game, evaluator, params, states, seeds, config = shared
+    return dice_rollout_labels(
+        game,
+        evaluator,
+        params,
+        np.ascontiguousarray(states[part.start : part.stop]),
+        np.ascontiguousarray(seeds[part.start : part.stop]),
+        config,
+    )
+
+
+def join_dice_labels(parts: list[DiceRolloutLabels]) -> DiceRolloutLabels:
+    """The dice labels of consecutive batches, as one batch's."""
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    arrays = ("outcomes", "equity", "stderr", "rollouts", "truncated", "capped", "rolls")
+    return DiceRolloutLabels(
+        **{name: np.concatenate([getattr(part, name) for part in parts]) for name in arrays},
+        ply=first.ply,
+        truncate_plies=first.truncate_plies,
+        variance_reduction=first.variance_reduction,
+        games=sum(part.games for part in parts),
+        plies=sum(part.plies for part in parts),
+    )
+
+
+def dice_rollout_labels_on(
+    backend: Backend | None,
+    game: int,
+    evaluator: int,
+    params: np.ndarray,
+    states: np.ndarray,
+    seeds: np.ndarray,
+    config: DiceRolloutConfig,
+) -> DiceRolloutLabels:
+    """:func:`samuel.train.dice_rollouts.dice_rollout_labels`, its positions labelled by
+    ``backend``: the same labels, since each position's dice come from its own seed."""
+    if _local(backend) or len(states) == 0:
+        return dice_rollout_labels(game, evaluator, params, states, seeds, config)
+    check_seeds(seeds, len(states))
+    shared = (int(game), int(evaluator), params, states, seeds, config)
+    return join_dice_labels(backend.run(_dice_label_unit, backend.parts(len(states)), shared))

@@ -2,10 +2,17 @@
 the fixed anchor; it is promoted only if the SPRT accepts it as better and it scores at least
 ``anchor_floor`` against the anchor (the seed's guard against a line of models that beat each
 other and drift away from good play). Both matches are :func:`samuel.match.play_match`, so the
-statistics are those of every other match (docs/matches.md)."""
+statistics are those of every other match (docs/matches.md).
+
+In a game with dice the pairs are duplicate dice (a pair's two games roll the same dice, the
+players' seats swapped) and no opening plies are played at random: the dice vary the games. The
+SPRT then tests points a game (``points0`` against ``points1``, the cube off:
+:class:`samuel.match.sprt.PointsSprt`), and every match's points per game (a gammon 2, a
+backgammon 3) are kept with its statistics."""
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,11 +21,12 @@ from sqlalchemy import Connection
 
 from samuel.backends import Backend, LocalBackend
 from samuel.match.head_to_head import MatchResult, play_match
-from samuel.match.sprt import Sprt
+from samuel.match.sprt import PointsSprt, Sprt
 from samuel.players import PlayerSpec
 from samuel.seeds import derive_seed
 
 from .config import PipelineConfig
+from .dice import has_dice
 from .schema import Tournament, utc_now
 
 CHAMPION_STREAM, ANCHOR_STREAM, CHAMPION_ANCHOR_STREAM = 0x6A7E1, 0x6A7E2, 0x6A7E3
@@ -38,8 +46,8 @@ class GateResult:
     reason: str
 
 
-def summary(result: MatchResult) -> dict:
-    """A match's figures, as the store keeps them."""
+def summary(result: MatchResult, points: bool = False) -> dict:
+    """A match's figures, as the store keeps them (``points``: its points per game too)."""
     s = result.statistics
     summary = {
         "first": result.first,
@@ -59,7 +67,16 @@ def summary(result: MatchResult) -> dict:
     if result.sprt is not None:
         summary["llr"] = result.sprt.llr
         summary["sprt"] = result.sprt.decision or "undecided"
-    return summary
+    if points and result.pairs:
+        p = result.points
+        summary["points_per_game"] = p.per_game
+        summary["points_low"] = p.low
+        summary["points_high"] = p.high
+    # JSON has no infinity (an Elo error of a match all won or all lost): PostgreSQL refuses it
+    return {
+        key: None if isinstance(value, float) and not math.isfinite(value) else value
+        for key, value in summary.items()
+    }
 
 
 def gate(
@@ -81,8 +98,9 @@ def gate(
         candidate, champion = Path(candidate).resolve(), Path(champion).resolve()
     candidate_spec = network_spec(candidate, config.gate_depth)
     champion_spec = network_spec(champion, config.gate_depth)
+    dice = has_dice(game)
     common = dict(
-        openings=config.opening_plies,
+        openings=0 if dice else config.opening_plies,
         depth=config.gate_depth,
         workers=workers,
         game=game,
@@ -94,7 +112,9 @@ def gate(
         champion_spec,
         config.gate_games,
         seed=derive_seed(seed, CHAMPION_STREAM),
-        sprt=Sprt(elo0=config.elo0, elo1=config.elo1),
+        sprt=PointsSprt(config.points0, config.points1)
+        if dice
+        else Sprt(elo0=config.elo0, elo1=config.elo1),
         **common,
     )
     vs_anchor = play_match(
@@ -115,11 +135,15 @@ def gate(
         )
     decision = vs_champion.sprt.decision if vs_champion.sprt else None
     anchor_score = vs_anchor.statistics.score
+    against = (
+        f"{vs_champion.points.per_game:+.3f} points a game"
+        if dice
+        else f"score {100 * vs_champion.score:.1f}%"
+    )
     if decision != "H1":
         reason = (
             f"the SPRT {'rejected' if decision == 'H0' else 'did not accept'} it against the "
-            f"champion (score {100 * vs_champion.score:.1f}% in {vs_champion.games} games, "
-            f"LLR {vs_champion.sprt.llr:.2f})"
+            f"champion ({against} in {vs_champion.games} games, LLR {vs_champion.sprt.llr:.2f})"
         )
         promote = False
     elif anchor_score < config.anchor_floor:
@@ -130,9 +154,9 @@ def gate(
         promote = False
     else:
         reason = (
-            f"the SPRT accepted it against the champion (score {100 * vs_champion.score:.1f}% "
-            f"in {vs_champion.games} games, LLR {vs_champion.sprt.llr:.2f}) and it scored "
-            f"{100 * anchor_score:.1f}% against {config.anchor}"
+            f"the SPRT accepted it against the champion ({against} in {vs_champion.games} "
+            f"games, LLR {vs_champion.sprt.llr:.2f}) and it scored {100 * anchor_score:.1f}% "
+            f"against {config.anchor}"
         )
         promote = True
     return GateResult(vs_champion, vs_anchor, champion_vs_anchor, promote, reason)
@@ -151,14 +175,15 @@ def record_tournament(
     """Store a gate's tournament whole (``extra``: more entries for its report); its id."""
     vs = result.vs_champion
     anchor = result.vs_anchor.statistics
+    dice = has_dice(game)
     report = {
-        "vs_champion": summary(vs),
-        "vs_anchor": summary(result.vs_anchor),
+        "vs_champion": summary(vs, dice),
+        "vs_anchor": summary(result.vs_anchor, dice),
         "reason": result.reason,
         **extra,
     }
     if result.champion_vs_anchor is not None:
-        report["champion_vs_anchor"] = summary(result.champion_vs_anchor)
+        report["champion_vs_anchor"] = summary(result.champion_vs_anchor, dice)
     return connection.execute(
         Tournament.__table__.insert().returning(Tournament.id),
         {
@@ -173,6 +198,8 @@ def record_tournament(
             "upper": vs.sprt.test.upper,
             "elo0": config.elo0,
             "elo1": config.elo1,
+            "points0": config.points0 if dice else None,
+            "points1": config.points1 if dice else None,
             "sprt": vs.sprt.decision or "undecided",
             "anchor": config.anchor,
             "anchor_games": result.vs_anchor.games,

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection, delete, func, select, update
 
 from samuel.errors import CommandError
-from samuel.evaluation.networks import load_network, random_network, shipped_network
+from samuel.evaluation.networks import load_network_or_phases, random_network, shipped_network
 from samuel.progress import progress_bar
 from samuel.seeds import derive_seed
 
@@ -45,10 +45,10 @@ INITIAL_STREAM = 0x1417
 def starting_params(ctx: Context, init: str | None, seed: int):
     """The first champion's parameters and how they were chosen."""
     if init is not None:
-        return load_network(init, ctx.number), f"the network {init}"
+        return load_network_or_phases(init, ctx.number), f"the network {init}"
     shipped = shipped_network(ctx.number)
     if shipped is not None:
-        return load_network(shipped, ctx.number), "the shipped network"
+        return load_network_or_phases(shipped, ctx.number), "the shipped network"
     return random_network(ctx.number, derive_seed(seed, INITIAL_STREAM) & 0x7FFFFFFF), (
         f"a random network (seed {seed})"
     )

@@ -35,7 +35,7 @@ import numpy as np
 from sqlalchemy import Connection, Row, func, select, update
 
 from samuel.errors import SamuelError
-from samuel.evaluation.networks import load_network, save_network
+from samuel.evaluation.networks import load_network_or_phases, save_any_network
 from samuel.files import describe_os_error
 from samuel.games import get_game
 
@@ -104,7 +104,7 @@ def register_model(
     if os.path.lexists(final):
         raise _taken(model_id, final)
     pending = final.with_name(f".{final.name}.run{run_id}{PENDING}")
-    save_network(params, pending, get_game(game).number)  # atomically
+    save_any_network(params, pending, get_game(game).number)  # atomically
     connection.execute(
         update(Model).where(Model.id == model_id).values(path=relative, sha256=sha256_of(pending))
     )
@@ -250,7 +250,7 @@ def load_model(folder: Path, model: Row) -> np.ndarray:
             f"model {model.id}: {path} does not match the registry's SHA-256 (changed since it was "
             "registered); `samuel pipeline check` lists every such file"
         )
-    return load_network(path, get_game(model.game).number)
+    return load_network_or_phases(path, get_game(model.game).number)
 
 
 def promote(

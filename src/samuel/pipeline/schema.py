@@ -177,7 +177,8 @@ class Label(Base):
     )
     model_id: Mapped[int | None] = mapped_column(ForeignKey("models.id"))  # None: the table
     method: Mapped[str] = mapped_column(String(16))
-    value: Mapped[float] = mapped_column(Float)  # first player's view, -1..1
+    # first player's view: -1..1, or for a game with dice the equity in points (-3..3)
+    value: Mapped[float] = mapped_column(Float)
     stderr: Mapped[float] = mapped_column(Float)
     rollouts: Mapped[int] = mapped_column(Integer)
     truncated: Mapped[bool] = mapped_column(Boolean)
@@ -187,6 +188,13 @@ class Label(Base):
     # table's distance for a decided position): the moves-left head's target. None where no game
     # ended (truncated rollouts, a drawn table position) and for labels made before migration 0002.
     plies: Mapped[float | None] = mapped_column(Float)
+    # A rollout over dice's (migration 0004; None for the other games' labels): the six outcome
+    # chances its rollouts averaged (six little-endian float32: P(win by >= 1, 2, 3 points),
+    # then the same lost, the first player's view), the champion's plies in them, and the
+    # variance reduction of their dice (samuel.train.dice_rollouts.VARIANCE_REDUCTIONS).
+    outcomes: Mapped[bytes | None] = mapped_column(LargeBinary)
+    ply: Mapped[int | None] = mapped_column(SmallInteger)
+    variance: Mapped[str | None] = mapped_column(String(24))
 
 
 class Tournament(Base):
@@ -206,6 +214,9 @@ class Tournament(Base):
     upper: Mapped[float] = mapped_column(Float)
     elo0: Mapped[float] = mapped_column(Float)
     elo1: Mapped[float] = mapped_column(Float)
+    # A game with dice's SPRT is on points a game (migration 0004; None for the other games).
+    points0: Mapped[float | None] = mapped_column(Float)
+    points1: Mapped[float | None] = mapped_column(Float)
     sprt: Mapped[str] = mapped_column(String(16))  # "H1" accepted, "H0", or "undecided"
     anchor: Mapped[str] = mapped_column(Text)  # the anchor's player spec
     anchor_games: Mapped[int] = mapped_column(Integer)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +31,7 @@ from samuel.seeds import derive_seed
 from . import dataset, registry
 from .bulk import import_labelled
 from .config import RANDOM_PER_UNIT, TABLEBASE_PER_UNIT, PipelineConfig
+from .dice import equities, evaluator_of, has_dice, rollout_config, to_roll
 from .gating import gate, record_tournament
 from .relabel import prioritise
 from .schema import Cycle, Position, Tournament, WorkUnit
@@ -111,10 +113,11 @@ def plan(connection: Connection, ctx: Context, cycle, stage: str) -> list[dict]:
             {"kind": "selfplay", "games": n, "seed": derive_seed(seed, SELFPLAY, part)}
             for part, n in enumerate(_parts(config.selfplay_games, config.games_per_unit))
         ]
-        tasks += [
-            {"kind": "expert", "games": n, "seed": derive_seed(seed, EXPERT, part)}
-            for part, n in enumerate(_parts(config.expert_games, config.games_per_unit))
-        ]
+        if _has_experts(ctx):
+            tasks += [
+                {"kind": "expert", "games": n, "seed": derive_seed(seed, EXPERT, part)}
+                for part, n in enumerate(_parts(config.expert_games, config.games_per_unit))
+            ]
         if ctx.perfect is not None:  # a game with a tablebase draws positions from it
             tasks += [
                 {"kind": "tablebase", "count": n, "seed": derive_seed(seed, TABLEBASE, part)}
@@ -122,7 +125,7 @@ def plan(connection: Connection, ctx: Context, cycle, stage: str) -> list[dict]:
             ]
         return tasks
     if stage == "random":
-        if not config.random_positions:
+        if not config.random_positions or not _has_random(ctx):
             return []
         distribution = _measured_distribution(connection, ctx, cycle)
         if distribution is None:
@@ -152,6 +155,20 @@ def plan(connection: Connection, ctx: Context, cycle, stage: str) -> list[dict]:
         ids = dataset.by_priority(connection, ctx.game, config.relabel_positions)
         return _id_tasks(ids, config.label_chunk, seed, relabel=True)
     raise ValueError(f"no stage {stage!r}")
+
+
+def _has_experts(ctx: Context) -> bool:
+    """Whether the game has expert players: compiled ones, or a game with dice's player specs
+    (its own, or ``--experts``)."""
+    part = descriptors()[ctx.game].part("pipeline")
+    return bool(part.EXPERT_DEPTHS) or has_dice(ctx.game)
+
+
+def _has_random(ctx: Context) -> bool:
+    """Whether the game has a distribution for random positions: a placement distribution, or
+    a game with dice's (:mod:`.dice_random`)."""
+    part = descriptors()[ctx.game].part("pipeline")
+    return hasattr(part, "masks_and_counts") or has_dice(ctx.game)
 
 
 def _id_tasks(ids: list[int], chunk: int, seed: int, relabel: bool = False) -> list[dict]:
@@ -189,6 +206,10 @@ def _measured_distribution(connection: Connection, ctx: Context, cycle) -> dict 
         return None
     from .store import states_from_bytes
 
+    if has_dice(ctx.game):
+        from .dice_random import measure_dice_distribution
+
+        return measure_dice_distribution(ctx.game, states_from_bytes(list(rows))).to_json()
     return measure_distribution(ctx.number, states_from_bytes(list(rows))).to_json()
 
 
@@ -203,7 +224,6 @@ def work(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
 
 
 def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
-    from samuel.games.kernels import EVALUATOR_NETWORK
 
     from . import sources
     from .fanout import expert_positions_on, selfplay_positions_on
@@ -216,7 +236,7 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         batch = selfplay_positions_on(
             ctx.backend,
             ctx.number,
-            EVALUATOR_NETWORK,
+            evaluator_of(champion),
             champion,
             task["games"],
             config.selfplay_depth,
@@ -226,6 +246,23 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         )
         provenance = Provenance(
             "selfplay", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
+        )
+    elif task["kind"] == "expert" and has_dice(ctx.game):
+        from .dice_experts import expert_positions, expert_specs, with_champion
+
+        path = ctx.model_path(cycle.champion_id).resolve()
+        first, second = (with_champion(s, path) for s in expert_specs(ctx.game, config.experts))
+        batch = expert_positions(
+            ctx.game,
+            first,
+            second,
+            task["games"],
+            task["seed"],
+            workers=config.workers or os.cpu_count() or 1,
+            backend=ctx.backend,
+        )
+        provenance = Provenance(
+            "expert", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
         )
     elif task["kind"] == "expert":
         players = sources.default_expert_players(ctx.number, champion, ctx.tablebase(config))
@@ -241,10 +278,18 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         )
         _, _, plies_left = tablebase_distances(ctx.tablebase(config), batch.states)
         provenance = Provenance("tablebase", None, task["seed"], ctx.store.run_id, unit.id)
+    elif has_dice(ctx.game):  # "random", from a game with dice's distribution
+        from .dice_random import DiceDistribution, dice_random_positions
+
+        distribution = DiceDistribution.from_json(task["distribution"])
+        batch = dice_random_positions(ctx.game, distribution, task["count"], task["seed"])
+        provenance = Provenance("random", None, task["seed"], ctx.store.run_id, unit.id)
     else:  # "random"
         distribution = sources.PlacementDistribution.from_json(task["distribution"])
         batch = sources.random_positions(ctx.number, distribution, task["count"], task["seed"])
         provenance = Provenance("random", None, task["seed"], ctx.store.run_id, unit.id)
+    if has_dice(ctx.game):
+        batch = to_roll(ctx.game, batch)
     states = _full_width(batch.states)
     origin = np.where(batch.games >= 0, unit.id * GAME_ID_SPAN + batch.games, -1)
 
@@ -301,6 +346,8 @@ def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         ids, states = dataset.load_states(connection, list(unit.task["ids"]))
         # Relabelling uses the champion of now (just promoted); labelling, the cycle's.
         model_id = registry.active_model(connection, ctx.game).id if relabel else cycle.champion_id
+    if has_dice(ctx.game):
+        return _label_dice(ctx, cycle, unit, ids, states, model_id)
     exact = np.zeros(len(ids), dtype=bool)
     exact_values = np.zeros(len(ids), dtype=np.float32)
     exact_plies = np.full(len(ids), np.nan, dtype=np.float32)
@@ -363,10 +410,58 @@ def _label(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     return store_output
 
 
+def _label_dice(ctx: Context, cycle, unit: ClaimedUnit, ids, states, model_id) -> Store_:
+    """A labelling unit of a game with dice: rollouts over dice (:mod:`.dice`)."""
+    from .fanout import dice_rollout_labels_on
+
+    config = config_of(cycle)
+    relabel = unit.task.get("relabel", False)
+    params = ctx.params(model_id)
+    words = game_kernels.compiled_game(ctx.number).state_words
+    rollout = rollout_config(config)
+    seed = derive_seed(config.seed, cycle.number, STREAMS["relabel" if relabel else "label"])
+    labels = dice_rollout_labels_on(
+        ctx.backend,
+        ctx.number,
+        evaluator_of(params),
+        params,
+        np.ascontiguousarray(states[:, :words]),
+        state_seeds(states, seed),
+        rollout,
+    )
+
+    def store_output(connection: Connection) -> dict:
+        dataset.add_labels(
+            connection,
+            ids,
+            labels.equity,
+            labels.stderr,
+            labels.rollouts,
+            labels.truncated > 0,
+            method="rollout",
+            model_id=model_id,
+            unit_id=unit.id,
+            outcomes=labels.outcomes,
+            ply=labels.ply,
+            variance=rollout.name,
+        )
+        return {
+            "positions": len(ids),
+            "exact": int((labels.rollouts == 0).sum()),
+            "rollout_games": labels.games,
+            "plies": labels.plies,
+        }
+
+    return store_output
+
+
 def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed: int, cycle: int):
     """Train a candidate from the champion on a sample of the labelled positions; return its
     parameters and what the registry keeps of its training."""
-    from .supervised import SupervisedConfig, train_supervised
+    from samuel.nn.phased import is_phased
+    from samuel.train.config import phase_names
+
+    from .supervised import SupervisedConfig, train_supervised, train_supervised_phases
 
     sample, total = dataset.sample_labelled(
         ctx.store, ctx.game, config.train_positions, seed, without=config.without
@@ -381,16 +476,34 @@ def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed
         moves_left_weight=config.moves_left_weight,
         moves_left=config.moves_left,
     )
-    params, report = train_supervised(
-        ctx.number,
-        ctx.params(champion_id),
-        sample.states,
-        sample.values,
-        sample.groups,
-        supervised,
-        progress=ctx.progress,
-        plies_left=sample.plies_left,
-    )
+    dice = has_dice(ctx.game)
+    if dice and not sample.has_outcomes:
+        raise ValueError(f"a {ctx.game} label without its six outcome chances")
+    champion = ctx.params(champion_id)
+    if is_phased(champion):  # each phase's network learns its own phase's positions
+        params, report = train_supervised_phases(
+            ctx.number,
+            champion,
+            sample.states,
+            sample.values,
+            sample.groups,
+            supervised,
+            progress=ctx.progress,
+            outcomes=sample.outcomes if dice else None,
+            names=phase_names(ctx.game),
+        )
+    else:
+        params, report = train_supervised(
+            ctx.number,
+            champion,
+            sample.states,
+            sample.values,
+            sample.groups,
+            supervised,
+            progress=ctx.progress,
+            plies_left=sample.plies_left,
+            outcomes=sample.outcomes if dice else None,
+        )
     sources, counts = np.unique(sample.sources.astype(str), return_counts=True)
     training = {
         "labelled_positions": total,
@@ -511,11 +624,17 @@ def _prioritise(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     with ctx.store.read() as connection:
         champion = registry.active_model(connection, ctx.game).id
     params = ctx.params(champion)
-    count = prioritise(
-        ctx.store,
-        ctx.game,
-        lambda states: evaluate_positions(ctx.number, EVALUATOR_NETWORK, params, states),
-    )
+    if has_dice(ctx.game):  # the 0-ply equity, in points as the labels are
+
+        def quick(states: np.ndarray) -> np.ndarray:
+            return equities(ctx.number, params, states)
+
+    else:
+
+        def quick(states: np.ndarray) -> np.ndarray:
+            return evaluate_positions(ctx.number, EVALUATOR_NETWORK, params, states)
+
+    count = prioritise(ctx.store, ctx.game, quick)
     return lambda connection: {"positions": count, "model": champion}
 
 

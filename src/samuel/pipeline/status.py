@@ -77,12 +77,23 @@ def status_lines(store: Store, game: str) -> list[str]:
         for t in tournaments:
             lines.append(
                 f"  #{t.id}: model {t.candidate_id} vs {t.champion_id}: "
-                f"{100 * t.score:.1f}% in {t.games} games, LLR {t.llr:.2f} "
-                f"[{t.lower:.2f}, {t.upper:.2f}] {t.sprt}; vs {t.anchor} "
-                f"{100 * t.anchor_score:.1f}% ({100 * t.anchor_low:.1f}-{100 * t.anchor_high:.1f}) "
-                f"-> {t.decision}"
+                f"{100 * t.score:.1f}% in {t.games} games{_points_text(t.report, 'vs_champion')}, "
+                f"LLR {t.llr:.2f} [{t.lower:.2f}, {t.upper:.2f}] {t.sprt}; vs {t.anchor} "
+                f"{100 * t.anchor_score:.1f}% ({100 * t.anchor_low:.1f}-{100 * t.anchor_high:.1f})"
+                f"{_points_text(t.report, 'vs_anchor')} -> {t.decision}"
             )
     return lines
+
+
+def _points_text(report: dict | None, match: str) -> str:
+    """ " (+0.123 points a game, -0.05..+0.29)" for a match of a game with dice, else ""."""
+    figures = (report or {}).get(match) or {}
+    if "points_per_game" not in figures:
+        return ""
+    return (
+        f" ({figures['points_per_game']:+.3f} points a game, "
+        f"{figures['points_low']:+.2f}..{figures['points_high']:+.2f})"
+    )
 
 
 def model_lines(store: Store, game: str | None) -> list[str]:
@@ -264,7 +275,7 @@ def ablate(
     """Train two candidates from the champion on the same sample, one with every source and one
     without ``without``, and play them against each other: what the source is worth. The
     match's pairs are played by ``backend`` (by default this machine's processes)."""
-    from samuel.evaluation.networks import save_network
+    from samuel.evaluation.networks import save_any_network
     from samuel.match.head_to_head import play_match
 
     from .stages import Context, train_candidate
@@ -289,7 +300,7 @@ def ablate(
             ctx, champion.id, config.replace(without=left_out), seed, cycle=0
         )
         paths[label] = out / f"{game}-{champion.id}-{label}.bin"
-        save_network(params, paths[label], ctx.number)
+        save_any_network(params, paths[label], ctx.number)
         reports[label] = training
     if backend is not None and not isinstance(backend, LocalBackend):
         # A cluster's workers may run in another folder: they read the networks by full path.

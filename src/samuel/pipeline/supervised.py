@@ -41,6 +41,13 @@ alone (what the gate plays with); the report gives the head's mean absolute erro
 the validation side (:func:`samuel.train.trainer.plies_error`) at the start and for the returned
 epoch. A value-only network trains exactly as before.
 
+**Outcome labels** (a game with dice: ``outcomes``, each position's six chances from rollouts
+over dice, and ``targets`` its equity in points): the network's outcome head learns them (the
+trainer's cross-entropy against the rollouts' means), and every MSE above is the mean squared
+error of the six chances, ``mean((chance - label)^2)`` over positions and chances. The constant
+baseline predicts the training side's mean chances; there is no classic baseline (a classic score
+says nothing of gammons).
+
 **Reproducible:** the split and the training draw their random numbers from the config's seed
 only (:func:`samuel.seeds.derive_seed`), and the gradient kernels give the same sums on any
 number of threads, so the same inputs and seed give bit-identical weights.
@@ -71,12 +78,14 @@ SPLIT_STREAM = 0x5C9117  # keeps the split's random numbers apart from everythin
 TRAIN_STREAM = 0x5C9118  # the training's: shuffling, orientations, weighted draws
 MEASURE_STREAM = 0x5C9119  # the training side's sample for the history's training MSE
 HEAD_STREAM = 0x5C911A  # a fresh moves-left head's weights (config.moves_left)
+PHASE_STREAM = 0x5C911B  # a phase's own seed, when each phase has its network
 # The history's training MSE is measured on at most this many training positions (a fixed
 # random sample; all of them if fewer): a forward pass over all of a large training side would
 # cost about half an epoch, every epoch.
 TRAIN_MSE_SAMPLE = 1 << 16
 EVAL_CHUNK = 1 << 16  # positions encoded at once to measure an MSE (bounded memory)
 NO_GROUP = -1  # a position from no game: a group of its own
+OUTCOMES = 6  # a game with dice's outcome chances: P(win by >= 1, 2, 3 points), the same lost
 # The classic baseline's scale search: a = 0 and a log grid, then golden-section search.
 CLASSIC_GRID = np.concatenate([[0.0], np.logspace(-3.0, 2.0, 41)])
 GOLDEN_STEPS = 40
@@ -180,7 +189,7 @@ class SupervisedReport:
     history: list[tuple[float, float]]
     validation_mse: float  # the returned network's: min of the history's validation MSEs
     baselines: dict[str, float]  # "constant", "classic", "start": their validation MSE
-    classic_scale: float  # the classic baseline's a in tanh(a * classic score)
+    classic_scale: float | None  # the classic baseline's a in tanh(a * classic score)
     target_mean: float  # the training targets' mean (the constant baseline)
     weighted: bool  # trained with per-sample weights (by weighted draws)
     seconds: float  # wall time of the epochs (training and measuring)
@@ -192,6 +201,7 @@ class SupervisedReport:
     plies_validation: int = 0
     plies_error_start: float | None = None
     plies_error: float | None = None
+    outcomes: bool = False  # trained on six outcome chances: every MSE is theirs (docstring)
 
     @property
     def stopped_early(self) -> bool:
@@ -209,7 +219,7 @@ class SupervisedReport:
             "history": [[float(t), float(v)] for t, v in self.history],
             "validation_mse": float(self.validation_mse),
             "baselines": {name: float(value) for name, value in self.baselines.items()},
-            "classic_scale": float(self.classic_scale),
+            "classic_scale": _optional(self.classic_scale),
             "target_mean": float(self.target_mean),
             "weighted": bool(self.weighted),
             "seconds": float(self.seconds),
@@ -218,6 +228,7 @@ class SupervisedReport:
             "plies_validation": int(self.plies_validation),
             "plies_error_start": _optional(self.plies_error_start),
             "plies_error": _optional(self.plies_error),
+            "outcomes": bool(self.outcomes),
         }
 
     @staticmethod
@@ -275,19 +286,33 @@ def _checked_vector(name: str, values, n: int) -> np.ndarray:
     return values
 
 
-def _checked_targets(targets, n: int) -> np.ndarray:
+def _checked_targets(targets, n: int, most: float = 1.0) -> np.ndarray:
     targets = _checked_vector("targets", targets, n)
     if targets.dtype.kind not in "iuf":
         raise ValueError(f"targets are numbers, not {targets.dtype}")
     targets = targets.astype(np.float64)
-    bad = ~(np.abs(targets) <= 1.0)  # NaN too
+    bad = ~(np.abs(targets) <= most)  # NaN too
     if bad.any():
         row = int(np.argmax(bad))
         raise ValueError(
-            f"targets row {row} is {targets[row]}: a target is a finite value in -1..1 "
-            "(the first player's view)"
+            f"targets row {row} is {targets[row]}: a target is a finite value in "
+            f"-{most:g}..{most:g} (the first player's view)"
         )
     return targets
+
+
+def _checked_outcomes(outcomes, n: int) -> np.ndarray:
+    """Six chances a position, each in 0..1 (the first player's view), as float32."""
+    outcomes = np.asarray(outcomes)
+    if outcomes.shape != (n, OUTCOMES) or outcomes.dtype.kind != "f":
+        raise ValueError(
+            f"outcomes are ({n}, {OUTCOMES}) chances, not {outcomes.dtype} {outcomes.shape}"
+        )
+    bad = ~((outcomes >= 0.0) & (outcomes <= 1.0)).all(axis=1)  # NaN too
+    if bad.any():
+        row = int(np.argmax(bad))
+        raise ValueError(f"outcomes row {row} is not six chances in 0..1: {outcomes[row]}")
+    return np.ascontiguousarray(outcomes, dtype=np.float32)
 
 
 def _checked_groups(groups, n: int | None = None) -> np.ndarray:
@@ -400,6 +425,20 @@ def _mse(game: int, params: np.ndarray, states: np.ndarray, targets: np.ndarray)
     return 2.0 * total / n
 
 
+def _outcome_mse(game: int, params: np.ndarray, states: np.ndarray, outcomes: np.ndarray) -> float:
+    """``mean((chance - label)^2)`` over positions and their six chances, checked arrays."""
+    from samuel.train.dice_rollouts import leaf_outcomes
+
+    if len(states) == 0:
+        return float("nan")
+    total = 0.0
+    for start in range(0, len(states), EVAL_CHUNK):
+        part = slice(start, start + EVAL_CHUNK)
+        chances = leaf_outcomes(game, games.EVALUATOR_NETWORK, params, states[part])
+        total += float(((chances - outcomes[part]) ** 2).sum())
+    return total / (len(states) * OUTCOMES)
+
+
 def network_mse(game: int, params: np.ndarray, states: np.ndarray, targets: np.ndarray) -> float:
     """The network's ``mean((value - target)^2)`` on the positions (targets in the first
     player's view): exactly what :func:`train_supervised`'s history measures."""
@@ -474,6 +513,7 @@ def train_supervised(
     weights: np.ndarray | None = None,
     progress: bool = False,
     plies_left: np.ndarray | None = None,
+    outcomes: np.ndarray | None = None,
 ) -> tuple[np.ndarray, SupervisedReport]:
     """Train a copy of ``params`` (the champion) on the labelled positions, as the module says;
     return the best epoch's parameters and the report.
@@ -481,15 +521,18 @@ def train_supervised(
     ``states``: the kernels' int64 rows; ``targets``: labels in -1..1, the first player's view;
     ``groups``: each position's game (-1: none); ``weights``: optional per-sample weights (>= 0)
     for the training draws; ``plies_left``: optional plies-left targets for the moves-left head
-    (NaN or ``NO_PLIES`` for none). Every array is checked first (a ValueError says what is wrong);
-    :class:`~samuel.train.loop.TrainingDiverged` if the parameters stop being finite."""
+    (NaN or ``NO_PLIES`` for none); ``outcomes``: a game with dice's six chances a position (the
+    module docstring; ``targets`` are then equities in points). Every array is checked first (a
+    ValueError says what is wrong); :class:`~samuel.train.loop.TrainingDiverged` if the
+    parameters stop being finite."""
     if not isinstance(config, SupervisedConfig):
         raise ValueError(f"config must be a SupervisedConfig, not {type(config).__name__}")
     states = _checked_states(game, states)
     n = len(states)
     if n == 0:
         raise ValueError("there are no positions to train on")
-    targets = _checked_targets(targets, n)
+    chances = None if outcomes is None else _checked_outcomes(outcomes, n)
+    targets = _checked_targets(targets, n, 1.0 if chances is None else float(OUTCOMES // 2))
     groups = _checked_groups(groups, n)
     if weights is not None:
         weights = _checked_weights(weights, n)
@@ -509,28 +552,43 @@ def train_supervised(
         if not train_weights.sum() > 0:
             raise ValueError("every training position has weight 0: there is nothing to train on")
         draw = train_weights / train_weights.sum()
-    targets32 = targets.astype(np.float32)
-    train_samples = Samples(states[train], targets32[train], plies[train])
+    # A network valued by its outcomes learns the chances; its value targets (the equity
+    # scaled into -1..1) reach only a value head, which such a network has not.
+    targets32 = (targets if chances is None else targets / (OUTCOMES // 2)).astype(np.float32)
+    train_samples = Samples(
+        states[train], targets32[train], plies[train], None if chances is None else chances[train]
+    )
     valid_states, valid_targets = states[validation], targets32[validation]
-    valid_plies = Samples(valid_states, valid_targets, plies[validation])
+    if chances is not None:  # what the MSEs measure: the chances
+        valid_targets = chances[validation]
+    valid_plies = Samples(states[validation], targets32[validation], plies[validation])
     plies_validation = int((valid_plies.plies != NO_PLIES).sum()) if head else 0
+    measured_targets = train_samples.targets if chances is None else train_samples.outcomes
+    measured_states = train_samples.states
     if len(train) > TRAIN_MSE_SAMPLE:
         sample = np.random.default_rng(derive_seed(int(config.seed), MEASURE_STREAM))
         measured = np.sort(sample.choice(len(train), size=TRAIN_MSE_SAMPLE, replace=False))
-        measured_states = train_samples.states[measured]
-        measured_targets = train_samples.targets[measured]
-    else:
-        measured_states, measured_targets = train_samples.states, train_samples.targets
+        measured_states, measured_targets = measured_states[measured], measured_targets[measured]
+
+    def measure(params: np.ndarray, states: np.ndarray, wanted: np.ndarray) -> float:
+        if chances is None:
+            return _mse(game, params, states, wanted)
+        return _outcome_mse(game, params, states, wanted)
 
     # Baselines, fitted on the training side, measured on the validation side.
     target_mean = float(np.mean(targets[train]))
-    scores = _classic_scores(game, states, None)
-    scale = fit_classic_scale(scores[train], targets[train])
-    baselines = {
-        "constant": float(np.mean((target_mean - targets[validation]) ** 2)),
-        "classic": _squashed_mse(scale, scores[validation], targets[validation]),
-        "start": _mse(game, start, valid_states, valid_targets),
-    }
+    if chances is None:
+        scores = _classic_scores(game, states, None)
+        scale = fit_classic_scale(scores[train], targets[train])
+        baselines = {
+            "constant": float(np.mean((target_mean - targets[validation]) ** 2)),
+            "classic": _squashed_mse(scale, scores[validation], targets[validation]),
+        }
+    else:
+        scale = None
+        mean_chances = chances[train].astype(np.float64).mean(axis=0)
+        baselines = {"constant": float(np.mean((mean_chances - valid_targets) ** 2))}
+    baselines["start"] = measure(start, valid_states, valid_targets)
 
     rng = np.random.default_rng(derive_seed(int(config.seed), TRAIN_STREAM))
     current = start.copy()
@@ -559,8 +617,8 @@ def train_supervised(
                     f"epoch {epoch} left parameters that are not finite "
                     f"(try a learning rate below {config.learning_rate})"
                 )
-            train_mse = _mse(game, current, measured_states, measured_targets)
-            valid_mse = _mse(game, current, valid_states, valid_targets)
+            train_mse = measure(current, measured_states, measured_targets)
+            valid_mse = measure(current, valid_states, valid_targets)
             history.append((train_mse, valid_mse))
             if valid_mse < best_mse:
                 best_mse, best_params, best_epoch, waited = valid_mse, current.copy(), epoch, 0
@@ -595,5 +653,90 @@ def train_supervised(
         plies_validation=plies_validation,
         plies_error_start=errors[0],
         plies_error=errors[1],
+        outcomes=chances is not None,
     )
     return best_params, report
+
+
+@dataclass(frozen=True)
+class PhasedReport:
+    """What a training of a network per phase did: each phase's own report (None for a phase
+    with no position to learn from, whose network is kept as it was), and the figures of the
+    whole, each phase's weighted by its validation positions."""
+
+    phases: dict[str, SupervisedReport | None]
+
+    def _weighted(self, value) -> float:
+        reports = [r for r in self.phases.values() if r is not None and r.validation_positions]
+        total = sum(r.validation_positions for r in reports)
+        if not total:
+            return float("nan")
+        return sum(value(r) * r.validation_positions for r in reports) / total
+
+    @property
+    def validation_mse(self) -> float:
+        return self._weighted(lambda r: r.validation_mse)
+
+    @property
+    def baselines(self) -> dict[str, float]:
+        names = {name for r in self.phases.values() if r is not None for name in r.baselines}
+        return {name: self._weighted(lambda r, n=name: r.baselines[n]) for name in sorted(names)}
+
+    moves_left = False  # a network per phase has no moves-left head
+
+    def to_json(self) -> dict:
+        return {
+            "validation_mse": _optional(self.validation_mse),
+            "baselines": {name: _optional(v) for name, v in self.baselines.items()},
+            "phases": {
+                name: None if report is None else report.to_json()
+                for name, report in self.phases.items()
+            },
+        }
+
+
+def train_supervised_phases(
+    game: int,
+    params: np.ndarray,
+    states: np.ndarray,
+    targets: np.ndarray,
+    groups: np.ndarray,
+    config: SupervisedConfig,
+    progress: bool = False,
+    outcomes: np.ndarray | None = None,
+    names: tuple[str, ...] = (),
+) -> tuple[np.ndarray, PhasedReport]:
+    """:func:`train_supervised` for a network per phase (:mod:`samuel.nn.phased`): each
+    phase's network learns from the positions of its own phase only, its seed derived from the
+    config's and the phase's number; a phase with no positions keeps its network. ``names``:
+    the phases' names for the report (default their numbers)."""
+    from samuel.evaluation.phases import position_phases
+    from samuel.nn.phased import pack_phases, phase_networks
+
+    networks.check_phased(params, game)
+    states = _checked_states(game, states)
+    phases = position_phases(game, states)
+    trained, reports = [], {}
+    for phase, network in enumerate(phase_networks(params)):
+        name = names[phase] if phase < len(names) else str(phase)
+        index = np.flatnonzero(phases == phase)
+        if len(index) == 0:
+            trained.append(network.copy())
+            reports[name] = None
+            continue
+        phase_config = dataclasses.replace(
+            config, seed=derive_seed(int(config.seed), PHASE_STREAM, phase) & 0x7FFFFFFF
+        )
+        result, report = train_supervised(
+            game,
+            network,
+            states[index],
+            np.asarray(targets)[index],
+            np.asarray(groups)[index],
+            phase_config,
+            progress=progress,
+            outcomes=None if outcomes is None else np.asarray(outcomes)[index],
+        )
+        trained.append(result)
+        reports[name] = report
+    return pack_phases(trained), PhasedReport(reports)

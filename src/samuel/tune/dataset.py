@@ -372,7 +372,7 @@ def check_positions(data: LabelledPositions) -> str | None:
     return None
 
 
-assert set(STATE_PROBLEMS) == set(UNIT), "every game the tuner knows checks its states"
+assert set(UNIT) <= set(STATE_PROBLEMS), "every game the tuner knows checks its states"
 
 
 SPLIT_STREAM = 0x5B17  # keeps the split's random numbers apart from everything else

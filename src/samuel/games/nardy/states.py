@@ -10,7 +10,7 @@ import numpy as np
 from .board import CHECKERS, DICE_MASK, DICE_SHIFT, HALF, HIGH_BITS, HOME, POINTS, SLOT_BITS
 
 
-def _slots(states: np.ndarray, side: int) -> np.ndarray:
+def side_slots(states: np.ndarray, side: int) -> np.ndarray:
     """Each row's 25 slots of ``side`` (0 White, 1 Black): points 1-24, then those borne off."""
     low = states[:, 2 * side].astype(np.uint64)
     high = states[:, 2 * side + 1].astype(np.uint64)
@@ -45,7 +45,7 @@ def state_problem(states: np.ndarray) -> str | None:
     states = np.asarray(states, dtype=np.int64)
     if states.ndim != 2 or states.shape[1] != 4:
         return f"long nardy's states are rows of 4 words, not an array of shape {states.shape}"
-    white, black = _slots(states, 0), _slots(states, 1)
+    white, black = side_slots(states, 0), side_slots(states, 1)
     words = states.astype(np.uint64)
     dice = (words[:, 1] >> np.uint64(DICE_SHIFT)) & np.uint64(DICE_MASK)
     high, low = dice // np.uint64(10), dice % np.uint64(10)

@@ -1,0 +1,47 @@
+"""What the production loop (:mod:`samuel.pipeline`) needs of backgammon
+(``descriptor.part("pipeline")``): its rules, a kernel state read back as a position, how a
+position met in a game becomes one the loop stores, what its random positions are drawn from
+(:mod:`samuel.pipeline.dice_random`), and its expert players.
+
+Backgammon has dice, so the loop labels its positions by rollouts over dice
+(:mod:`samuel.train.dice_rollouts`: six outcome chances and the equity in points) and trains the
+network's outcome head on them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .board import DICE_MASK, DICE_SHIFT
+
+DICE = True  # labels by rollouts over dice, in points; gating by duplicate dice
+EXPERT_DEPTHS: dict[str, int] = {}  # no compiled experts: its experts are player specs
+# GNU Backgammon at its world-class level (2 ply) against itself (samuel.pipeline.dice_experts)
+EXPERT_PLAYERS = ("gnubg:level=worldclass", "gnubg:level=worldclass")
+SIDE_COUNTS = 25  # a side's counts in a Position: its points 1-24, then its bar
+
+
+def across(point: int) -> int:
+    """A side's point index (0 for its 1-point) as the other side numbers it."""
+    return 23 - point
+
+
+def rules(number: int):
+    """The rules of the game numbered ``number`` (backgammon has no variants)."""
+    from .rules import RULES
+
+    return RULES
+
+
+def decode(rules, state: np.ndarray):
+    """The position of a kernel state row (the game's words)."""
+    return type(rules.initial_position()).decode(state)
+
+
+def to_roll(states: np.ndarray) -> np.ndarray:
+    """The positions with their dice taken back: the side to play still to roll. A position met
+    in a game has the roll its play answered; the network values positions before the roll, so
+    the loop stores and labels them so."""
+    out = np.array(states, dtype=np.int64, copy=True)
+    out[:, 1] &= ~np.int64(DICE_MASK << DICE_SHIFT)
+    return out
