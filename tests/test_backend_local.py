@@ -373,3 +373,33 @@ def test_the_pipeline_context_keeps_the_backend_out_of_the_configuration():
     from samuel.pipeline.config import PipelineConfig
 
     assert "backend" not in {field.name for field in dataclasses.fields(PipelineConfig)}
+
+
+# --- the loop on dice: rollouts over dice and expert games -------------------------------------
+
+
+def test_dice_labels_and_expert_games_are_the_same_on_any_backend():
+    from samuel.evaluation.networks import load_network, shipped_network
+    from samuel.pipeline.dice_experts import expert_positions
+    from samuel.pipeline.fanout import dice_rollout_labels_on
+    from samuel.train.dice_rollouts import DiceRolloutConfig
+
+    game = get_game("backgammon").number
+    params = load_network(shipped_network(game), game)
+    experts = ("classic:depth=1", "random")
+    local_games = expert_positions("backgammon", *experts, 5, seed=3)
+    backend = ScrambledBackend(7)
+    scrambled_games = expert_positions("backgammon", *experts, 5, seed=3, backend=backend)
+    same_arrays(local_games, scrambled_games, ("states", "games", "plies"))
+    assert backend.functions == ["_expert_games"] and backend.runs[0] > 1
+
+    states = np.ascontiguousarray(local_games.states[:9])
+    seeds = np.arange(100, 109, dtype=np.int64)
+    config = DiceRolloutConfig(rollouts=4, truncate_plies=6)
+    local = dice_rollout_labels_on(None, game, K.EVALUATOR_NETWORK, params, states, seeds, config)
+    scrambled = dice_rollout_labels_on(
+        backend, game, K.EVALUATOR_NETWORK, params, states, seeds, config
+    )
+    same_arrays(local, scrambled, ("outcomes", "equity", "stderr", "rollouts", "truncated"))
+    assert (local.games, local.plies) == (scrambled.games, scrambled.plies)
+    assert backend.functions[-1] == "_dice_label_unit" and backend.runs[-1] > 2
