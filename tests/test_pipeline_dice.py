@@ -295,6 +295,16 @@ def test_a_long_nardy_cycle_trains_a_network_per_phase(tmp_path):
     phases = model.training["report"]["phases"]
     assert set(phases) == {"start", "middle", "race"}
     assert phases["start"] is not None and phases["start"]["outcomes"]
+    # Phase by phase first: each trained phase's hybrid played the champion; the registry
+    # records where each phase's network came from.
+    selection = model.training["phase_selection"]
+    assert set(selection["matches"]) <= {"start", "middle", "race"} and selection["matches"]
+    origins = model.training["phase_models"]
+    assert set(origins) == {"start", "middle", "race"}
+    assert {origins[name] for name in selection["taken"]} <= {model.id}
+    assert set(origins.values()) <= {cycle.champion_id, model.id}
+    listed = samuel("pipeline", "models", str(folder), "--game", "nardy")
+    assert f"start<-{origins['start']}" in listed.stdout
 
 
 def test_what_a_game_with_dice_cannot_do_is_refused_in_a_line(tmp_path):
@@ -396,3 +406,35 @@ def test_a_long_nardy_run_killed_while_it_labels_loses_no_label_and_doubles_none
             "--random-positions", "0", "--expert-games", "0", "--points0", "2", "--points1",
             "2.5"]  # fmt: skip
     killed_mid_label_and_restarted(url, folder, args)
+
+
+@pytest.mark.slow
+def test_each_phase_is_taken_only_if_its_network_alone_beats_the_champions(tmp_path):
+    from samuel.evaluation.networks import shipped_network
+    from samuel.nn.phased import pack_phases
+    from samuel.pipeline.config import PipelineConfig
+    from samuel.pipeline.phase_gate import select_phases
+
+    game = get_game("nardy").number
+    shipped = phase_networks(load_network_or_phases(shipped_network(game), game))
+    weak = phase_networks(random_phased_network(game, 4))
+    names = ("start", "middle", "race")
+    # The champion's start network is a random one, the candidate's race network is: the
+    # candidate's start should be taken, its race left, its middle (the same) not even played.
+    champion = pack_phases([weak[0], shipped[1], shipped[2]])
+    candidate = pack_phases([shipped[0], shipped[1], weak[2]])
+    config = PipelineConfig(
+        gate_games=60, gate_depth=1, points0=-0.2, points1=0.2, workers=1, seed=1
+    )
+    chosen = select_phases("nardy", champion, candidate, names, tmp_path, "t", config, seed=5)
+    assert chosen.taken == ("start",)
+    assert set(chosen.matches) == {"start", "race"}
+    assert chosen.matches["start"]["sprt"] == "H1" and chosen.matches["race"]["sprt"] != "H1"
+    assert chosen.matches["start"]["points_per_game"] > 0
+    assert np.array_equal(chosen.params, pack_phases(shipped))
+    assert not (tmp_path / "gating").exists()  # the hybrids' files are gone
+    # No phase passes alone: the candidate is gated whole.
+    none = select_phases("nardy", champion, pack_phases([weak[0], shipped[1], weak[2]]), names,
+                         tmp_path, "t", config, seed=5)  # fmt: skip
+    assert none.taken == () and set(none.matches) == {"race"}
+    assert np.array_equal(none.params, pack_phases([weak[0], shipped[1], weak[2]]))

@@ -227,6 +227,8 @@ def _changes(args: argparse.Namespace) -> dict:
         changes["variance_reduction"] = False
     if getattr(args, "moves_left", False):
         changes["moves_left"] = True
+    if getattr(args, "no_phase_gate", False):
+        changes["phase_gate"] = False
     if changes.get("tablebase"):
         changes["tablebase"] = str(Path(changes["tablebase"]).resolve())
     return changes
@@ -249,6 +251,8 @@ def _options_text(changes: dict) -> str:
             words.append("--no-variance-reduction")
         elif name == "moves_left":
             words.append("--moves-left")
+        elif name == "phase_gate":
+            words.append("--no-phase-gate")
         else:
             words.append(f"--{name.replace('_', '-')} {value}")
     return " ".join(words)
@@ -528,6 +532,11 @@ def _config_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="give the candidates the moves-left head (trained on the plies the labels' games "
         "lasted); a champion that has it trains it anyway",
+    )
+    parser.add_argument(
+        "--no-phase-gate",
+        action="store_true",
+        help="a network per phase: gate the candidate whole, not phase by phase first",
     )
 
 

@@ -58,6 +58,9 @@ class PipelineConfig:
     # against the value's (lc0's 0.1).
     moves_left: bool = False
     moves_left_weight: float = 0.1
+    # A network per phase: each phase's network must beat the champion's alone to be taken
+    # (samuel.pipeline.phase_gate), before the gate
+    phase_gate: bool = True
     # Stage 4: gating.
     gate_games: int = 200  # the most games against the champion (the SPRT may stop sooner)
     gate_depth: int = 2  # both networks' search depth in gating matches
@@ -174,7 +177,7 @@ FIELDS: dict[str, tuple[str, float | None, float | None, bool]] = {
     "relabel_positions": (_INT, 0, 10**9, False),
     "workers": (_INT, 0, 4096, False),
 }
-_FLAGS = ("variance_reduction", "moves_left")
+_FLAGS = ("variance_reduction", "moves_left", "phase_gate")
 _TEXTS = {"tablebase": True, "anchor": False, "without": True, "experts": True}  # may be None
 
 

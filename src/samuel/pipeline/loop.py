@@ -368,6 +368,9 @@ def describe_cycle(store: Store, cycle_id: int) -> str:
             from .status import plies_error_text
 
             plies = "; " + plies_error_text(*trained["plies_error"])
+        if "phases_taken" in trained:  # a network per phase, phase by phase
+            taken = ", ".join(trained["phases_taken"]) or "none alone: gated whole"
+            plies += f"; phases that beat the champion's: {taken}"
         training = (
             f" (validation MSE {trained['validation_mse']:.4f}; baselines: {baselines}{plies})"
         )

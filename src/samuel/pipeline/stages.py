@@ -26,6 +26,7 @@ from sqlalchemy import Connection, select, update
 from samuel.backends import Backend
 from samuel.games import descriptors, get_game
 from samuel.games import kernels as game_kernels
+from samuel.nn.phased import is_phased
 from samuel.seeds import derive_seed
 
 from . import dataset, registry
@@ -34,7 +35,7 @@ from .config import RANDOM_PER_UNIT, TABLEBASE_PER_UNIT, PipelineConfig
 from .dice import equities, evaluator_of, has_dice, rollout_config, to_roll
 from .gating import gate, record_tournament
 from .relabel import prioritise
-from .schema import Cycle, Position, Tournament, WorkUnit
+from .schema import Cycle, Model, Position, Tournament, WorkUnit
 from .store import Provenance, Store, insert_positions
 from .work import ClaimedUnit
 
@@ -458,7 +459,6 @@ def _label_dice(ctx: Context, cycle, unit: ClaimedUnit, ids, states, model_id) -
 def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed: int, cycle: int):
     """Train a candidate from the champion on a sample of the labelled positions; return its
     parameters and what the registry keeps of its training."""
-    from samuel.nn.phased import is_phased
     from samuel.train.config import phase_names
 
     from .supervised import SupervisedConfig, train_supervised, train_supervised_phases
@@ -518,11 +518,41 @@ def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed
 
 
 def _train(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
+    config = config_of(cycle)
     params, training, report = train_candidate(
-        ctx, cycle.champion_id, config_of(cycle), unit.task["seed"], cycle.number
+        ctx, cycle.champion_id, config, unit.task["seed"], cycle.number
     )
+    selection = None
+    if is_phased(params) and config.phase_gate:
+        from samuel.train.config import phase_names
+
+        from .phase_gate import select_phases
+
+        selection = select_phases(
+            ctx.game,
+            ctx.params(cycle.champion_id),
+            params,
+            phase_names(ctx.game),
+            ctx.folder,
+            f"{ctx.game}-cycle{cycle.number:06d}",
+            config,
+            unit.task["seed"],
+            backend=ctx.backend,
+            progress=ctx.progress,
+        )
+        params = selection.params
+        training = {**training, "phase_selection": selection.report()}
 
     def store_output(connection: Connection) -> dict:
+        if selection is not None:  # each phase's network: the model it came from
+            with_origins = {
+                **training,
+                "phase_models": phase_origins(
+                    connection, cycle.champion_id, selection.taken, ctx.game
+                ),
+            }
+        else:
+            with_origins = training
         model_id = registry.register_model(
             connection,
             ctx.folder,
@@ -530,10 +560,20 @@ def _train(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             params,
             parent_id=cycle.champion_id,
             status="candidate",
-            training=training,
+            training=with_origins,
             run_id=ctx.store.run_id,
         )
         connection.execute(update(Cycle).where(Cycle.id == cycle.id).values(candidate_id=model_id))
+        if selection is not None:
+            origins = {
+                name: model_id if origin is None else origin
+                for name, origin in with_origins["phase_models"].items()
+            }
+            connection.execute(
+                update(Model)
+                .where(Model.id == model_id)
+                .values(training={**with_origins, "phase_models": origins})
+            )
         result = {
             "model": model_id,
             "validation_mse": report.validation_mse,
@@ -542,9 +582,27 @@ def _train(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         if report.moves_left:
             saved = report.to_json()
             result["plies_error"] = [saved["plies_error_start"], saved["plies_error"]]
+        if selection is not None:
+            result["phases_taken"] = list(selection.taken)
         return result
 
     return store_output
+
+
+def phase_origins(connection: Connection, champion_id: int, taken, game: str) -> dict:
+    """Each phase's model of origin for a new network per phase: the champion's own origins
+    (the champion itself where it records none), None for the ``taken`` phases (the new
+    model's, filled in once it has an id)."""
+    from samuel.train.config import phase_names
+
+    champion = registry.get_model(connection, champion_id)
+    before = (champion.training or {}).get("phase_models") or {}
+    if not taken:
+        taken = phase_names(game)  # the candidate is taken whole (if the gate takes it)
+    return {
+        name: None if name in taken else int(before.get(name, champion_id))
+        for name in phase_names(game)
+    }
 
 
 def _anchor_known(connection: Connection, model_id: int) -> bool:

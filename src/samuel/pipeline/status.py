@@ -127,6 +127,9 @@ def _training_text(training: dict | None) -> str:
     text = f"validation MSE {report['validation_mse']:.4f}"
     if report.get("moves_left"):
         text += ", " + plies_error_text(report.get("plies_error_start"), report.get("plies_error"))
+    origins = (training or {}).get("phase_models")
+    if origins:  # a network per phase: the model each phase's network came from
+        text += ", phases " + " ".join(f"{name}<-{model}" for name, model in origins.items())
     return text
 
 
