@@ -344,3 +344,27 @@ def test_a_human_is_asked() -> None:
     game = Game(RULES)
     assert human.offers_double(game, CubeState()) is True
     assert human.takes(game, CubeState(2, "them")) is False
+
+
+def test_a_match_of_n_point_matches_counts_each_match_won_or_lost_whole():
+    from samuel.errors import UnsupportedGameError
+    from samuel.match.head_to_head import play_match
+
+    result = play_match(
+        "classic:depth=1", "random", 4, seed=2, game="backgammon", cube=True, match_length=3
+    )
+    assert result.games == 4 and result.config.match_length == 3
+    for pair in result.pairs:
+        for game in pair.games:
+            assert game.first_score in (1, -1) and game.first_points in (0.0, 1.0)
+    assert result.statistics.wins >= 3  # classic beats random at 3 points, nearly always
+    again = play_match(
+        "classic:depth=1", "random", 4, seed=2, game="backgammon", cube=True, match_length=3
+    )
+    assert [g.first_score for p in again.pairs for g in p.games] == [
+        g.first_score for p in result.pairs for g in p.games
+    ]
+    with pytest.raises(ValueError, match="1-25"):
+        play_match("random", "random", 2, game="backgammon", match_length=40)
+    with pytest.raises(UnsupportedGameError):
+        play_match("random", "random", 2, game="nardy", match_length=3)

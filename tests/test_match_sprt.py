@@ -166,3 +166,23 @@ def test_the_points_sprt_accepts_what_the_pairs_show_and_keeps_sprts_bounds():
         with pytest.raises(ValueError):
             PointsSprt(**bad)
     assert str(test) == "points0=0,points1=0.2,alpha=0.05,beta=0.05"
+
+
+def test_the_points_sprt_with_the_cube_counts_a_pair_beyond_its_cap_at_the_cap():
+    from collections import Counter
+
+    from samuel.match.sprt import CUBE_MOST_POINTS, PointsSprt, pair_net_points, points_llr
+
+    test = PointsSprt(0.0, 0.2, most=CUBE_MOST_POINTS)
+    assert pair_net_points(12)[0] == -12 and len(pair_net_points(12)) == 49
+
+    class Tally:  # a match's running counts, as head_to_head keeps them
+        pair_net_points = Counter({32.0: 1, 1.0: 30, -1.0: 25})
+
+    capped = Counter({12.0: 1, 1.0: 30, -1.0: 25})
+    assert test.result_of(Tally()).llr == pytest.approx(test.llr(capped))
+    with pytest.raises(ValueError, match="-12"):
+        points_llr({32.0: 1}, 0.0, 0.2, most=12)
+    with pytest.raises(ValueError):
+        PointsSprt(0.0, 3.5)  # beyond the cube-off cap of 3
+    assert "most=12" in str(test)

@@ -315,6 +315,8 @@ def test_what_a_game_with_dice_cannot_do_is_refused_in_a_line(tmp_path):
         (["--experts", "nosuchplayer"], "--experts"),
         (["--experts", "a,b,c"], "one or two player specs"),
         (["--game", "tigers", "--experts", "classic"], "a game with dice's expert players"),
+        (["--game", "nardy", "--gate-cube"], "a game with the doubling cube"),
+        (["--gate-match", "30"], "--gate-match"),
     ):
         run = samuel("pipeline", "run", str(tmp_path / "p"), "--game", "backgammon", *options)
         assert run.returncode == 2 and text in run.stderr, run.stderr
@@ -438,3 +440,19 @@ def test_each_phase_is_taken_only_if_its_network_alone_beats_the_champions(tmp_p
                          tmp_path, "t", config, seed=5)  # fmt: skip
     assert none.taken == () and set(none.matches) == {"race"}
     assert np.array_equal(none.params, pack_phases([weak[0], shipped[1], weak[2]]))
+
+
+@pytest.mark.slow
+def test_backgammon_gates_by_three_point_matches_with_the_cube(tmp_path):
+    folder = tmp_path / "pipe"
+    run = samuel("pipeline", "run", str(folder), "--game", "backgammon", "--cycles", "1", *TINY,
+                 "--gate-match", "3", "--gate-cube", "--gate-games", "6", "--elo0", "-600",
+                 "--elo1", "-500")  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert "3-point matches in" in run.stdout
+    store = Store.open(f"sqlite:///{folder / 'pipeline.sqlite'}")
+    with store.read() as connection:
+        tournament = connection.execute(select(Tournament.__table__)).one()
+    store.close()
+    assert tournament.games <= 6 and tournament.points0 is None  # the Elo test, on matches
+    assert (tournament.elo0, tournament.elo1) == (-600, -500)

@@ -54,6 +54,7 @@ class MatchConfig:
     sprt: Sprt | PointsSprt | None = None  # stop as soon as this test decides
     game: str = field(default_factory=default_game)  # the registry name of the game
     cube: bool = False  # played for points with the doubling cube (a game with one)
+    match_length: int = 0  # each "game" a match to this many points (a game with a cube)
 
     def __post_init__(self) -> None:
         if self.games < 2 or self.games % 2:
@@ -260,6 +261,7 @@ def play_match(
     backend: Backend | None = None,
     checkpoint: Callable[[MatchResult], None] | None = None,
     cube: bool = False,
+    match_length: int = 0,
 ) -> MatchResult:
     """Play a match of ``games`` games (an even number) between the players the specs
     ``first`` and ``second`` name, and return it with its statistics, from ``first``'s view.
@@ -275,7 +277,9 @@ def play_match(
     (``incomplete`` set) after the first pair and then every :data:`CHECKPOINT_SECONDS`, so that
     a caller can keep the games played should the process be ended before the match is.
     With ``cube`` each game is played for points with the doubling cube, from the opening throw
-    (a game with a cube: its ``cube_game`` part).
+    (a game with a cube: its ``cube_game`` part). With ``match_length`` N each of the match's
+    "games" is a match to N points (the cube on with ``cube``, the Crawford rule kept), won or
+    lost whole: the statistics and the SPRT count matches.
 
     Raises :class:`samuel.players.PlayerSpecError` for a bad spec and :class:`ValueError` for a
     bad setting, before any game is played, and :class:`MatchInterrupted`, with the match of the
@@ -292,9 +296,14 @@ def play_match(
         sprt=sprt,
         game=game,
         cube=cube,
+        match_length=match_length,
     )
     if cube:
         require_part(config.game, "cube_game", "--cube on", "{games} is played with a cube")
+    if match_length:
+        require_part(config.game, "cube_game", "a match to N points", "{games} has matches")
+        if isinstance(match_length, bool) or not 1 <= match_length <= 25:
+            raise ValueError(f"a match is to 1-25 points, not {match_length!r}")
     started = time.perf_counter()
     rules = get_game(config.game)
     for spec in dict.fromkeys((first, second)):
@@ -311,6 +320,7 @@ def play_match(
             seconds=seconds,
             game=config.game,
             cube=cube,
+            match_length=match_length,
         )
         for pair in range(config.pairs)
     ]

@@ -61,6 +61,8 @@ class PairTask:
     seconds: float | None = None  # default time per move for specs that do not set one
     game: str = field(default_factory=default_game)  # the registry name of the game
     cube: bool = False  # played for points with the doubling cube (a game with one)
+    # each "game" is a match to this many points (a game with a cube; 0: single games)
+    match_length: int = 0
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,33 @@ def _played_for_points(task: PairTask, rules: GameRules, players, game_number: i
     )
 
 
+def _played_match(task: PairTask, rules: GameRules, players, game_number: int) -> GamePlayed:
+    """One match to ``task.match_length`` points (the cube on if ``task.cube``), as the game's
+    ``cube_game`` part plays it, ``players`` by side; its result is the match's, a point to its
+    winner, and its moves those of its last game."""
+    cube_game = descriptors()[rules.name].part("cube_game")
+    played = cube_game.play_match(
+        [players[side] for side in rules.sides],
+        task.match_length,
+        dice(task.seed, task.pair),
+        cube_on=task.cube,
+    )
+    sign = 1 if game_number == 0 else -1
+    result = 1 if played.winner == 0 else -1
+    last = played.games[-1][1]
+    return GamePlayed(
+        first_side=rules.sides[game_number],
+        result=result,
+        first_points=(1 + sign * result) / 2,
+        termination=cube_game.PASSED if last.passed else last.game.outcome.termination,
+        moves=tuple(rules.format_move(move) for move in last.game.moves),
+        first_score=sign * result,
+        start=rules.format_position(last.game.start),
+        cube=last.value,
+        passed=last.passed,
+    )
+
+
 def play_pair(task: PairTask) -> PairResult:
     """Play both games of one pair (in this process) and return their results."""
     rules = get_game(task.game)
@@ -156,6 +185,9 @@ def play_pair(task: PairTask) -> PairResult:
             first_side: build_player(task.first, rules, task, game_number, game_number),
             second_side: build_player(task.second, rules, task, game_number, 1 - game_number),
         }
+        if task.match_length:
+            played.append(_played_match(task, rules, players, game_number))
+            continue
         if task.cube:
             played.append(_played_for_points(task, rules, players, game_number))
             continue

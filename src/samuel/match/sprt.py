@@ -87,8 +87,9 @@ class Sprt:
 
 
 MOST_POINTS = 3  # a game's most points without the cube: a backgammon (a koks in long nardy)
-# A pair's net points per game: -3, -2.5, ..., 3.
+# A pair's net points per game without the cube: -3, -2.5, ..., 3.
 PAIR_NET_POINTS = tuple(x / 2 for x in range(-2 * MOST_POINTS, 2 * MOST_POINTS + 1))
+CUBE_MOST_POINTS = 12  # with the cube, the test's cap: a backgammon at 4, or a gammon at 8
 
 
 @dataclass(frozen=True)
@@ -100,13 +101,18 @@ class PointsSprt:
     points1: float = 0.1
     alpha: float = 0.05
     beta: float = 0.05
+    # The most points a game counts in the test: 3 without the cube; with it, a pair beyond
+    # +-most points a game counts as +-most (its statistics keep the real points).
+    most: int = MOST_POINTS
 
     def __post_init__(self) -> None:
         if not all(math.isfinite(getattr(self, f.name)) for f in fields(self)):
             raise ValueError("a points SPRT's settings must be finite numbers")
-        if not -MOST_POINTS < self.points0 < self.points1 < MOST_POINTS:
+        if isinstance(self.most, bool) or not isinstance(self.most, int) or not self.most >= 1:
+            raise ValueError(f"a points SPRT's most points a game is 1 or more, not {self.most}")
+        if not -self.most < self.points0 < self.points1 < self.most:
             raise ValueError(
-                f"a points SPRT needs -{MOST_POINTS} < points0 < points1 < {MOST_POINTS}, not "
+                f"a points SPRT needs -{self.most} < points0 < points1 < {self.most}, not "
                 f"points0={self.points0:g}, points1={self.points1:g}"
             )
         Sprt(0.0, 1.0, self.alpha, self.beta)  # the same checks of the error rates
@@ -115,8 +121,9 @@ class PointsSprt:
     upper = Sprt.upper
 
     def llr(self, net_points: Mapping[float, int]) -> float:
-        """The GSPRT's LLR for counts of pairs by their net points per game."""
-        return points_llr(net_points, self.points0, self.points1)
+        """The GSPRT's LLR for counts of pairs by their net points per game (each within
+        +-``most``)."""
+        return points_llr(net_points, self.points0, self.points1, self.most)
 
     def result(self, net_points: Mapping[float, int]) -> SprtResult:
         llr = self.llr(net_points)
@@ -124,31 +131,45 @@ class PointsSprt:
         return SprtResult(test=self, llr=llr, decision=decision)
 
     def result_of(self, tally) -> SprtResult:
-        """The test's state after a match's pairs so far (its ``Tally``)."""
-        return self.result(tally.pair_net_points)
+        """The test's state after a match's pairs so far (its ``Tally``), a pair beyond
+        +-``most`` points a game counted at +-``most``."""
+        counts: dict[float, int] = {}
+        for value, count in tally.pair_net_points.items():
+            capped = max(-self.most, min(self.most, value))
+            counts[capped] = counts.get(capped, 0) + count
+        return self.result(counts)
 
     def __str__(self) -> str:
         return (
             f"points0={self.points0:g},points1={self.points1:g},alpha={self.alpha:g},"
-            f"beta={self.beta:g}"
+            f"beta={self.beta:g}" + (f",most={self.most}" if self.most != MOST_POINTS else "")
         )
 
 
-def points_llr(net_points: Mapping[float, int], points0: float, points1: float) -> float:
+def pair_net_points(most: int = MOST_POINTS) -> tuple[float, ...]:
+    """A pair's possible net points per game: -most, -most + 0.5, ..., most."""
+    return tuple(x / 2 for x in range(-2 * most, 2 * most + 1))
+
+
+def points_llr(
+    net_points: Mapping[float, int], points0: float, points1: float, most: int = MOST_POINTS
+) -> float:
     """The GSPRT log-likelihood ratio of H1 (``points1`` a game) against H0 (``points0``) for
-    counts of pairs by net points per game (keys among :data:`PAIR_NET_POINTS`); 0 without
-    pairs."""
-    unknown = set(net_points) - set(PAIR_NET_POINTS)
+    counts of pairs by net points per game (keys among :func:`pair_net_points` of ``most``: by
+    default :data:`PAIR_NET_POINTS`); 0 without pairs."""
+    values = pair_net_points(most)
+    unknown = set(net_points) - set(values)
     if unknown:
         raise ValueError(
-            f"a pair's net points per game are -3, -2.5, ..., 3 (no cube), not {sorted(unknown)}"
+            f"a pair's net points per game are -{most}, -{most - 0.5:g}, ..., {most}"
+            f"{' (no cube)' if most == MOST_POINTS else ''}, not {sorted(unknown)}"
         )
-    counts = [float(net_points.get(value, 0)) for value in PAIR_NET_POINTS]
+    counts = [float(net_points.get(value, 0)) for value in values]
     if sum(counts) == 0:
         return 0.0
     pairs, observed = _regularized(counts)
-    p0 = constrained_mle(observed, PAIR_NET_POINTS, points0)
-    p1 = constrained_mle(observed, PAIR_NET_POINTS, points1)
+    p0 = constrained_mle(observed, values, points0)
+    p1 = constrained_mle(observed, values, points1)
     return pairs * sum(p * math.log(b / a) for p, a, b in zip(observed, p0, p1, strict=True))
 
 

@@ -208,6 +208,7 @@ CONFIG_OPTIONS = {
     "elo1": (float, "SPRT H1 (Elo)"),
     "points0": (float, "a game with dice: SPRT H0 (points a game)"),
     "points1": (float, "a game with dice: SPRT H1 (points a game)"),
+    "gate_match": (non_negative_int, "backgammon: gate by matches to N points (0: games)"),
     "anchor": (str, "the anchor's player spec"),
     "anchor_games": (positive_int, "games against the anchor (even)"),
     "anchor_floor": (float, "the least score against the anchor to be promoted"),
@@ -229,6 +230,8 @@ def _changes(args: argparse.Namespace) -> dict:
         changes["moves_left"] = True
     if getattr(args, "no_phase_gate", False):
         changes["phase_gate"] = False
+    if getattr(args, "gate_cube", False):
+        changes["gate_cube"] = True
     if changes.get("tablebase"):
         changes["tablebase"] = str(Path(changes["tablebase"]).resolve())
     return changes
@@ -253,6 +256,8 @@ def _options_text(changes: dict) -> str:
             words.append("--moves-left")
         elif name == "phase_gate":
             words.append("--no-phase-gate")
+        elif name == "gate_cube":
+            words.append("--gate-cube")
         else:
             words.append(f"--{name.replace('_', '-')} {value}")
     return " ".join(words)
@@ -312,6 +317,10 @@ def _check_before_running(config, game: str) -> None:
             raise CommandError(f"--experts: {error}") from None
     elif not has_dice(game) and config.experts is not None:
         raise CommandError("--experts names a game with dice's expert players")
+    if (config.gate_cube or config.gate_match) and descriptors()[game].part("cube_game") is None:
+        raise CommandError(
+            f"--gate-cube and --gate-match are for a game with the doubling cube, not {rules.title}"
+        )
     if config.tablebase is not None:
         perfect = descriptors()[game].part("perfect")
         if perfect is None:
@@ -537,6 +546,11 @@ def _config_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-phase-gate",
         action="store_true",
         help="a network per phase: gate the candidate whole, not phase by phase first",
+    )
+    parser.add_argument(
+        "--gate-cube",
+        action="store_true",
+        help="backgammon: gating games (or matches) with the doubling cube",
     )
 
 

@@ -69,6 +69,10 @@ class PipelineConfig:
     # A game with dice tests points a game instead (duplicate dice, cube off): H0 and H1.
     points0: float = 0.0
     points1: float = 0.1
+    # A game with a cube (backgammon) may gate with the cube on, and in matches to N points
+    # (0: single games), whose wins the Elo SPRT (elo0, elo1) then tests.
+    gate_cube: bool = False
+    gate_match: int = 0
     anchor: str = "classic"  # the fixed opponent (a player spec, searching at gate_depth)
     anchor_games: int = 100
     anchor_floor: float = 0.5  # promoted only if it scores at least this against the anchor
@@ -176,8 +180,9 @@ FIELDS: dict[str, tuple[str, float | None, float | None, bool]] = {
     "opening_plies": (_INT, 0, MAX_PLY_CAP, False),
     "relabel_positions": (_INT, 0, 10**9, False),
     "workers": (_INT, 0, 4096, False),
+    "gate_match": (_INT, 0, 25, False),
 }
-_FLAGS = ("variance_reduction", "moves_left", "phase_gate")
+_FLAGS = ("variance_reduction", "moves_left", "phase_gate", "gate_cube")
 _TEXTS = {"tablebase": True, "anchor": False, "without": True, "experts": True}  # may be None
 
 

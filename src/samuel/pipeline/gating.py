@@ -6,9 +6,11 @@ statistics are those of every other match (docs/matches.md).
 
 In a game with dice the pairs are duplicate dice (a pair's two games roll the same dice, the
 players' seats swapped) and no opening plies are played at random: the dice vary the games. The
-SPRT then tests points a game (``points0`` against ``points1``, the cube off:
+SPRT then tests points a game (``points0`` against ``points1``:
 :class:`samuel.match.sprt.PointsSprt`), and every match's points per game (a gammon 2, a
-backgammon 3) are kept with its statistics."""
+backgammon 3) are kept with its statistics. Backgammon may gate with the cube on
+(``gate_cube``: the test counts a pair beyond 12 points a game as 12) and in matches to N points
+(``gate_match``: each "game" a match, won or lost whole, the Elo SPRT on the matches won)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from sqlalchemy import Connection
 
 from samuel.backends import Backend, LocalBackend
 from samuel.match.head_to_head import MatchResult, play_match
-from samuel.match.sprt import PointsSprt, Sprt
+from samuel.match.sprt import CUBE_MOST_POINTS, MOST_POINTS, PointsSprt, Sprt
 from samuel.players import PlayerSpec
 from samuel.seeds import derive_seed
 
@@ -79,6 +81,15 @@ def summary(result: MatchResult, points: bool = False) -> dict:
     }
 
 
+def _sprt(config: PipelineConfig, dice: bool) -> Sprt | PointsSprt:
+    """The gate's test: points a game for a game with dice played in single games (the cube's
+    points capped in the test), the Elo test on wins otherwise (matches to N points too)."""
+    if dice and not config.gate_match:
+        most = CUBE_MOST_POINTS if config.gate_cube else MOST_POINTS
+        return PointsSprt(config.points0, config.points1, most=most)
+    return Sprt(elo0=config.elo0, elo1=config.elo1)
+
+
 def gate(
     game: str,
     candidate: Path,
@@ -100,6 +111,8 @@ def gate(
     champion_spec = network_spec(champion, config.gate_depth)
     dice = has_dice(game)
     common = dict(
+        cube=config.gate_cube or bool(config.gate_match),
+        match_length=config.gate_match,
         openings=0 if dice else config.opening_plies,
         depth=config.gate_depth,
         workers=workers,
@@ -112,9 +125,7 @@ def gate(
         champion_spec,
         config.gate_games,
         seed=derive_seed(seed, CHAMPION_STREAM),
-        sprt=PointsSprt(config.points0, config.points1)
-        if dice
-        else Sprt(elo0=config.elo0, elo1=config.elo1),
+        sprt=_sprt(config, dice),
         **common,
     )
     vs_anchor = play_match(
@@ -135,15 +146,17 @@ def gate(
         )
     decision = vs_champion.sprt.decision if vs_champion.sprt else None
     anchor_score = vs_anchor.statistics.score
-    against = (
-        f"{vs_champion.points.per_game:+.3f} points a game"
-        if dice
-        else f"score {100 * vs_champion.score:.1f}%"
-    )
+    played = "matches" if config.gate_match else "games"
+    if config.gate_match:
+        against = f"{100 * vs_champion.score:.1f}% of {config.gate_match}-point matches"
+    elif dice:
+        against = f"{vs_champion.points.per_game:+.3f} points a game"
+    else:
+        against = f"score {100 * vs_champion.score:.1f}%"
     if decision != "H1":
         reason = (
             f"the SPRT {'rejected' if decision == 'H0' else 'did not accept'} it against the "
-            f"champion ({against} in {vs_champion.games} games, LLR {vs_champion.sprt.llr:.2f})"
+            f"champion ({against} in {vs_champion.games} {played}, LLR {vs_champion.sprt.llr:.2f})"
         )
         promote = False
     elif anchor_score < config.anchor_floor:
@@ -155,7 +168,7 @@ def gate(
     else:
         reason = (
             f"the SPRT accepted it against the champion ({against} in {vs_champion.games} "
-            f"games, LLR {vs_champion.sprt.llr:.2f}) and it scored {100 * anchor_score:.1f}% "
+            f"{played}, LLR {vs_champion.sprt.llr:.2f}) and it scored {100 * anchor_score:.1f}% "
             f"against {config.anchor}"
         )
         promote = True
@@ -198,8 +211,8 @@ def record_tournament(
             "upper": vs.sprt.test.upper,
             "elo0": config.elo0,
             "elo1": config.elo1,
-            "points0": config.points0 if dice else None,
-            "points1": config.points1 if dice else None,
+            "points0": config.points0 if dice and not config.gate_match else None,
+            "points1": config.points1 if dice and not config.gate_match else None,
             "sprt": vs.sprt.decision or "undecided",
             "anchor": config.anchor,
             "anchor_games": result.vs_anchor.games,
