@@ -69,9 +69,8 @@ def to_roll(game: str, batch: PositionBatch) -> PositionBatch:
     if len(batch) == 0:
         return batch
     part = descriptors()[game].part("pipeline")
-    words = games.compiled_game(descriptors()[game].number).state_words
     states = np.array(batch.states, dtype=np.int64, copy=True)
-    states[:, :words] = part.to_roll(states[:, :words])
+    states[:, 1] &= ~np.int64(part.DICE_MASK << part.DICE_SHIFT)  # word 1 keeps the dice
     return _batch(states, batch.games, batch.plies)
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import DICE_MASK, DICE_SHIFT
+# Where a state keeps its dice (word 1): samuel.pipeline.dice.to_roll takes them back.
+from .board import DICE_MASK, DICE_SHIFT  # noqa: F401
 
 DICE = True  # labels by rollouts over dice, in points; gating by duplicate dice
 EXPERT_DEPTHS: dict[str, int] = {}  # no compiled experts: its experts are player specs
@@ -36,12 +37,3 @@ def rules(number: int):
 def decode(rules, state: np.ndarray):
     """The position of a kernel state row (the game's words)."""
     return type(rules.initial_position()).decode(state)
-
-
-def to_roll(states: np.ndarray) -> np.ndarray:
-    """The positions with their dice taken back: the side to play still to roll. A position met
-    in a game has the roll its play answered; the network values positions before the roll, so
-    the loop stores and labels them so."""
-    out = np.array(states, dtype=np.int64, copy=True)
-    out[:, 1] &= ~np.int64(DICE_MASK << DICE_SHIFT)
-    return out
