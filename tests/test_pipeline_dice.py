@@ -356,6 +356,9 @@ def test_random_positions_match_the_real_ones_counts_and_keep_the_rules(name):
         slots = import_module(f"samuel.games.{name}.states").side_slots
         drawn_off = np.mean(slots(batch.states, side)[:, -1] > 0)
         assert drawn_off == pytest.approx(real_off, abs=0.1)
+    real_first = np.mean([t[-1] for t in _tuples(distribution)])
+    drawn_first = np.mean([rules.side_to_move(p) == 0 for p in drawn])
+    assert drawn_first == pytest.approx(real_first, abs=0.1)
     same = dice_random_positions(name, again, 400, seed=7)
     assert np.array_equal(same.states, batch.states)
     other = dice_random_positions(name, again, 400, seed=8)

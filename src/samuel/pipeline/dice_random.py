@@ -18,8 +18,9 @@ drawn again. Each position comes from the seed and its number alone: the same di
 seed give the same positions in any batch.
 
 A game's ``pipeline`` part says what differs: ``SIDE_COUNTS`` (the counts its ``Position`` takes
-for a side: the 24 points, then backgammon's bar) and ``across`` (a side's point index as the
-other side numbers it); its ``states`` part reads a state's slots (``side_slots``).
+for a side: the 24 points, then backgammon's bar), ``across`` (a side's point index as the other
+side numbers it) and ``TURN_BIT`` (word 1's bit set while the first side is to move); its
+``states`` part reads a state's slots (``side_slots``).
 """
 
 from __future__ import annotations
@@ -87,7 +88,7 @@ def measure_dice_distribution(game: str, states: np.ndarray) -> DiceDistribution
     if problem is not None:
         raise ValueError(problem)
     sides = [states_part.side_slots(rows, side) for side in (0, 1)]
-    turn = get_turn(game, rows)
+    turn = (rows[:, 1] >> part.TURN_BIT) & 1  # 1 while the first side is to move
     extras = part.SIDE_COUNTS - POINTS
     tally: Counter = Counter()
     columns = [sides[s][:, [-1, *range(POINTS, POINTS + extras)]] for s in (0, 1)]
@@ -103,16 +104,6 @@ def measure_dice_distribution(game: str, states: np.ndarray) -> DiceDistribution
     return DiceDistribution(
         game, tuple(t for t, _ in common), tuple(c for _, c in common), tuple(weights)
     )
-
-
-def get_turn(game: str, rows: np.ndarray) -> np.ndarray:
-    """Whether the first side is to move in each row (1) or not (0)."""
-    rules = get_game(game)
-    return np.array([rules.side_to_move(_decode(game, row)) == 0 for row in rows], dtype=np.int64)
-
-
-def _decode(game: str, row: np.ndarray):
-    return type(get_game(game).initial_position()).decode(row)
 
 
 def _draw(game: str, distribution: DiceDistribution, rng: np.random.Generator, part):

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-# Where a state keeps its dice (word 1): samuel.pipeline.dice.to_roll takes them back.
-from .board import DICE_MASK, DICE_SHIFT  # noqa: F401
+# Where a state keeps its dice and its side to move (word 1), for samuel.pipeline.dice and
+# samuel.pipeline.dice_random.
+from .board import DICE_MASK, DICE_SHIFT, TURN_BIT  # noqa: F401
 
 DICE = True  # labels by rollouts over dice, in points; gating by duplicate dice
 EXPERT_DEPTHS: dict[str, int] = {}  # no compiled experts: its experts are player specs
