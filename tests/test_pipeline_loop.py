@@ -270,3 +270,29 @@ def test_draughts_runs_a_cycle_from_a_random_network(game, tmp_path):
     assert check.returncode == 0, check.stdout
     status = samuel("pipeline", "status", folder, "--game", game)
     assert "cycle 1: done" in status.stdout
+
+
+def test_the_anchor_floor_is_the_champions_own_score_where_that_is_lower(tmp_path):
+    from samuel.evaluation.networks import random_network, save_network
+    from samuel.pipeline.config import PipelineConfig
+    from samuel.pipeline.gating import gate
+
+    paths = []
+    for seed in (1, 2):
+        paths.append(tmp_path / f"net{seed}.bin")
+        save_network(random_network(TIGERS, seed), paths[-1], TIGERS)
+    # An SPRT any candidate passes, and a floor no candidate reaches against `classic`.
+    config = PipelineConfig(gate_games=16, gate_depth=1, anchor_games=4, workers=1,
+                            elo0=-900, elo1=-800, anchor_floor=0.99)  # fmt: skip
+    common = dict(champion_anchor_known=True)
+    floor_only = gate("tigers", paths[0], paths[1], config, 3, **common)
+    assert floor_only.vs_champion.sprt.decision == "H1"
+    assert floor_only.vs_anchor.statistics.score < 0.99
+    assert not floor_only.promote and "the floor is 99.0%" in floor_only.reason
+    # The champion scored no more than the candidate against the anchor: the candidate drifts
+    # no further from it, and passes.
+    score = floor_only.vs_anchor.statistics.score
+    relative = gate("tigers", paths[0], paths[1], config, 3, **common, champion_anchor=score)
+    assert relative.promote, relative.reason
+    above = gate("tigers", paths[0], paths[1], config, 3, **common, champion_anchor=score + 0.01)
+    assert not above.promote

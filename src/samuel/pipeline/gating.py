@@ -1,7 +1,9 @@
 """Stage 4: the gate. A candidate plays the champion (paired openings, an SPRT on the pairs) and
 the fixed anchor; it is promoted only if the SPRT accepts it as better and it scores at least
-``anchor_floor`` against the anchor (the seed's guard against a line of models that beat each
-other and drift away from good play). Both matches are :func:`samuel.match.play_match`, so the
+``anchor_floor`` against the anchor, or at least what the champion scored there if that is lower
+(the seed's guard against a line of models that beat each other and drift away from good play;
+a strong anchor such as gnubg beats every model, and the champion's own score is then the
+floor). Both matches are :func:`samuel.match.play_match`, so the
 statistics are those of every other match (docs/matches.md).
 
 In a game with dice the pairs are duplicate dice (a pair's two games roll the same dice, the
@@ -99,10 +101,12 @@ def gate(
     champion_anchor_known: bool,
     progress: bool = False,
     backend: Backend | None = None,
+    champion_anchor: float | None = None,
 ) -> GateResult:
     """Play the gate's matches and decide. Their pairs are played by ``backend``
     (:mod:`samuel.backends`; by default this machine's ``config.workers`` processes): the same
-    matches on any."""
+    matches on any. ``champion_anchor``: the champion's own score against the anchor, where an
+    earlier gate measured it (unknown, ``champion_anchor_known`` False, it is played here)."""
     workers = config.workers or os.cpu_count() or 1
     if backend is not None and not isinstance(backend, LocalBackend):
         # A cluster's workers may run in another folder: they read the networks by full path.
@@ -146,6 +150,13 @@ def gate(
         )
     decision = vs_champion.sprt.decision if vs_champion.sprt else None
     anchor_score = vs_anchor.statistics.score
+    if champion_vs_anchor is not None:
+        champion_anchor = champion_vs_anchor.statistics.score
+    # The floor, or what the champion itself scored: a strong anchor that every model loses to
+    # still stops a line of models that drift away from good play.
+    floor = config.anchor_floor
+    if champion_anchor is not None:
+        floor = min(floor, champion_anchor)
     played = "matches" if config.gate_match else "games"
     if config.gate_match:
         against = f"{100 * vs_champion.score:.1f}% of {config.gate_match}-point matches"
@@ -159,10 +170,11 @@ def gate(
             f"champion ({against} in {vs_champion.games} {played}, LLR {vs_champion.sprt.llr:.2f})"
         )
         promote = False
-    elif anchor_score < config.anchor_floor:
+    elif anchor_score < floor:
         reason = (
             f"it beat the champion, but scored {100 * anchor_score:.1f}% against the anchor "
-            f"{config.anchor} (the floor is {100 * config.anchor_floor:.0f}%)"
+            f"{config.anchor} (the floor is {100 * floor:.1f}%: --anchor-floor, or the "
+            "champion's own score if lower)"
         )
         promote = False
     else:

@@ -605,33 +605,42 @@ def phase_origins(connection: Connection, champion_id: int, taken, game: str) ->
     }
 
 
-def _anchor_known(connection: Connection, model_id: int) -> bool:
-    """Whether some tournament measured this model against the anchor."""
-    return (
-        connection.execute(
-            select(Tournament.id).where(Tournament.candidate_id == model_id).limit(1)
-        ).first()
-        is not None
-        or connection.execute(
-            select(Tournament.id).where(Tournament.champion_id == model_id).limit(1)
-        ).first()
-        is not None
-    )
+def champion_anchor_score(connection: Connection, model_id: int, anchor: str) -> float | None:
+    """The model's score against the anchor ``anchor`` (a spec) as the newest tournament that
+    measured it says (as a candidate, or as a champion whose score was unknown), or None."""
+    as_candidate = connection.execute(
+        select(Tournament.id, Tournament.anchor_score)
+        .where(Tournament.candidate_id == model_id, Tournament.anchor == anchor)
+        .order_by(Tournament.id.desc())
+        .limit(1)
+    ).first()
+    as_champion = [
+        (row.id, row.report["champion_vs_anchor"]["score"])
+        for row in connection.execute(
+            select(Tournament.id, Tournament.report).where(
+                Tournament.champion_id == model_id, Tournament.anchor == anchor
+            )
+        )
+        if "champion_vs_anchor" in (row.report or {})
+    ]
+    found = [*([tuple(as_candidate)] if as_candidate else []), *as_champion]
+    return float(max(found)[1]) if found else None
 
 
 def _gate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
     config = config_of(cycle)
     with ctx.store.read() as connection:
-        known = _anchor_known(connection, cycle.champion_id)
+        score = champion_anchor_score(connection, cycle.champion_id, config.anchor)
     result = gate(
         ctx.game,
         ctx.model_path(cycle.candidate_id),
         ctx.model_path(cycle.champion_id),
         config,
         unit.task["seed"],
-        champion_anchor_known=known,
+        champion_anchor_known=score is not None,
         progress=ctx.progress,
         backend=ctx.backend,
+        champion_anchor=score,
     )
 
     def store_output(connection: Connection) -> dict:

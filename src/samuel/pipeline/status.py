@@ -223,16 +223,21 @@ def regate(
         raise CommandError(f"model {model_id} has no champion to play: it is the active one")
     registry.load_model(folder, model)  # the files must be the registered ones
     registry.load_model(folder, champion)
+    from .stages import champion_anchor_score
+
     seed = derive_seed(config.seed, model_id, champion.id)
+    with store.read() as connection:
+        score = champion_anchor_score(connection, champion.id, config.anchor)
     result = gate(
         model.game,
         registry.model_file(folder, model),
         registry.model_file(folder, champion),
         config,
         seed,
-        champion_anchor_known=True,
+        champion_anchor_known=True,  # a regate never plays the champion's anchor match
         progress=progress,
         backend=backend,
+        champion_anchor=score,
     )
     with store.write() as connection:
         tournament_id = record_tournament(
