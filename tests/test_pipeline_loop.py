@@ -296,3 +296,49 @@ def test_the_anchor_floor_is_the_champions_own_score_where_that_is_lower(tmp_pat
     assert relative.promote, relative.reason
     above = gate("tigers", paths[0], paths[1], config, 3, **common, champion_anchor=score + 0.01)
     assert not above.promote
+
+
+@pytest.mark.slow
+def test_a_candidate_whose_champion_was_replaced_by_hand_is_rejected_in_its_tournament(tmp_path):
+    from types import SimpleNamespace
+
+    from samuel.pipeline import registry
+    from samuel.pipeline.stages import Context, _gate
+    from samuel.pipeline.work import ClaimedUnit
+
+    folder = tmp_path / "pipe"
+    run = samuel("pipeline", "run", str(folder), "--game", "tigers", "--cycles", "1",
+                 *TINY, *LENIENT)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    store = Store.open(f"sqlite:///{folder / 'pipeline.sqlite'}")
+    try:
+        with store.read() as connection:
+            cycle = connection.execute(select(Cycle.__table__)).one()
+            assert registry.active_model(connection, "tigers").id == cycle.candidate_id
+        # A third model, gated against the first champion while the second is active: as if
+        # someone promoted the second by hand while this gate was being played.
+        with store.read() as connection:
+            second = registry.load_model(folder, registry.get_model(connection, cycle.candidate_id))
+        with store.write() as connection:  # a copy of the second, which passed this gate
+            third = registry.register_model(
+                connection, folder, "tigers", second.copy(), parent_id=1,
+                status="candidate", training={}, run_id=store.run_id,
+            )  # fmt: skip
+        ctx = Context(store=store, folder=folder, game="tigers")
+        stale = SimpleNamespace(**{**cycle._asdict(), "champion_id": 1, "candidate_id": third})
+        unit = ClaimedUnit(id=0, cycle_id=cycle.id, stage="gate", part=0, task={"seed": 5},
+                           attempts=1)  # fmt: skip
+        store_output = _gate(ctx, stale, unit)
+        with store.write() as connection:
+            result = store_output(connection)
+        assert result["decision"] == "reject" and "promoted meanwhile" in result["reason"]
+        with store.read() as connection:
+            tournament = connection.execute(
+                select(Tournament.__table__).where(Tournament.id == result["tournament"])
+            ).one()
+            statuses = dict(connection.execute(select(Model.id, Model.status)).all())
+        assert tournament.decision == "reject"
+        assert "promoted meanwhile" in tournament.report["reason"]
+        assert statuses[third] == "rejected" and statuses[cycle.candidate_id] == "active"
+    finally:
+        store.close()

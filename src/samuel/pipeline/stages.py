@@ -659,13 +659,19 @@ def _gate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         if result.promote:
             current = registry.active_model(connection, ctx.game, lock=True)
             if current is not None and current.id != cycle.champion_id:
-                # Someone promoted another model by hand meanwhile: theirs stands.
+                # Someone promoted another model by hand meanwhile: theirs stands, and the
+                # tournament says the candidate was rejected (its champion is no longer one).
+                reason = f"model {current.id} was promoted meanwhile"
+                report = connection.execute(
+                    select(Tournament.report).where(Tournament.id == tournament_id)
+                ).scalar_one()
+                connection.execute(
+                    update(Tournament)
+                    .where(Tournament.id == tournament_id)
+                    .values(decision="reject", report={**report, "reason": reason})
+                )
                 registry.reject(connection, [cycle.candidate_id])
-                return {
-                    "tournament": tournament_id,
-                    "decision": "reject",
-                    "reason": f"model {current.id} was promoted meanwhile",
-                }
+                return {"tournament": tournament_id, "decision": "reject", "reason": reason}
             registry.promote(
                 connection,
                 cycle.candidate_id,
