@@ -289,13 +289,13 @@ def test_the_anchor_floor_is_the_champions_own_score_where_that_is_lower(tmp_pat
     assert floor_only.vs_champion.sprt.decision == "H1"
     assert floor_only.vs_anchor.statistics.score < 0.99
     assert not floor_only.promote and "the floor is 99.0%" in floor_only.reason
-    # The champion scored no more than the candidate against the anchor: the candidate drifts
-    # no further from it, and passes.
-    score = floor_only.vs_anchor.statistics.score
-    relative = gate("tigers", paths[0], paths[1], config, 3, **common, champion_anchor=score)
+    # Where the champion scored less than the floor, the candidate must not score significantly
+    # less than the champion: its 95% range must reach the champion's score.
+    high = floor_only.vs_anchor.statistics.score_high
+    relative = gate("tigers", paths[0], paths[1], config, 3, **common, champion_anchor=high)
     assert relative.promote, relative.reason
-    above = gate("tigers", paths[0], paths[1], config, 3, **common, champion_anchor=score + 0.01)
-    assert not above.promote
+    above = gate("tigers", paths[0], paths[1], config, 3, **common, champion_anchor=high + 0.01)
+    assert not above.promote and "95% range up to" in above.reason
 
 
 @pytest.mark.slow

@@ -1,9 +1,10 @@
 """Stage 4: the gate. A candidate plays the champion (paired openings, an SPRT on the pairs) and
 the fixed anchor; it is promoted only if the SPRT accepts it as better and it scores at least
-``anchor_floor`` against the anchor, or at least what the champion scored there if that is lower
-(the seed's guard against a line of models that beat each other and drift away from good play;
-a strong anchor such as gnubg beats every model, and the champion's own score is then the
-floor). Both matches are :func:`samuel.match.play_match`, so the
+``anchor_floor`` against the anchor, or, where the champion itself scored less there, not
+significantly less than the champion (the candidate's 95% range reaches the champion's score):
+the seed's guard against a line of models that beat each other and drift away from good play,
+which a strong anchor such as gnubg, beating every model, would otherwise turn into a wall.
+Both matches are :func:`samuel.match.play_match`, so the
 statistics are those of every other match (docs/matches.md).
 
 In a game with dice the pairs are duplicate dice (a pair's two games roll the same dice, the
@@ -152,11 +153,14 @@ def gate(
     anchor_score = vs_anchor.statistics.score
     if champion_vs_anchor is not None:
         champion_anchor = champion_vs_anchor.statistics.score
-    # The floor, or what the champion itself scored: a strong anchor that every model loses to
-    # still stops a line of models that drift away from good play.
+    # The floor; or, where the champion itself scored less, no significant loss against what it
+    # scored (the candidate's 95% range reaches it): a strong anchor that every model loses to
+    # still stops a line of models that drift away from good play, without its noise (about 4
+    # points in 100 games) undoing the gate's verdict.
     floor = config.anchor_floor
-    if champion_anchor is not None:
-        floor = min(floor, champion_anchor)
+    if champion_anchor is not None and champion_anchor < floor:
+        floor = champion_anchor
+        anchor_score = vs_anchor.statistics.score_high
     played = "matches" if config.gate_match else "games"
     if config.gate_match:
         against = f"{100 * vs_champion.score:.1f}% of {config.gate_match}-point matches"
@@ -172,16 +176,17 @@ def gate(
         promote = False
     elif anchor_score < floor:
         reason = (
-            f"it beat the champion, but scored {100 * anchor_score:.1f}% against the anchor "
-            f"{config.anchor} (the floor is {100 * floor:.1f}%: --anchor-floor, or the "
-            "champion's own score if lower)"
+            f"it beat the champion, but scored {100 * vs_anchor.statistics.score:.1f}% against "
+            f"the anchor {config.anchor} (95% range up to "
+            f"{100 * vs_anchor.statistics.score_high:.1f}%; the floor is {100 * floor:.1f}%: "
+            "--anchor-floor, or the champion's own score if lower, which the range must reach)"
         )
         promote = False
     else:
         reason = (
             f"the SPRT accepted it against the champion ({against} in {vs_champion.games} "
-            f"{played}, LLR {vs_champion.sprt.llr:.2f}) and it scored {100 * anchor_score:.1f}% "
-            f"against {config.anchor}"
+            f"{played}, LLR {vs_champion.sprt.llr:.2f}) and it scored "
+            f"{100 * vs_anchor.statistics.score:.1f}% against {config.anchor}"
         )
         promote = True
     return GateResult(vs_champion, vs_anchor, champion_vs_anchor, promote, reason)
