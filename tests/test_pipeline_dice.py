@@ -415,7 +415,7 @@ def test_a_long_nardy_run_killed_while_it_labels_loses_no_label_and_doubles_none
 
 @pytest.mark.slow
 def test_each_phase_is_taken_only_if_its_network_alone_beats_the_champions(tmp_path):
-    from samuel.evaluation.networks import shipped_network
+    from samuel.evaluation.networks import save_phased_network, shipped_network
     from samuel.nn.phased import pack_phases
     from samuel.pipeline.config import PipelineConfig
     from samuel.pipeline.phase_gate import select_phases
@@ -431,7 +431,11 @@ def test_each_phase_is_taken_only_if_its_network_alone_beats_the_champions(tmp_p
     config = PipelineConfig(
         gate_games=60, gate_depth=1, points0=-0.2, points1=0.2, workers=1, seed=1
     )
-    chosen = select_phases("nardy", champion, candidate, names, tmp_path, "t", config, seed=5)
+    champion_file = tmp_path / "champion.bin"  # as the registry keeps it
+    save_phased_network(champion, champion_file, game)
+    chosen = select_phases(
+        "nardy", champion, champion_file, candidate, names, tmp_path, "t", config, seed=5
+    )
     assert chosen.taken == ("start",)
     assert set(chosen.matches) == {"start", "race"}
     assert chosen.matches["start"]["sprt"] == "H1" and chosen.matches["race"]["sprt"] != "H1"
@@ -439,10 +443,11 @@ def test_each_phase_is_taken_only_if_its_network_alone_beats_the_champions(tmp_p
     assert np.array_equal(chosen.params, pack_phases(shipped))
     assert not (tmp_path / "gating").exists()  # the hybrids' files are gone
     # No phase passes alone: the candidate is gated whole.
-    none = select_phases("nardy", champion, pack_phases([weak[0], shipped[1], weak[2]]), names,
-                         tmp_path, "t", config, seed=5)  # fmt: skip
+    whole = pack_phases([weak[0], shipped[1], weak[2]])
+    none = select_phases("nardy", champion, champion_file, whole, names, tmp_path, "t", config,
+                         seed=5)  # fmt: skip
     assert none.taken == () and set(none.matches) == {"race"}
-    assert np.array_equal(none.params, pack_phases([weak[0], shipped[1], weak[2]]))
+    assert np.array_equal(none.params, whole)
 
 
 @pytest.mark.slow

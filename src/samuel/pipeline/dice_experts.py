@@ -62,8 +62,7 @@ def with_champion(spec: str, champion: Path) -> str:
     """The spec with ``{champion}`` made the champion's file (quoted as a spec needs)."""
     if CHAMPION not in spec:
         return spec
-    name, _, options = spec.partition(":")
-    if name != CHAMPION:
+    if spec.partition(":")[0] != CHAMPION:
         raise ValueError(f"{CHAMPION} names a player, not part of one: {spec!r}")
     parsed = PlayerSpec.parse(spec.replace(CHAMPION, "net", 1))
     return str(PlayerSpec(str(champion), parsed.options))

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from samuel.games import descriptors, get_game
+from samuel.games import kernels as games
 from samuel.seeds import derive_seed
 
 from .sources import PositionBatch, _batch
@@ -80,7 +81,7 @@ def measure_dice_distribution(game: str, states: np.ndarray) -> DiceDistribution
     """The distribution of real positions ``states`` (kernel rows, the game's words first);
     ValueError for rows that are no positions, or none."""
     part, states_part = _parts(game)
-    words = len(get_game(game).encode(get_game(game).initial_position()))
+    words = games.compiled_game(get_game(game).number).state_words
     rows = np.ascontiguousarray(np.asarray(states, dtype=np.int64)[:, :words])
     if len(rows) == 0:
         raise ValueError("a distribution is measured on at least one position")
@@ -165,6 +166,6 @@ def dice_random_positions(
                 f"{TRIES} draws in a row gave no {rules.title} position: the distribution "
                 "cannot be matched"
             )
-    width = len(rules.encode(rules.initial_position()))
-    states = np.array(rows, dtype=np.int64).reshape(-1, width)
+    words = games.compiled_game(rules.number).state_words
+    states = np.array(rows, dtype=np.int64).reshape(-1, words)
     return _batch(states, np.full(len(states), -1, np.int64), np.zeros(len(states), np.int32))

@@ -50,6 +50,7 @@ class PhaseSelection:
 def select_phases(
     game: str,
     champion: np.ndarray,
+    champion_path: Path,
     candidate: np.ndarray,
     names: tuple[str, ...],
     folder: Path,
@@ -59,8 +60,9 @@ def select_phases(
     backend: Backend | None = None,
     progress: bool = False,
 ) -> PhaseSelection:
-    """Play each changed phase's hybrid against the champion (the module docstring) and return
-    the selection; ``tag`` names the hybrids' files."""
+    """Play each changed phase's hybrid against the champion (``champion``, whose file is
+    ``champion_path``: the module docstring) and return the selection; ``tag`` names the
+    hybrids' files."""
     from samuel.games import get_game
 
     ours, theirs = phase_networks(champion), phase_networks(candidate)
@@ -69,8 +71,7 @@ def select_phases(
     number = get_game(game).number
     gating = folder / "gating"
     gating.mkdir(exist_ok=True)
-    paths = {"champion": gating / f"{tag}-champion.bin"}
-    save_phased_network(champion, paths["champion"], number)
+    paths: dict[str, Path] = {}
     workers = config.workers or os.cpu_count() or 1
     taken, matches = [], {}
     try:
@@ -80,10 +81,9 @@ def select_phases(
             hybrid = pack_phases([theirs[p] if p == phase else ours[p] for p in range(len(ours))])
             paths[name] = gating / f"{tag}-{name}.bin"
             save_phased_network(hybrid, paths[name], number)
+            first, second = paths[name], Path(champion_path)
             if backend is not None and not isinstance(backend, LocalBackend):
-                first, second = paths[name].resolve(), paths["champion"].resolve()
-            else:
-                first, second = paths[name], paths["champion"]
+                first, second = first.resolve(), second.resolve()
             match = play_match(
                 network_spec(first, config.gate_depth),
                 network_spec(second, config.gate_depth),

@@ -245,6 +245,8 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             random_plies=config.random_plies,
             epsilon=config.selfplay_epsilon,
         )
+        if has_dice(ctx.game):  # the experts' and random positions have no roll already
+            batch = to_roll(ctx.game, batch)
         provenance = Provenance(
             "selfplay", cycle.champion_id, task["seed"], ctx.store.run_id, unit.id
         )
@@ -289,8 +291,6 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         distribution = sources.PlacementDistribution.from_json(task["distribution"])
         batch = sources.random_positions(ctx.number, distribution, task["count"], task["seed"])
         provenance = Provenance("random", None, task["seed"], ctx.store.run_id, unit.id)
-    if has_dice(ctx.game):
-        batch = to_roll(ctx.game, batch)
     states = _full_width(batch.states)
     origin = np.where(batch.games >= 0, unit.id * GAME_ID_SPAN + batch.games, -1)
 
@@ -480,29 +480,15 @@ def train_candidate(ctx: Context, champion_id: int, config: PipelineConfig, seed
     if dice and not sample.has_outcomes:
         raise ValueError(f"a {ctx.game} label without its six outcome chances")
     champion = ctx.params(champion_id)
+    data = (ctx.number, champion, sample.states, sample.values, sample.groups, supervised)
+    outcomes = sample.outcomes if dice else None
     if is_phased(champion):  # each phase's network learns its own phase's positions
         params, report = train_supervised_phases(
-            ctx.number,
-            champion,
-            sample.states,
-            sample.values,
-            sample.groups,
-            supervised,
-            progress=ctx.progress,
-            outcomes=sample.outcomes if dice else None,
-            names=phase_names(ctx.game),
+            *data, progress=ctx.progress, outcomes=outcomes, names=phase_names(ctx.game)
         )
     else:
         params, report = train_supervised(
-            ctx.number,
-            champion,
-            sample.states,
-            sample.values,
-            sample.groups,
-            supervised,
-            progress=ctx.progress,
-            plies_left=sample.plies_left,
-            outcomes=sample.outcomes if dice else None,
+            *data, progress=ctx.progress, plies_left=sample.plies_left, outcomes=outcomes
         )
     sources, counts = np.unique(sample.sources.astype(str), return_counts=True)
     training = {
@@ -531,6 +517,7 @@ def _train(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
         selection = select_phases(
             ctx.game,
             ctx.params(cycle.champion_id),
+            ctx.model_path(cycle.champion_id),
             params,
             phase_names(ctx.game),
             ctx.folder,
