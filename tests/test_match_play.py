@@ -131,3 +131,15 @@ def test_a_tournament_plays_every_pairing_on_the_same_openings_and_rates_everyon
     assert standings[-1].player == "random" and standings[-1].rating == 1000
     assert standings[-1].error is None and standings[0].error > 0
     assert len(result.records()) == 18
+
+
+def test_a_match_plays_to_the_games_own_ply_cap():
+    # Long nardy's games can outlast 200 plies (random players' do at this seed): a match, and
+    # the pipeline's gate through it, plays them out to the game's own cap unless told.
+    played = play_match("random", "random", 4, game="nardy", seed=3)
+    assert played.config.ply_cap == 1000
+    endings = [game.termination.name for pair in played.pairs for game in pair.games]
+    assert endings == ["BORNE_OFF"] * 4
+    capped = play_match("random", "random", 4, game="nardy", seed=3, ply_cap=200)
+    assert "PLY_CAP" in [game.termination.name for pair in capped.pairs for game in pair.games]
+    assert play_match("random", "random", 2, seed=3).config.ply_cap == 200  # Tigers & Sheep's

@@ -273,8 +273,9 @@ def test_a_backgammon_cycle_labels_over_dice_trains_the_chances_and_gates_on_poi
     vs = tournament.report["vs_champion"]
     assert {"points_per_game", "points_low", "points_high"} <= set(vs)
     assert vs["points_low"] <= vs["points_per_game"] <= vs["points_high"]
-    status = samuel("pipeline", "status", folder, "--db", database_url, "--game", "backgammon")
+    status = samuel("pipeline", "status", folder, "--db", database_url)  # the store's one game
     assert status.returncode == 0 and "points a game" in status.stdout
+    assert "game: backgammon" in status.stdout
     assert samuel("pipeline", "check", folder, "--db", database_url).returncode == 0
 
 
@@ -315,6 +316,7 @@ def test_what_a_game_with_dice_cannot_do_is_refused_in_a_line(tmp_path):
         (["--experts", "nosuchplayer"], "--experts"),
         (["--experts", "a,b,c"], "one or two player specs"),
         (["--game", "tigers", "--experts", "classic"], "a game with dice's expert players"),
+        (["--game", "tigers", "--luck"], "has no dice"),
         (["--game", "nardy", "--gate-cube"], "a game with the doubling cube"),
         (["--gate-match", "30"], "--gate-match"),
     ):
@@ -324,6 +326,17 @@ def test_what_a_game_with_dice_cannot_do_is_refused_in_a_line(tmp_path):
     assert not (tmp_path / "p" / "models").exists() or not any(
         (tmp_path / "p" / "models").iterdir()
     )
+
+
+def test_luck_is_a_setting_the_labels_record():
+    from samuel.pipeline.config import PipelineConfig
+    from samuel.pipeline.dice import rollout_config
+
+    config = PipelineConfig.from_json(PipelineConfig(luck=True).to_json())
+    assert rollout_config(config).luck and rollout_config(config).name.endswith("+luck")
+    assert not rollout_config(PipelineConfig()).luck
+    plain = rollout_config(PipelineConfig(luck=True, variance_reduction=False))
+    assert plain.name == "none+luck"
 
 
 # --- the sources: random positions matched to real ones, and expert games ---------------------
@@ -400,17 +413,23 @@ def test_expert_positions_come_from_gnubgs_own_games_with_the_dice_to_roll():
 
 
 @pytest.mark.slow
-def test_a_long_nardy_run_killed_while_it_labels_loses_no_label_and_doubles_none(tmp_path):
-    from tests.test_pipeline_loop import killed_mid_label_and_restarted
+@pytest.mark.parametrize("stage", ["label", "relabel"])
+def test_a_long_nardy_run_killed_while_it_labels_loses_no_label_and_doubles_none(tmp_path, stage):
+    from tests.test_pipeline_loop import killed_mid_stage_and_restarted
 
     folder = str(tmp_path / "pipe")
     url = f"sqlite:///{tmp_path / 'store.sqlite'}"
-    # Units of 10 positions, 24 rollouts each: the label stage lasts seconds.
+    # Units of 10 positions, 24 rollouts each: a stage lasts seconds. Relabelling follows a
+    # promotion, which TINY's gate makes sure of; labelling is killed in a cycle that rejects.
+    gate = (
+        ["--relabel-positions", "300"]
+        if stage == "relabel"
+        else ["--points0", "2", "--points1", "2.5"]
+    )
     args = ["pipeline", "run", folder, "--db", url, "--game", "nardy", "--cycles", "1", *TINY,
             "--rollouts", "24", "--label-chunk", "10", "--selfplay-games", "6",
-            "--random-positions", "0", "--expert-games", "0", "--points0", "2", "--points1",
-            "2.5"]  # fmt: skip
-    killed_mid_label_and_restarted(url, folder, args)
+            "--random-positions", "0", "--expert-games", "0", *gate]  # fmt: skip
+    killed_mid_stage_and_restarted(url, folder, args, stage)
 
 
 @pytest.mark.slow

@@ -643,3 +643,70 @@ def test_a_cycle_under_way_counts_as_the_first(tmp_path, monkeypatch):
         assert connection.execute(select(func.max(Cycle.number))).scalar() == 3
         assert connection.execute(text("SELECT count(*) FROM cycles")).scalar() == 3
     store.close()
+
+
+def test_without_game_a_command_takes_the_stores_one_game_and_asks_when_it_holds_two(tmp_path):
+    from samuel.evaluation.networks import random_network
+
+    folder = tmp_path / "pipe"
+    folder.mkdir()
+    store = Store.open(f"sqlite:///{folder / 'pipeline.sqlite'}")
+    for game in ("draughts", "tigers"):
+        with store.write() as connection:
+            registry.register_model(
+                connection, folder, game, random_network(get_game(game).number, 1),
+                parent_id=None, status="active", training={}, run_id=None,
+            )  # fmt: skip
+        status = samuel("pipeline", "status", str(folder))
+        if game == "draughts":  # the one game the store holds
+            assert status.returncode == 0 and "game: draughts" in status.stdout, status.stderr
+    store.close()
+    _one_line_error(status, "the store holds draughts, tigers", "--game")
+    assert "game: tigers" in samuel("pipeline", "status", str(folder), "--game", "tigers").stdout
+
+
+def test_the_anchor_history_follows_the_champion_that_was_active_not_each_gates_decision(
+    tmp_path,
+):
+    # Cycle 1 promotes model 2; cycle 2's gate said "promote" for model 3 but lost to a
+    # promotion of model 4 by `pipeline gate` meanwhile (the cycle after begins with 4); cycle
+    # 3 rejects. The champion's scores are 2's, then 4's (as its own gate measured it).
+    from samuel.evaluation.networks import random_network
+    from samuel.pipeline.schema import Cycle, Tournament
+    from samuel.pipeline.status import anchor_history
+
+    store = Store.open(f"sqlite:///{tmp_path / 'pipeline.sqlite'}")
+    game = "tigers"
+    with store.write() as connection:
+        for model in (1, 2, 3, 4):
+            registry.register_model(
+                connection, tmp_path, game, random_network(get_game(game).number, model),
+                parent_id=None, status="active" if model == 4 else "retired", training={},
+                run_id=None,
+            )  # fmt: skip
+        # (candidate, champion, anchor score, decision, the champion's own score if measured)
+        for candidate, champion, anchor, decision, own in (
+            (2, 1, 0.40, "promote", 0.30), (3, 2, 0.45, "promote", None),
+            (4, 2, 0.50, "promote", None), (3, 4, 0.20, "reject", None),
+        ):  # fmt: skip
+            report = {"champion_vs_anchor": {"score": own, "score_low": own - 0.1,
+                                             "score_high": own + 0.1}} if own else {}  # fmt: skip
+            connection.execute(
+                Tournament.__table__.insert(),
+                dict(game=game, candidate_id=candidate, champion_id=champion, games=2, score=0.5,
+                     pentanomial={}, llr=0.0, lower=-1.0, upper=1.0, elo0=0.0, elo1=1.0,
+                     sprt="H1", anchor="classic", anchor_games=2, anchor_score=anchor,
+                     anchor_low=anchor - 0.1, anchor_high=anchor + 0.1, decision=decision,
+                     report=report),
+            )  # fmt: skip
+        for number, champion, tournament in ((1, 1, 1), (2, 2, 2), (3, 4, 4)):
+            connection.execute(
+                Cycle.__table__.insert(),
+                dict(game=game, number=number, stage="done", config={}, champion_id=champion,
+                     candidate_id=None, tournament_id=tournament),
+            )  # fmt: skip
+    with store.read() as connection:
+        history = anchor_history(connection, game)
+    store.close()
+    scores = [(cycle, round(score, 2), promoted) for cycle, score, _, _, promoted in history]
+    assert scores == [(0, 0.3, False), (1, 0.4, True), (2, 0.5, True), (3, 0.5, False)]

@@ -150,17 +150,22 @@ def test_cycles_run_end_to_end_and_check_catches_tampering(database_url, tmp_pat
     store.close()
 
 
-def _labels_done(database_url: str) -> tuple[int, int, int]:
-    """(label units done, label units in all, labels in the store)."""
+def _stage_done(database_url: str, stage: str) -> tuple[int, int, int]:
+    """(the stage's units done, its units in all, labels its units wrote)."""
     store = Store.open(database_url)
     try:
         with store.read() as connection:
             states = (
-                connection.execute(select(WorkUnit.state).where(WorkUnit.stage == "label"))
+                connection.execute(select(WorkUnit.state).where(WorkUnit.stage == stage))
                 .scalars()
                 .all()
             )
-            labels = connection.execute(select(func.count()).select_from(Label)).scalar_one()
+            labels = connection.execute(
+                select(func.count())
+                .select_from(Label)
+                .join(WorkUnit, Label.unit_id == WorkUnit.id)
+                .where(WorkUnit.stage == stage)
+            ).scalar_one()
     finally:
         store.close()
     return sum(s == "done" for s in states), len(states), labels
@@ -176,13 +181,16 @@ def test_a_run_killed_mid_stage_loses_nothing_committed_and_a_restart_finishes(
             "--random-positions", "200", *STRICT]  # fmt: skip
     # 48 rollouts in units of 10 positions keep the label stage going for seconds (about 5 s on
     # a warm idle machine, longer loaded): a window of many polls in which to kill it.
-    killed_mid_label_and_restarted(database_url, folder, args)
+    killed_mid_stage_and_restarted(database_url, folder, args)
 
 
-def killed_mid_label_and_restarted(database_url: str, folder: str, args: list[str]) -> None:
-    """Run ``samuel ARGS`` (one cycle into ``folder``), kill it with SIGKILL once a few label
-    units are done, and check that nothing committed was lost, nothing is labelled twice, and a
-    restart finishes the cycle with every position labelled once."""
+def killed_mid_stage_and_restarted(
+    database_url: str, folder: str, args: list[str], stage: str = "label"
+) -> None:
+    """Run ``samuel ARGS`` (one cycle into ``folder``), kill it with SIGKILL once a few units of
+    ``stage`` (``label`` or ``relabel``) are done, and check that nothing committed was lost,
+    nothing is labelled twice, and a restart finishes the cycle with every unit's positions
+    labelled once."""
     process = subprocess.Popen([sys.executable, "-m", "samuel.cli", *args],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
     deadline = time.monotonic() + 300
@@ -190,22 +198,22 @@ def killed_mid_label_and_restarted(database_url: str, folder: str, args: list[st
     while time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.2)
         try:
-            done, total, _ = _labels_done(database_url)
+            done, total, _ = _stage_done(database_url, stage)
         except Exception:  # noqa: BLE001 - the store may not exist yet
             continue
         if total and 2 <= done < total - 2:
             break
-    assert process.poll() is None, "the run ended before it could be killed mid-stage"
+    assert process.poll() is None, f"the run ended before it could be killed mid-{stage}"
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    done, total, labels_before = _labels_done(database_url)
+    done, total, labels_before = _stage_done(database_url, stage)
     assert 2 <= done < total
 
     store = Store.open(database_url)
     with store.read() as connection:
         committed = (
             connection.execute(
-                select(WorkUnit.result).where(WorkUnit.stage == "label", WorkUnit.state == "done")
+                select(WorkUnit.result).where(WorkUnit.stage == stage, WorkUnit.state == "done")
             )
             .scalars()
             .all()
@@ -228,14 +236,23 @@ def killed_mid_label_and_restarted(database_url: str, folder: str, args: list[st
     with store.read() as connection:
         cycle = connection.execute(select(Cycle.__table__)).one()
         per_position = connection.execute(
-            select(Label.position_id, func.count()).group_by(Label.position_id)
+            select(Label.position_id, WorkUnit.stage, func.count())
+            .join(WorkUnit, Label.unit_id == WorkUnit.id)
+            .group_by(Label.position_id, WorkUnit.stage)
         ).all()
         positions = connection.execute(select(func.count()).select_from(Position)).scalar_one()
+        results = connection.execute(
+            select(WorkUnit.stage, WorkUnit.result).where(WorkUnit.state == "done")
+        ).all()
         attempts = dict(connection.execute(select(WorkUnit.id, WorkUnit.attempts)).all())
     store.close()
     assert cycle.stage == "done"
-    assert len(per_position) == positions  # every position labelled ...
-    assert {count for _, count in per_position} == {1}  # ... once: nothing done twice
+    labelled = {position for position, kind, _ in per_position if kind == "label"}
+    assert len(labelled) == positions  # every position labelled ...
+    assert {count for _, _, count in per_position} == {1}  # ... once a stage: none twice
+    for kind in ("label", "relabel"):  # and each unit's positions have its labels, no more
+        wrote = sum(count for _, k, count in per_position if k == kind)
+        assert wrote == sum(result["positions"] for k, result in results if k == kind)
     assert len(in_flight) <= 1
     assert {unit for unit, count in attempts.items() if count > 1} == set(in_flight)
     assert set(attempts.values()) <= {1, 2}  # the unit in flight, if any, was claimed again

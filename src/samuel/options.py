@@ -47,17 +47,19 @@ def game_name(text: str) -> str:
     return text
 
 
-def add_game_argument(parser: argparse.ArgumentParser) -> None:
-    """The ``--game`` option every game-playing command takes."""
+def add_game_argument(parser: argparse.ArgumentParser, stored: bool = False) -> None:
+    """The ``--game`` option every game-playing command takes. ``stored``: a command on a
+    store, whose default (None here) is the one game the store holds."""
     from samuel.games import default_game, descriptors
 
     games = ", ".join(f"{name} ({game.title})" for name, game in descriptors().items())
+    default = f"the store's game if it holds one, else {default_game()}" if stored else None
     parser.add_argument(
         "--game",
         type=game_name,
-        default=default_game(),
+        default=None if stored else default_game(),
         metavar="NAME",
-        help=f"the game: {games} ({default_game()})",
+        help=f"the game: {games} ({default or default_game()})",
     )
 
 

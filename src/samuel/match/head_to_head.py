@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from samuel.backends import Backend, RunInterrupted
 from samuel.errors import CommandError, SamuelError
-from samuel.games import default_game, get_game, require_part
+from samuel.games import default_game, descriptors, get_game, require_part
 from samuel.games.record import GameRecord
 from samuel.match.openings import OpeningConfig, as_opening_config
 from samuel.match.runner import PairResult, PairTask, check_match_player, run_pairs
@@ -36,6 +36,7 @@ from samuel.progress import progress_bar
 
 DEFAULT_GAMES = 200  # a 95% range of about +/-7 points around 50%: the seed's final checks
 DEFAULT_PLY_CAP = 200  # as in training: a game this long is a draw
+GAME_PLY_CAP = "game"  # play_match's default: the game's own (200; a game with dice, 1000)
 # How often a match hands its games so far to ``checkpoint`` (after its first pair): often enough
 # that a process killed outright (Ray ends its driver when its raylet dies) loses little.
 CHECKPOINT_SECONDS = 10.0
@@ -251,7 +252,7 @@ def play_match(
     *,
     seed: int = 0,
     openings: OpeningConfig | int | tuple[int, int] | str | None = None,
-    ply_cap: int | None = DEFAULT_PLY_CAP,
+    ply_cap: int | None | str = GAME_PLY_CAP,
     depth: int | None = None,
     seconds: float | None = None,
     sprt: Sprt | PointsSprt | None = None,
@@ -268,6 +269,8 @@ def play_match(
 
     ``openings`` is the random openings' length: an :class:`OpeningConfig`, a number of plies,
     a (low, high) range or text such as ``"2-6"``; by default the game's (4; with dice, 0).
+    ``ply_cap``: a game this long is a draw; by default the game's own (``default_ply_cap``:
+    long nardy's games at 0 ply can outlast 200 plies), None for no cap.
     ``depth`` and ``seconds`` are defaults that a spec's own options override. With ``sprt`` the
     match stops as soon as the test decides (``games`` is then the most it plays). The pairs are
     played by ``backend`` (:mod:`samuel.backends`), by default this machine with ``workers``
@@ -286,6 +289,8 @@ def play_match(
     pairs finished, when the backend fails before the end (Ray's processes died).
     """
     game = default_game() if game is None else game
+    if ply_cap == GAME_PLY_CAP:
+        ply_cap = descriptors()[get_game(game).name].default_ply_cap
     config = MatchConfig(
         games=games,
         seed=seed,

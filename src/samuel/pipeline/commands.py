@@ -87,7 +87,39 @@ def _where(args: argparse.Namespace, create: bool = False) -> tuple[Path, str]:
             raise CommandError(f"{folder} is not a folder")
     elif not folder.is_dir():
         raise CommandError(f"no pipeline folder {folder} (samuel pipeline run {folder} starts one)")
-    return folder, database_url(args.db or os.environ.get(DB_VARIABLE), folder)
+    url = database_url(args.db or os.environ.get(DB_VARIABLE), folder)
+    if "game" in args and args.game is None and args.pipeline_command != "models":
+        args.game = _stored_game(url)
+    return folder, url
+
+
+def _stored_game(url: str) -> str:
+    """The game a command without ``--game`` works on: the one game the store holds cycles or
+    models of, the default game for a new store; a store of several games must be told."""
+    from sqlalchemy import select, union
+
+    from samuel.games import default_game
+
+    from .schema import Cycle, Model
+    from .store import open_engine, schema_revision, sqlite_file
+
+    path = sqlite_file(url)
+    if path is not None and (not path.exists() or path.stat().st_size == 0):
+        return default_game()
+    with _store_errors(url):
+        engine = open_engine(url, read_only=True)
+        try:
+            with engine.connect() as connection, connection.begin():
+                if schema_revision(connection) is None:
+                    return default_game()
+                games = sorted(
+                    connection.execute(union(select(Cycle.game), select(Model.game))).scalars()
+                )
+        finally:
+            engine.dispose()
+    if len(games) > 1:
+        raise CommandError(f"the store holds {', '.join(games)}: say which with --game")
+    return games[0] if games else default_game()
 
 
 @contextlib.contextmanager
@@ -232,6 +264,8 @@ def _changes(args: argparse.Namespace) -> dict:
         changes["phase_gate"] = False
     if getattr(args, "gate_cube", False):
         changes["gate_cube"] = True
+    if getattr(args, "luck", False):
+        changes["luck"] = True
     if changes.get("tablebase"):
         changes["tablebase"] = str(Path(changes["tablebase"]).resolve())
     return changes
@@ -258,6 +292,8 @@ def _options_text(changes: dict) -> str:
             words.append("--no-phase-gate")
         elif name == "gate_cube":
             words.append("--gate-cube")
+        elif name == "luck":
+            words.append("--luck")
         else:
             words.append(f"--{name.replace('_', '-')} {value}")
     return " ".join(words)
@@ -317,6 +353,8 @@ def _check_before_running(config, game: str) -> None:
             raise CommandError(f"--experts: {error}") from None
     elif not has_dice(game) and config.experts is not None:
         raise CommandError("--experts names a game with dice's expert players")
+    if config.luck and not has_dice(game):
+        raise CommandError(f"--luck is for rollouts over dice; {rules.title} has no dice")
     if (config.gate_cube or config.gate_match) and descriptors()[game].part("cube_game") is None:
         raise CommandError(
             f"--gate-cube and --gate-match are for a game with the doubling cube, not {rules.title}"
@@ -537,6 +575,12 @@ def _config_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-variance-reduction", action="store_true", help="plain Monte Carlo rollouts"
     )
     parser.add_argument(
+        "--luck",
+        action="store_true",
+        help="a game with dice: rollouts subtract each roll's luck (about 2x smaller standard "
+        "errors; 0-ply rollouts take some 20 times as long)",
+    )
+    parser.add_argument(
         "--moves-left",
         action="store_true",
         help="give the candidates the moves-left head (trained on the plies the labels' games "
@@ -560,7 +604,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     run = commands.add_parser("run", help="run the loop's stages (for ever, or --cycles N)")
     _common(run)
-    add_game_argument(run)
+    add_game_argument(run, stored=True)
     run.add_argument("--cycles", type=positive_int, help="stop after N cycles (default: never)")
     run.add_argument("--init", help="the first champion (default: the shipped network)")
     _config_arguments(run)
@@ -570,7 +614,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     status = commands.add_parser("status", help="positions, labels, the champion, the gates")
     _common(status)
-    add_game_argument(status)
+    add_game_argument(status, stored=True)
     status.add_argument("--plot", help="also draw the champion's anchor score (a PNG file)")
     status.set_defaults(run=command_status)
 
@@ -606,7 +650,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "replan", help="new options for the cycle under way (until it trains its candidate)"
     )
     _common(replan)
-    add_game_argument(replan)
+    add_game_argument(replan, stored=True)
     _config_arguments(replan)
     replan.set_defaults(run=command_replan)
 
@@ -616,7 +660,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     ablate = commands.add_parser("ablate", help="train without one source; match the two")
     _common(ablate)
-    add_game_argument(ablate)
+    add_game_argument(ablate, stored=True)
     ablate.add_argument(
         "--without",
         required=True,

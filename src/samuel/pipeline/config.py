@@ -44,6 +44,7 @@ class PipelineConfig:
     rollout_epsilon: float = 0.05  # share of plies played at random
     truncate_plies: int = 0  # 0: to the end; N: stop after N plies and take the network's value
     variance_reduction: bool = True  # antithetic pairs, low-discrepancy random plies
+    luck: bool = False  # a game with dice: subtract each roll's luck (gnubg's control variate)
     label_chunk: int = 500  # positions per labelling unit
     # Stage 3: supervised training.
     train_positions: int = 200_000  # the most labelled positions sampled for one training
@@ -182,7 +183,7 @@ FIELDS: dict[str, tuple[str, float | None, float | None, bool]] = {
     "workers": (_INT, 0, 4096, False),
     "gate_match": (_INT, 0, 25, False),
 }
-_FLAGS = ("variance_reduction", "moves_left", "phase_gate", "gate_cube")
+_FLAGS = ("variance_reduction", "luck", "moves_left", "phase_gate", "gate_cube")
 _TEXTS = {"tablebase": True, "anchor": False, "without": True, "experts": True}  # may be None
 
 

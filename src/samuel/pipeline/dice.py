@@ -5,9 +5,9 @@ games, in one place.
   roll its play answered, but the network values a position before the roll.
 - **Labels** come from rollouts over dice (:mod:`samuel.train.dice_rollouts`): the pipeline's
   ``--rollouts`` K, ``--rollout-depth`` d played as the champion's ``d - 1`` ply (depth 1 is
-  0 ply, as ``net:depth=1`` plays), ``--truncate-plies``, and ``--variance-reduction`` as
-  antithetic + quasi-random dice. A label keeps the six outcome chances, the equity in points
-  and its standard error.
+  0 ply, as ``net:depth=1`` plays), ``--truncate-plies``, ``--variance-reduction`` as
+  antithetic + quasi-random dice, and ``--luck`` each roll's luck subtracted. A label keeps the
+  six outcome chances, the equity in points and its standard error.
 - **The champion** may be one network or a network per phase (long nardy's shipped one): every
   stage values positions with the evaluator its parameters call for.
 """
@@ -46,6 +46,7 @@ def rollout_config(config: PipelineConfig) -> DiceRolloutConfig:
         ply=config.rollout_depth - 1,
         truncate_plies=config.truncate_plies,
         variance_reduction="antithetic+stratified" if config.variance_reduction else "none",
+        luck=config.luck,
     )
 
 

@@ -244,6 +244,7 @@ def _generate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:
             task["seed"],
             random_plies=config.random_plies,
             epsilon=config.selfplay_epsilon,
+            ply_cap=descriptors()[ctx.game].default_ply_cap,
         )
         if has_dice(ctx.game):  # the experts' and random positions have no roll already
             batch = to_roll(ctx.game, batch)

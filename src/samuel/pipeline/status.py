@@ -137,24 +137,49 @@ def anchor_history(
     connection: Connection, game: str
 ) -> list[tuple[int, float, float, float, bool]]:
     """Per finished gate, in cycle order: (cycle, the champion's anchor score after it, its
-    95% range low and high, whether the candidate was promoted)."""
-    rows = connection.execute(
-        select(Cycle.number, Tournament.__table__)
-        .join(Tournament, Tournament.id == Cycle.tournament_id)
+    95% range low and high, whether the champion changed), and first the first champion's
+    score where a gate measured it (as cycle 0). The champion after a cycle is the one the next
+    cycle began with (the last cycle's: the active model), so a promotion by ``pipeline gate``
+    or ``promote`` between cycles counts, and a gate whose promotion lost to another does not;
+    its score is the last anchor match it played by then, as candidate or as champion."""
+    cycles = connection.execute(
+        select(Cycle.number, Cycle.champion_id, Cycle.tournament_id)
         .where(Cycle.game == game)
         .order_by(Cycle.number)
     ).all()
-    history = []
-    champion = None
-    for row in rows:
-        if champion is None and "champion_vs_anchor" in row.report:
-            first = row.report["champion_vs_anchor"]
-            champion = (first["score"], first["score_low"], first["score_high"])
-            history.append((row.number - 1, *champion, False))
-        if row.decision == "promote":
-            champion = (row.anchor_score, row.anchor_low, row.anchor_high)
-        if champion is not None:
-            history.append((row.number, *champion, row.decision == "promote"))
+    tournaments = connection.execute(
+        select(Tournament.__table__).where(Tournament.game == game).order_by(Tournament.id)
+    ).all()
+    active = registry.active_model(connection, game)
+
+    def score(model_id: int | None, last: int) -> tuple[float, float, float] | None:
+        for t in reversed([t for t in tournaments if t.id <= last]):
+            if t.candidate_id == model_id:
+                return t.anchor_score, t.anchor_low, t.anchor_high
+            measured = (t.report or {}).get("champion_vs_anchor")
+            if t.champion_id == model_id and measured:
+                return measured["score"], measured["score_low"], measured["score_high"]
+        return None
+
+    history: list[tuple[int, float, float, float, bool]] = []
+    gated = [(i, c) for i, c in enumerate(cycles) if c.tournament_id is not None]
+    previous = None
+    for i, cycle in gated:
+        if previous is None:
+            previous = cycle.champion_id
+            first = score(previous, cycle.tournament_id)
+            if first is not None:
+                history.append((cycle.number - 1, *first, False))
+        later = [c.tournament_id for c in cycles[i + 1 :] if c.tournament_id is not None]
+        last = later[0] - 1 if later else tournaments[-1].id  # the measures known by then
+        if i + 1 < len(cycles):
+            after = cycles[i + 1].champion_id
+        else:
+            after = active.id if active else None
+        measured = score(after, last)
+        if measured is not None:
+            history.append((cycle.number, *measured, after != previous))
+        previous = after
     return history
 
 
