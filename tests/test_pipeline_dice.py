@@ -277,6 +277,11 @@ def test_a_backgammon_cycle_labels_over_dice_trains_the_chances_and_gates_on_poi
     assert status.returncode == 0 and "points a game" in status.stdout
     assert "game: backgammon" in status.stdout
     assert samuel("pipeline", "check", folder, "--db", database_url).returncode == 0
+    # What the expert positions are worth: two trainings, a match in points a game.
+    ablate = samuel("pipeline", "ablate", folder, "--db", database_url, "--without", "expert",
+                    "--games", "4", "--no-progress")  # fmt: skip
+    assert ablate.returncode == 0, ablate.stderr
+    assert "all sources vs without expert" in ablate.stdout and "points a game" in ablate.stdout
 
 
 @pytest.mark.slow

@@ -311,6 +311,7 @@ def ablate(
     from samuel.evaluation.networks import save_any_network
     from samuel.match.head_to_head import play_match
 
+    from .dice import has_dice
     from .stages import Context, train_candidate
 
     if games < 2 or games % 2:
@@ -324,6 +325,7 @@ def ablate(
     if not counts.get((without, True)):
         raise CommandError(f"{game} has no labelled {without} positions to leave out")
     ctx = Context(store=store, folder=folder, game=game, progress=progress)
+    dice = has_dice(game)
     seed = derive_seed(config.seed, ABLATION_STREAM, champion.id)
     out = folder / "ablations"
     out.mkdir(exist_ok=True)
@@ -343,13 +345,17 @@ def ablate(
         network_spec(paths[f"without-{without}"], config.gate_depth),
         games,
         seed=derive_seed(seed, 1),
-        openings=config.opening_plies,
+        openings=0 if dice else config.opening_plies,  # with dice, as the gate: the dice vary
         workers=config.workers or os.cpu_count() or 1,
         game=game,
         progress=progress,
         backend=backend,
     )
     s = match.statistics
+    points = ""
+    if dice:
+        p = match.points
+        points = f", {p.per_game:+.3f} points a game ({p.low:+.3f}..{p.high:+.3f})"
     lines = []
     for label, training in reports.items():
         lines.append(
@@ -359,7 +365,7 @@ def ablate(
     lines.append(
         f"all sources vs without {without}: {100 * s.score:.1f}% "
         f"(95% range {100 * s.score_low:.1f}-{100 * s.score_high:.1f}) in {match.games} games, "
-        f"Elo {s.elo:+.0f} +/- {s.elo_error:.0f}"
+        f"Elo {s.elo:+.0f} +/- {s.elo_error:.0f}{points}"
     )
     lines.append(f"networks: {paths['all']}, {paths[f'without-{without}']}")
     return lines
