@@ -316,7 +316,7 @@ def test_bad_input_is_refused_before_any_kernel(backgammon_net):
         dice_rollout_labels(game, NETWORK, backgammon_net, root.astype(np.int32), seeds(1), QUICK)
     stray = root.copy()
     stray[0, 1] |= 1 << 62
-    with pytest.raises(ValueError, match="not a backgammon position"):
+    with pytest.raises(ValueError, match="not a Backgammon position"):
         dice_rollout_labels(game, NETWORK, backgammon_net, stray, seeds(1), QUICK)
     with pytest.raises(ValueError, match="one seed per position"):
         dice_rollout_labels(game, NETWORK, backgammon_net, root, seeds(2), QUICK)

@@ -548,36 +548,6 @@ def check_dice_game(game: int) -> None:
         raise ValueError(f"{sizes.title}'s start does not roll two six-sided dice as expected")
 
 
-def check_positions(game: int, states: np.ndarray) -> np.ndarray:
-    """The positions as the kernels read them (:func:`samuel.train.rollouts.check_states`);
-    backgammon, whose package has no check of its states, is checked here by its rules: each
-    row must decode to a position (fifteen checkers or fewer a side, no point held by both, dice
-    that are a roll) that encodes back to the same words."""
-    from samuel.games import get_game
-
-    backgammon = get_game("backgammon")
-    if int(game) & games.GAME_MASK != backgammon.number:
-        return check_states(game, states)
-    if not isinstance(states, np.ndarray) or states.dtype != np.int64 or states.ndim != 2:
-        raise ValueError("positions must be a 2-d int64 NumPy array of kernel states")
-    words = games.compiled_game(game).state_words
-    if states.shape[1] not in (words, games.STATE_SIZE) or np.any(states[:, words:]):
-        raise ValueError(
-            f"backgammon positions are (n, {words}) (or padded with zeros), not {states.shape}"
-        )
-    states = np.ascontiguousarray(states[:, :words])
-    from samuel.games.backgammon.rules import Position
-
-    for row, words_of in enumerate(states):
-        try:
-            back = Position.decode(words_of).encode()
-        except ValueError as error:
-            raise ValueError(f"states row {row} is not a backgammon position: {error}") from None
-        if not np.array_equal(back, words_of):
-            raise ValueError(f"states row {row} is not a backgammon position: stray bits")
-    return states
-
-
 def outcome_network(game: int, evaluator: int, params: np.ndarray) -> bool:
     """Whether the (checked) parameters are an outcome network of six chances (or one per
     phase), which can value a rollout's leaf."""
@@ -631,7 +601,7 @@ def leaf_outcomes(game: int, evaluator: int, params: np.ndarray, states: np.ndar
     params = check_params(game, evaluator, params)
     if not outcome_network(game, evaluator, params):
         raise ValueError("a rollout's leaf is valued by an outcome network of six chances")
-    states = check_positions(game, states)
+    states = check_states(game, states)
     out = np.zeros((states.shape[0], OUTCOME_COUNT), dtype=np.float64)
     if states.shape[0]:
         _leaves(int(game), int(evaluator), params, states, out)
@@ -666,7 +636,7 @@ def dice_rollout_labels(
             "a truncated or luck-adjusted rollout reads the network's six chances: the "
             "evaluator must be a network (or a network per phase) with a six-chance outcome head"
         )
-    states = check_positions(game, states)
+    states = check_states(game, states)
     count = states.shape[0]
     check_seeds(seeds, count)
     game, k = int(game), config.rollouts
