@@ -61,6 +61,8 @@ def add_game_argument(parser: argparse.ArgumentParser, stored: bool = False) -> 
         metavar="NAME",
         help=f"the game: {games} ({default or default_game()})",
     )
+    if stored:
+        parser.set_defaults(game_from_store=True)
 
 
 def per_game(attribute: str) -> str:

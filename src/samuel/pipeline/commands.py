@@ -88,9 +88,33 @@ def _where(args: argparse.Namespace, create: bool = False) -> tuple[Path, str]:
     elif not folder.is_dir():
         raise CommandError(f"no pipeline folder {folder} (samuel pipeline run {folder} starts one)")
     url = database_url(args.db or os.environ.get(DB_VARIABLE), folder)
-    if "game" in args and args.game is None and args.pipeline_command != "models":
+    if getattr(args, "game_from_store", False) and args.game is None:
         args.game = _stored_game(url)
     return folder, url
+
+
+@contextlib.contextmanager
+def _peek(url: str):
+    """A read-only look at the store: ``(connection, what it is)``, or ``(None, why there is
+    no pipeline there)`` (no file, an empty one, a database without the schema)."""
+    from .store import open_engine, safe_url, schema_revision, sqlite_file
+
+    path = sqlite_file(url)
+    if path is not None and not path.exists():
+        yield None, f"{path} does not exist"
+        return
+    if path is not None and path.stat().st_size == 0:
+        yield None, f"{path} is empty (0 bytes)"
+        return
+    engine = open_engine(url, read_only=True)
+    try:
+        with engine.connect() as connection, connection.begin():
+            if schema_revision(connection) is None:
+                yield None, f"{safe_url(url)} holds no pipeline"
+            else:
+                yield connection, safe_url(url)
+    finally:
+        engine.dispose()
 
 
 def _stored_game(url: str) -> str:
@@ -101,22 +125,11 @@ def _stored_game(url: str) -> str:
     from samuel.games import default_game
 
     from .schema import Cycle, Model
-    from .store import open_engine, schema_revision, sqlite_file
 
-    path = sqlite_file(url)
-    if path is not None and (not path.exists() or path.stat().st_size == 0):
-        return default_game()
-    with _store_errors(url):
-        engine = open_engine(url, read_only=True)
-        try:
-            with engine.connect() as connection, connection.begin():
-                if schema_revision(connection) is None:
-                    return default_game()
-                games = sorted(
-                    connection.execute(union(select(Cycle.game), select(Model.game))).scalars()
-                )
-        finally:
-            engine.dispose()
+    with _store_errors(url), _peek(url) as (connection, _):
+        if connection is None:
+            return default_game()
+        games = sorted(connection.execute(union(select(Cycle.game), select(Model.game))).scalars())
     if len(games) > 1:
         raise CommandError(f"the store holds {', '.join(games)}: say which with --game")
     return games[0] if games else default_game()
@@ -165,29 +178,18 @@ def _probe(url: str, game: str) -> _Probe:
     from sqlalchemy import select
 
     from .schema import Cycle, Model
-    from .store import open_engine, safe_url, schema_revision, sqlite_file
 
-    path = sqlite_file(url)
-    if path is not None:
-        if not path.exists():
-            return _Probe(None, f"{path} does not exist")
-        if path.stat().st_size == 0:
-            return _Probe(None, f"{path} is empty (0 bytes)")
-    engine = open_engine(url, read_only=True)
-    try:
-        with engine.connect() as connection, connection.begin():
-            if schema_revision(connection) is None:
-                return _Probe(None, f"{safe_url(url)} holds no pipeline")
-            paths = set(connection.execute(select(Model.path)).scalars())
-            latest = connection.execute(
-                select(Cycle.game, Cycle.number, Cycle.stage, Cycle.config, Cycle.candidate_id)
-                .where(Cycle.game == game)
-                .order_by(Cycle.number.desc())
-                .limit(1)
-            ).one_or_none()
-    finally:
-        engine.dispose()
-    return _Probe(paths, safe_url(url), latest)
+    with _peek(url) as (connection, what):
+        if connection is None:
+            return _Probe(None, what)
+        paths = set(connection.execute(select(Model.path)).scalars())
+        latest = connection.execute(
+            select(Cycle.game, Cycle.number, Cycle.stage, Cycle.config, Cycle.candidate_id)
+            .where(Cycle.game == game)
+            .order_by(Cycle.number.desc())
+            .limit(1)
+        ).one_or_none()
+    return _Probe(paths, what, latest)
 
 
 def _check_folder_is_the_stores(folder: Path, probe: _Probe) -> None:

@@ -593,26 +593,31 @@ def phase_origins(connection: Connection, champion_id: int, taken, game: str) ->
     }
 
 
+def anchor_measure(tournaments, model_id: int | None) -> tuple[float, float, float] | None:
+    """The model's score against the anchor and its 95% range, as the newest of ``tournaments``
+    (rows in id order) that measured it says: as a candidate, or as a champion whose score was
+    unknown and so played; None if none did."""
+    for t in reversed(tournaments):
+        if t.candidate_id == model_id:
+            return t.anchor_score, t.anchor_low, t.anchor_high
+        measured = (t.report or {}).get("champion_vs_anchor")
+        if t.champion_id == model_id and measured:
+            return measured["score"], measured["score_low"], measured["score_high"]
+    return None
+
+
 def champion_anchor_score(connection: Connection, model_id: int, anchor: str) -> float | None:
-    """The model's score against the anchor ``anchor`` (a spec) as the newest tournament that
-    measured it says (as a candidate, or as a champion whose score was unknown), or None."""
-    as_candidate = connection.execute(
-        select(Tournament.id, Tournament.anchor_score)
-        .where(Tournament.candidate_id == model_id, Tournament.anchor == anchor)
-        .order_by(Tournament.id.desc())
-        .limit(1)
-    ).first()
-    as_champion = [
-        (row.id, row.report["champion_vs_anchor"]["score"])
-        for row in connection.execute(
-            select(Tournament.id, Tournament.report).where(
-                Tournament.champion_id == model_id, Tournament.anchor == anchor
-            )
+    """The model's score against the anchor ``anchor`` (a spec), by :func:`anchor_measure`."""
+    tournaments = connection.execute(
+        select(Tournament.__table__)
+        .where(
+            (Tournament.candidate_id == model_id) | (Tournament.champion_id == model_id),
+            Tournament.anchor == anchor,
         )
-        if "champion_vs_anchor" in (row.report or {})
-    ]
-    found = [*([tuple(as_candidate)] if as_candidate else []), *as_champion]
-    return float(max(found)[1]) if found else None
+        .order_by(Tournament.id)
+    ).all()
+    measured = anchor_measure(tournaments, model_id)
+    return None if measured is None else float(measured[0])
 
 
 def _gate(ctx: Context, cycle, unit: ClaimedUnit) -> Store_:

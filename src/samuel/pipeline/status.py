@@ -142,6 +142,8 @@ def anchor_history(
     cycle began with (the last cycle's: the active model), so a promotion by ``pipeline gate``
     or ``promote`` between cycles counts, and a gate whose promotion lost to another does not;
     its score is the last anchor match it played by then, as candidate or as champion."""
+    from .stages import anchor_measure
+
     cycles = connection.execute(
         select(Cycle.number, Cycle.champion_id, Cycle.tournament_id)
         .where(Cycle.game == game)
@@ -153,13 +155,7 @@ def anchor_history(
     active = registry.active_model(connection, game)
 
     def score(model_id: int | None, last: int) -> tuple[float, float, float] | None:
-        for t in reversed([t for t in tournaments if t.id <= last]):
-            if t.candidate_id == model_id:
-                return t.anchor_score, t.anchor_low, t.anchor_high
-            measured = (t.report or {}).get("champion_vs_anchor")
-            if t.champion_id == model_id and measured:
-                return measured["score"], measured["score_low"], measured["score_high"]
-        return None
+        return anchor_measure([t for t in tournaments if t.id <= last], model_id)
 
     history: list[tuple[int, float, float, float, bool]] = []
     gated = [(i, c) for i, c in enumerate(cycles) if c.tournament_id is not None]
