@@ -107,7 +107,6 @@ def test_a_match_with_the_cube_reports_what_the_cube_did(tmp_path) -> None:
         ("zero-train", "1", "2"),
         ("selfplay", "--games", "2"),
         ("hillclimb", "--rounds", "1"),
-        ("serve", "--port", "8931"),
         ("play", "-X", "random", "-O", "zero"),
     ],
 )

@@ -63,6 +63,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("tuning and tablebase work", ("samuel.tune", "samuel.tablebase")),
     # The production loop plays, labels, trains and gates with all of the above.
     ("pipeline", ("samuel.pipeline",)),
+    # Analysis for people and services: positions ranked by players, records judged, and which
+    # model answered (a pipeline's registry among them); a game's part of it (backgammon's cube).
+    ("analysis", ("samuel.analysis", "samuel.games.*.analysis")),
     (
         "commands and the server",
         (

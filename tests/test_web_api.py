@@ -1114,7 +1114,7 @@ def test_draughts_serves_no_tablebase_and_other_games_not_at_all(tmp_path):
         make_app(game="chess")
 
 
-def test_a_game_without_a_web_part_is_refused(monkeypatch):
+def test_a_game_without_a_web_part_gets_the_analysis_api_alone(monkeypatch):
     from samuel.errors import UnsupportedGameError
     from samuel.games.descriptor import GameDescriptor
 
@@ -1124,11 +1124,10 @@ def test_a_game_without_a_web_part_is_refused(monkeypatch):
         return None if (descriptor.name, name) == ("draughts", "web") else part(descriptor, name)
 
     monkeypatch.setattr(GameDescriptor, "part", no_draughts_page)
-    with pytest.raises(UnsupportedGameError) as refused:
-        make_app(game="draughts")
-    assert str(refused.value) == (
-        "the web app cannot show English draughts yet: its page draws Tigers & Sheep"
-    )
+    with TestClient(make_app(game="draughts")) as client:
+        assert "/v1/analyse" in client.get("/").text
+        assert client.get("/v1/game").json()["page"] is False
+        assert client.post("/api/games", json={}).status_code in (404, 405)
     empty = types.ModuleType("samuel.games.draughts.web")  # a web part with nothing in it
     monkeypatch.setattr(GameDescriptor, "part", lambda descriptor, name: empty)
     with pytest.raises(UnsupportedGameError) as refused:

@@ -11,6 +11,7 @@ import argparse
 import dataclasses
 import datetime
 import importlib
+import os
 import sys
 import time
 from pathlib import Path
@@ -496,7 +497,90 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
         help="searches that may wait for a free search thread (as many as run at once, twice "
         "the CPUs); past that a search is refused with 503 and Retry-After",
     )
+    serve.add_argument(
+        "--pipeline",
+        metavar="DIR",
+        help="a pipeline (samuel pipeline run DIR) whose active model answers as the player "
+        "'champion', the API's default; a promotion is seen without a restart",
+    )
+    serve.add_argument(
+        "--db",
+        metavar="URL",
+        help="the pipeline's store, when not DIR/pipeline.sqlite (as samuel pipeline --db)",
+    )
+    serve.add_argument(
+        "--api-keys",
+        metavar="FILE",
+        help="the /v1 API needs one of these keys (a line each: KEY [REQUESTS_A_MINUTE], 60 "
+        "by default), sent as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
+    )
     serve.set_defaults(run=command_serve)
+
+
+def _add_export(export: argparse.ArgumentParser) -> None:
+    export.add_argument(
+        "--onnx",
+        nargs=2,
+        required=True,
+        metavar=("FILE.bin", "OUT.onnx"),
+        help="write the network of the weights file FILE.bin (any shape and heads, a network per "
+        "phase too) as an ONNX model to OUT.onnx, in a folder that exists (docs/training.md)",
+    )
+    export.set_defaults(run=command_export)
+
+
+def command_export(args: argparse.Namespace) -> None:
+    """``samuel export --onnx FILE.bin OUT.onnx``: the weights file's network as an ONNX model
+    (:mod:`samuel.nn.onnx_model`), written atomically into a folder that exists."""
+    from samuel.games import descriptor_of, kernels
+    from samuel.nn.onnx_model import describe_outputs, save_onnx
+    from samuel.nn.weights import read_weights
+
+    source, out = (Path(name) for name in args.onnx)
+    loaded = read_weights(source)
+    folder = out.parent
+    if not folder.is_dir():
+        missing = "is not a folder" if os.path.lexists(folder) else "does not exist"
+        raise CommandError(f"cannot write the ONNX model {out}: its folder, {folder}, {missing}")
+    check_output_path(out, "ONNX model")
+    if out.exists() and os.path.samefile(source, out):
+        raise CommandError(f"{out} is the weights file itself; name another file for the model")
+    params, phases, described = _network_to_export(loaded)
+    metadata = {"samuel.game_number": str(loaded.game)}
+    title = f"game number {loaded.game}"
+    if loaded.game in kernels.GAMES:
+        title = kernels.GAMES[loaded.game].title
+        metadata["samuel.game"] = descriptor_of(loaded.game).name
+    model = save_onnx(params, out, phases, metadata)
+    print(f"wrote {out}: {title} {described}; outputs {describe_outputs(model)}")
+
+
+def _network_to_export(loaded) -> tuple[object, tuple[str, ...] | None, str]:
+    """The network of a read weights file as Samuel loads it for its game, its phases' names
+    (None: one network, or a game without names for them) and its description: a file of an
+    earlier input layout widened to the present one (no weight on the inputs added since, the
+    same function), a network per phase named by the game's phases."""
+    from samuel.evaluation import networks
+    from samuel.games import kernels
+    from samuel.nn.shape import POLICY, network_of, widen
+    from samuel.nn.weights import PhasedFile
+
+    known = loaded.game in kernels.GAMES
+    if isinstance(loaded, PhasedFile):
+        given = networks.phase_names(loaded.game) if known else ()
+        names = given if len(given) == len(loaded.networks) else None
+        labels = names or [f"phase{p}" for p in range(len(loaded.networks))]
+        shapes = [shape.describe() for shape in loaded.networks]
+        if len(set(shapes)) == 1:
+            return loaded.array, names, f"network per phase ({', '.join(labels)}: {shapes[0]} each)"
+        each = "; ".join(f"{p}: {s}" for p, s in zip(labels, shapes, strict=True))
+        return loaded.array, names, f"network per phase ({each})"
+    params, note, inputs = loaded.array, "", loaded.network.inputs
+    earlier = networks.EARLIER_INPUTS.get(loaded.game, ()) if known else ()
+    if inputs in earlier and not loaded.network.has(POLICY):  # a Zero network reads no features
+        params = widen(params, networks.network_inputs(loaded.game))
+        note = f" (the file's {inputs} inputs widened to the game's present layout)"
+    return params, None, f"network {network_of(params).describe()}{note}"
 
 
 # The commands defined in modules of their own: the module (imported only when the command's
@@ -571,6 +655,7 @@ COMMANDS = (
         _add_pipeline,
     ),
     ("cluster", (), "check a Ray cluster for --backend ray (docs/cluster.md)", _add_cluster),
+    ("export", (), "write a network as an ONNX model (docs/training.md)", _add_export),
 )
 
 

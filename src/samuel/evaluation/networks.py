@@ -222,6 +222,13 @@ def phase_count(game: int) -> int:
     return kernels.GAMES[_base(game)].phases
 
 
+def phase_names(game: int) -> tuple[str, ...]:
+    """The names of the game's phases, phase 0 first (its ``training`` part's ``PHASES``: long
+    nardy's start, middle and race); () for a game played in one phase."""
+    part = _training_parts().get(_base(game))
+    return tuple(getattr(part, "PHASES", ())) if phase_count(game) > 1 else ()
+
+
 def check_phased(params: np.ndarray, game: int) -> tuple[Network, ...]:
     """Each phase's shape; ValueError unless ``params`` is a packed network per phase
     (:mod:`samuel.nn.phased`) of the game's phases, each a network for the game."""

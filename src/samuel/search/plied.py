@@ -23,6 +23,7 @@ same game.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -104,22 +105,19 @@ def ply_value(game, evaluator, params, state, plies, work, scratch, active, coun
 
 
 @kernel
-def plied_search(
-    game, evaluator, params, root, plies, candidates, threshold, seed, work, scratch, active
-):
-    """Choose a play in ``root`` (its dice rolled) as the module says; return ``(move, value,
-    evaluations)``, the value the side to move's at ``plies``."""
+def _root_values(game, evaluator, params, root, seed, work, scratch, active, counters, static):
+    """Every play of ``root`` (its dice rolled) in the root's move buffer, shuffled by ``seed``
+    (which decides between equal values), with its 0-ply value, the side to move's, in
+    ``static``; returns how many there are."""
     outcomes, weights, moves, spare, spare_weights, rolled, child, chosen = work
-    counters = np.zeros(1, dtype=np.int64)
     top = MAX_PLIES  # the root's buffers: below every level's
     n = games.generate(game, root, moves[top])
     rng = seed
-    for i in range(n - 1, 0, -1):  # the seed decides between equal values
+    for i in range(n - 1, 0, -1):
         j, rng = _random_below(rng, i + 1)
         swap = moves[top, i]
         moves[top, i] = moves[top, j]
         moves[top, j] = swap
-    static = np.empty(n, dtype=np.float64)
     for j in range(n):
         games.play(game, root, moves[top, j], child[top])
         static[j] = -_static(
@@ -133,8 +131,32 @@ def plied_search(
             active,
             counters,
         )
-    order = np.argsort(-static, kind="mergesort")  # stable: the shuffle breaks ties
-    best_move = moves[top, order[0]]
+    return n
+
+
+@kernel
+def _deeper(game, evaluator, params, root, move, plies, work, scratch, active, counters):
+    """The side to move's value of playing ``move`` in ``root``, looked ``plies`` rolls ahead."""
+    chosen, child = work[7], work[6]
+    games.play(game, root, move, child[MAX_PLIES])
+    chosen[MAX_PLIES, :] = child[MAX_PLIES]
+    return -ply_value(
+        game, evaluator, params, chosen[MAX_PLIES], plies, work, scratch, active, counters
+    )
+
+
+@kernel
+def plied_search(
+    game, evaluator, params, root, plies, candidates, threshold, seed, work, scratch, active
+):
+    """Choose a play in ``root`` (its dice rolled) as the module says; return ``(move, value,
+    evaluations)``, the value the side to move's at ``plies``."""
+    moves = work[2][MAX_PLIES]
+    counters = np.zeros(1, dtype=np.int64)
+    static = np.empty(moves.shape[0], dtype=np.float64)
+    n = _root_values(game, evaluator, params, root, seed, work, scratch, active, counters, static)
+    order = np.argsort(-static[:n], kind="mergesort")  # stable: the shuffle breaks ties
+    best_move = moves[order[0]]
     best = static[order[0]]
     if plies == 0:
         return best_move, best, counters[0]
@@ -143,15 +165,78 @@ def plied_search(
         j = order[k]
         if k > 0 and static[j] < static[order[0]] - threshold:
             break
-        games.play(game, root, moves[top, j], child[top])
-        chosen[top, :] = child[top]
-        value = -ply_value(
-            game, evaluator, params, chosen[top], plies, work, scratch, active, counters
+        value = _deeper(
+            game, evaluator, params, root, moves[j], plies, work, scratch, active, counters
         )
         if value > best:
             best = value
-            best_move = moves[top, j]
+            best_move = moves[j]
     return best_move, best, counters[0]
+
+
+@kernel
+def plied_values(
+    game,
+    evaluator,
+    params,
+    root,
+    plies,
+    candidates,
+    threshold,
+    keep,
+    seed,
+    work,
+    scratch,
+    active,
+    out_moves,
+    out_values,
+    out_plies,
+):
+    """Every play of ``root`` with its value as :func:`plied_search` sees it: the 0-ply value of
+    each, the ``plies`` value of the candidates it looks at deeper, and of ``keep`` (a play's
+    code, or -1) whatever the filter says. Writes the plays, their values (the side to move's)
+    and the plies each value looked ahead to the ``out_`` arrays, best first; returns
+    ``(plays, evaluations)``."""
+    moves = work[2][MAX_PLIES]
+    counters = np.zeros(1, dtype=np.int64)
+    static = np.empty(moves.shape[0], dtype=np.float64)
+    n = _root_values(game, evaluator, params, root, seed, work, scratch, active, counters, static)
+    order = np.argsort(-static[:n], kind="mergesort")
+    for k in range(n):
+        j = order[k]
+        out_moves[k] = moves[j]
+        out_values[k] = static[j]
+        out_plies[k] = 0
+    if plies > 0:
+        for k in range(n):
+            looked = k < candidates and (k == 0 or out_values[k] >= static[order[0]] - threshold)
+            if looked or out_moves[k] == keep:
+                out_values[k] = _deeper(
+                    game,
+                    evaluator,
+                    params,
+                    root,
+                    out_moves[k],
+                    plies,
+                    work,
+                    scratch,
+                    active,
+                    counters,
+                )
+                out_plies[k] = plies
+    # best first: a deeper value outranks a shallower one, as the search plays
+    ranked = np.argsort(-(out_plies[:n] * 1.0e6 + out_values[:n]), kind="mergesort")
+    out_moves[:n] = out_moves[:n][ranked]
+    out_values[:n] = out_values[:n][ranked]
+    out_plies[:n] = out_plies[:n][ranked]
+    return n, counters[0]
+
+
+@kernel
+def _after_plays(game, root, moves, out):
+    """The position each of ``moves`` (legal in ``root``) leaves, a row each of ``out``."""
+    for i in range(moves.shape[0]):
+        games.play(game, root, moves[i], out[i])
 
 
 @kernel
@@ -171,6 +256,20 @@ def new_work(game: int, state_words: int) -> tuple[np.ndarray, ...]:
         np.zeros((levels, state_words), dtype=np.int64),
         np.zeros((levels, state_words), dtype=np.int64),
     )
+
+
+@dataclass(frozen=True)
+class RankedPlays:
+    """A rolled position's plays, best first: each play's code, its value (the side to move's,
+    in points) and the rolls it looked ahead to reach it (0: the evaluation of the position it
+    leaves)."""
+
+    moves: np.ndarray
+    values: np.ndarray
+    plies: np.ndarray
+    after: np.ndarray  # the position each play leaves, a row each
+    evaluations: int
+    seconds: float
 
 
 class PliedSearcher:
@@ -200,18 +299,9 @@ class PliedSearcher:
         self._checked = (evaluator, params, checked, scratch)
         return checked, scratch
 
-    def search(
-        self,
-        root: np.ndarray,
-        evaluator: int,
-        params: np.ndarray,
-        plies: int,
-        candidates: int = 8,
-        threshold: float = 0.16,
-        seed: int = 0,
-    ) -> SearchResult:
-        """The play to make in ``root`` (a position whose dice are rolled) at ``plies``, keeping
-        ``candidates`` plays within ``threshold`` of the best 0-ply value for the deeper look."""
+    def _ready(self, root, evaluator, params, plies, candidates, threshold):
+        """Check a search's settings and root (its dice rolled, the game not over) before they
+        reach a kernel; return the checked parameters and their scratch."""
         if not 0 <= plies <= MAX_PLIES:
             raise CommandError(f"plies must be between 0 and {MAX_PLIES}, not {plies}")
         if candidates < 1:
@@ -225,6 +315,91 @@ class PliedSearcher:
         checked, scratch = self._prepared(evaluator, params)
         if games.result(self.game, root, 1) != games.NOT_OVER:
             raise ValueError("the game is over in this position: there is nothing to search")
+        return checked, scratch
+
+    def value(self, state: np.ndarray, evaluator: int, params: np.ndarray, plies: int) -> float:
+        """The side to move's value of ``state``, its dice still to roll, at ``plies`` (0: the
+        evaluation; n: the average over the rolls of the best play's value at n - 1)."""
+        if not 0 <= plies <= MAX_PLIES:
+            raise CommandError(f"plies must be between 0 and {MAX_PLIES}, not {plies}")
+        if state.shape != (self.sizes.state_words,):
+            raise ValueError(f"a {self.sizes.title} position is {self.sizes.state_words} words")
+        checked, scratch = self._prepared(evaluator, params)
+        counters = np.zeros(1, dtype=np.int64)
+        return float(
+            ply_value(
+                self.game,
+                evaluator,
+                checked,
+                state,
+                plies,
+                self.work,
+                scratch,
+                self.active,
+                counters,
+            )
+        )
+
+    def rank(
+        self,
+        root: np.ndarray,
+        evaluator: int,
+        params: np.ndarray,
+        plies: int,
+        candidates: int = 8,
+        threshold: float = 0.16,
+        seed: int = 0,
+        keep: int | None = None,
+    ) -> RankedPlays:
+        """Every play of ``root`` (its dice rolled) valued as :meth:`search` values them: each
+        at 0-ply, the candidates (and ``keep``, a play's code) at ``plies``; best first."""
+        checked, scratch = self._ready(root, evaluator, params, plies, candidates, threshold)
+        room = self.work[2].shape[1]
+        moves = np.zeros(room, dtype=np.int64)
+        values = np.zeros(room, dtype=np.float64)
+        looked = np.zeros(room, dtype=np.int64)
+        started = time.perf_counter()
+        n, evaluations = plied_values(
+            self.game,
+            evaluator,
+            checked,
+            root,
+            plies,
+            candidates,
+            float(threshold),
+            -1 if keep is None else int(keep),
+            _mix(seed) & 0x7FFFFFFFFFFFFFFF,
+            self.work,
+            scratch,
+            self.active,
+            moves,
+            values,
+            looked,
+        )
+        after = np.zeros((n, self.sizes.state_words), dtype=np.int64)
+        _after_plays(self.game, root, moves[:n], after)
+        return RankedPlays(
+            moves=moves[:n].copy(),
+            values=values[:n].copy(),
+            plies=looked[:n].copy(),
+            after=after,
+            evaluations=int(evaluations),
+            seconds=time.perf_counter() - started,
+        )
+
+    def search(
+        self,
+        root: np.ndarray,
+        evaluator: int,
+        params: np.ndarray,
+        plies: int,
+        candidates: int = 8,
+        threshold: float = 0.16,
+        seed: int = 0,
+    ) -> SearchResult:
+        """The play to make in ``root`` (a position whose dice are rolled) at ``plies``, keeping
+        ``candidates`` plays within ``threshold`` of the best 0-ply value for the deeper look."""
+        checked, scratch = self._ready(root, evaluator, params, plies, candidates, threshold)
         started = time.perf_counter()
         move, value, evaluations = plied_search(
             self.game,

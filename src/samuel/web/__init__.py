@@ -60,11 +60,23 @@ def url_of(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def _pipeline_dir(folder: str | None):
+    """The ``--pipeline`` folder, which must be one (its store is checked when opened)."""
+    from pathlib import Path
+
+    if folder is None:
+        return None
+    if not Path(folder).is_dir():
+        raise CommandError(f"--pipeline {folder} is not a folder (samuel pipeline run makes one)")
+    return Path(folder)
+
+
 def command_serve(args: argparse.Namespace) -> None:
     """``samuel serve``: run the web server until interrupted."""
-    from samuel.web.app import check_game, check_tablebase_game, check_weights_dir
+    from samuel.games import get_game
+    from samuel.web.app import check_tablebase_game, check_weights_dir
 
-    check_game(args.game)  # before FastAPI is looked for: the answers do not depend on it
+    get_game(args.game)  # before FastAPI is looked for: the answers do not depend on it
     check_port(args.port)
     if args.tablebase is not None:
         check_tablebase_game(args.game)
@@ -77,19 +89,30 @@ def command_serve(args: argparse.Namespace) -> None:
         raise OSError(
             f"samuel serve needs the web extra ({error}): pip install 'samuel[web]'"
         ) from None
-    from samuel.web.app import allowed_hosts_for, create_app
+    from samuel.web.app import allowed_hosts_for, create_app, page_game
+    from samuel.web.keys import ApiKeys
 
     hosts = allowed_hosts_for(args.host, args.allowed_host)
+    keys = None if args.api_keys is None else ApiKeys.load(args.api_keys)
+    if args.db is not None and args.pipeline is None:
+        raise CommandError("--db is a pipeline's store: give --pipeline DIR too")
     app = create_app(
         game=args.game,
         weights_dir=args.weights_dir,
         tablebase_dir=args.tablebase,
         allowed_hosts=hosts,
         waiting_searches=args.search_queue,
+        pipeline_dir=_pipeline_dir(args.pipeline),
+        pipeline_db=args.db,
+        api_keys=keys,
     )
     sock = listen(args.host, args.port)  # bound before anything says where to look
     port = sock.getsockname()[1]
     print(f"Samuel: open {url_of(args.host, port)} (Ctrl-C stops the server)", flush=True)
+    if page_game(args.game) is None:
+        print(f"The page does not draw {args.game} yet: this server answers /v1", flush=True)
+    if keys is not None:
+        print(f"The /v1 API needs one of the {len(keys)} keys of {args.api_keys}", flush=True)
     print(
         f"Answering requests for the hosts {', '.join(hosts)} (--allowed-host adds more)",
         flush=True,

@@ -34,6 +34,7 @@ from pathlib import Path
 
 import anyio
 import anyio.to_thread
+import numpy as np
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
@@ -41,9 +42,11 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from samuel.analysis.models import ModelUnavailable, PipelineModels
+from samuel.analysis.positions import AnalysisRefused
 from samuel.errors import CommandError
-from samuel.games import default_game
-from samuel.games.base import IllegalMoveError, NotationError
+from samuel.games import default_game, descriptors, get_game
+from samuel.games.base import GameRules, IllegalMoveError, NotationError
 from samuel.games.game import Game
 from samuel.options import require_tablebase
 from samuel.players import (
@@ -70,8 +73,11 @@ from samuel.web.games import (
     copy_game,
     parse_start,
 )
+from samuel.web.keys import ApiKeys, KeyRefused, RateLimited
 from samuel.web.levels import offered_players
 from samuel.web.limits import RETRY_AFTER_SECONDS, BodyLimit, SearchQueue, ServerBusy
+from samuel.web.v1 import V1, RecordTooLong, add_v1
+from samuel.web.v1_schemas import MAX_RECORD_BYTES
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_ANALYSIS_DEPTH = 6  # as `samuel analyse`
@@ -91,21 +97,21 @@ STATUS = {
     RequestRefused: 409,
     GameBusy: 409,
     UnknownSide: 422,
+    AnalysisRefused: 400,
+    RecordTooLong: 422,
+    KeyRefused: 401,
+    RateLimited: 429,
+    ModelUnavailable: 409,
 }
 ERRORS = {
     400: {"model": schemas.Problem, "description": "a malformed move, position or player spec"},
     404: {"model": schemas.Problem, "description": "no game has this id"},
     409: {"model": schemas.Problem, "description": "not allowed in the game's state now"},
     422: {"model": schemas.Problem, "description": "the body does not fit the schema"},
+    401: {"model": schemas.Problem, "description": "no API key, or an unknown one"},
+    429: {"model": schemas.Problem, "description": "over the API key's rate; see Retry-After"},
     503: {"model": schemas.Problem, "description": "the search queue is full; see Retry-After"},
 }
-
-
-def check_game(game: str) -> WebGame:
-    """The server's game, one per server: a registered game whose board the page draws (one
-    with a ``web`` part). Raises ValueError for an unknown game and
-    :class:`~samuel.errors.UnsupportedGameError` for one the page cannot draw."""
-    return web_game(game)
 
 
 def check_tablebase_game(game: str) -> None:
@@ -145,15 +151,58 @@ def load_server_tablebase(tablebase_dir: str | os.PathLike, rules):
     return table
 
 
-def warm_up(web: WebGame) -> None:
+def warm_up(rules: GameRules) -> None:
     """Compile (or load from numba's cache) the search before the first visitor waits for it."""
     from samuel.players import make_player
 
     try:
-        player = make_player("classic:depth=2", web.rules)
+        player = make_player("classic:depth=2", rules)
     except PlayerSpecError:  # pragma: no cover - a game with no classic evaluation yet
         return
-    player.search(Game(web.rules))
+    game = Game(rules)
+    if game.chance_outcomes():  # a game with dice searches after a roll
+        game.roll(np.random.default_rng(0))
+    player.search(game)
+
+
+def open_pipeline(folder, game: str, db: str | None) -> PipelineModels:
+    """The pipeline's registry, read-only; :class:`CommandError` in a line when it is none."""
+    try:
+        from samuel.pipeline.store import StoreError
+    except ImportError as error:
+        raise CommandError(
+            f"--pipeline needs the pipeline extra ({error}): pip install 'samuel[pipeline]'"
+        ) from None
+    try:
+        return PipelineModels(folder, game, db)
+    except ImportError as error:
+        raise CommandError(
+            f"--pipeline needs the pipeline extra ({error}): pip install 'samuel[pipeline]'"
+        ) from None
+    except StoreError as error:
+        raise CommandError(f"--pipeline {os.fspath(folder)}: {error}") from None
+
+
+def page_game(game: str) -> WebGame | None:
+    """The page's view of ``game``, or None for a game the page does not draw (the server then
+    answers the ``/v1`` API alone). Raises ValueError for an unknown game and
+    :class:`UnsupportedGameError` for a web part that lacks what the page needs."""
+    get_game(game)
+    if descriptors()[game].part("web") is None:
+        return None
+    return web_game(game)
+
+
+def render_api_page(rules: GameRules) -> str:
+    """The page of a server whose game the page does not draw: where the API is."""
+    title = html.escape(rules.title)
+    return (
+        f"<!doctype html><html lang=en><meta charset=utf-8><title>Samuel: {title}</title>"
+        f"<h1>Samuel: {title}</h1><p>This server answers the analysis API for {title}: "
+        "<code>/v1/game</code>, <code>/v1/players</code>, <code>POST /v1/analyse</code>, "
+        "<code>POST /v1/analyse-record</code>, <code>/v1/model</code>; "
+        "<a href=/openapi.json>/openapi.json</a> describes them.</p></html>"
+    )
 
 
 def render_page(web: WebGame) -> str:
@@ -187,6 +236,9 @@ def create_app(
     waiting_searches: int | None = None,
     max_games_per_client: int = 100,
     game: str | None = None,
+    pipeline_dir: str | os.PathLike | None = None,
+    api_keys: ApiKeys | None = None,
+    pipeline_db: str | None = None,
 ) -> FastAPI:
     """The application. ``weights_dir`` holds the networks offered (``*.bin``) and is the only
     folder player specs may read networks and weights from; ``search_threads`` bounds the
@@ -198,10 +250,12 @@ def create_app(
     only tablebase specs may name (Tigers & Sheep only). ``allowed_hosts`` are the ``Host``
     names answered (see :func:`allowed_hosts_for`); any other gets a 400. ``game`` is the one
     game the server plays, a registry name (the first registered by default; a game the page
-    cannot draw raises :class:`~samuel.errors.UnsupportedGameError`)."""
+    cannot draw is served by the ``/v1`` API alone). ``pipeline_dir``: a pipeline whose active
+    model the player ``champion`` is (and whose models specs may read); ``api_keys``: the keys
+    ``/v1`` requests need (:mod:`samuel.web.keys`), none by default."""
     game = default_game() if game is None else game
-    web = check_game(game)
-    rules = web.rules
+    rules = get_game(game)
+    web = page_game(game)
     if tablebase_dir is not None:
         check_tablebase_game(game)
     weights = check_weights_dir(weights_dir) if weights_dir is not None else None
@@ -211,13 +265,22 @@ def create_app(
     tablebase_path = Path(tablebase_dir) if tablebase_dir is not None else None
     if tablebase_dir is not None:
         tablebase = load_server_tablebase(tablebase_dir, rules)
-    store = GameStore(max_games, tablebase=tablebase, per_client=max_games_per_client, web=web)
-    pool = PlayerPool(weights, size=2 * threads, tablebase_dir=tablebase_path)
+    pipeline = None
+    if pipeline_dir is not None:
+        pipeline = open_pipeline(pipeline_dir, rules.name, pipeline_db)
+    pool = PlayerPool(
+        weights,
+        size=2 * threads,
+        tablebase_dir=tablebase_path,
+        models_dir=None if pipeline is None else pipeline.models,
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        await anyio.to_thread.run_sync(warm_up, web)
+        await anyio.to_thread.run_sync(warm_up, rules)
         yield
+        if pipeline is not None:
+            pipeline.close()
 
     async def reading_files(function, *args):
         """``function(*args)``, which reads files, off the event loop (not in the search queue:
@@ -228,31 +291,56 @@ def create_app(
         title="Samuel",
         summary=f"Play and analyse {rules.title} against Samuel's engines.",
         description=(
-            f"This server plays {rules.title} (GET /api/game names its sides, squares and "
-            f"notation). Scores are from the {rules.view_phrase.removesuffix(' view')} point of "
-            f"view, in {web.score_unit}; a forced result is said in words "
-            f"('{rules.win_phrases[0]} in 3 plies'). Errors answer "
-            '`{"detail": "what is wrong"}` (400 malformed input, 404 unknown game, 409 not '
-            "allowed now, 413 a body too large, 422 a body that does not fit the schema, "
-            "503 the search queue is full)."
+            f"This server analyses {rules.title}. The versioned API (/v1) ranks a position's "
+            "moves with their values to the side to move (with dice: expected points, the "
+            "chances and the cube decision), judges whole records and says which model "
+            "answered. "
+            + (
+                f"The page's API (/api) plays games; its scores are from the "
+                f"{rules.view_phrase.removesuffix(' view')} point of view, in "
+                f"{web.score_unit}. "
+                if web is not None
+                else ""
+            )
+            + 'Errors answer `{"detail": "what is wrong"}` (400 malformed input, 401 no or an '
+            "unknown API key, 404 unknown game, 409 not allowed now, 413 a body too large, "
+            "422 a body that does not fit the schema, 429 over the key's rate, 503 the search "
+            "queue is full)."
         ),
         version="1",
         lifespan=lifespan,
         docs_url=None,  # Swagger UI and ReDoc load their scripts from a CDN: not offline
         redoc_url=None,
     )
-    app.state.store = store
     app.state.searches = searches
     app.state.weights_dir = weights
     app.state.game = web
-    page_html = render_page(web)
     # Added last, so it runs first: a request for another host is refused before its body is read.
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, larger={"/v1/analyse-record": MAX_RECORD_BYTES + 4096})
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts), www_redirect=False)
 
     for error_type, status in STATUS.items():
         app.add_exception_handler(error_type, _answer(status))
     app.add_exception_handler(RequestValidationError, _invalid_request)
+    v1 = V1(rules, pool, searches, weights, pipeline, api_keys, page=web is not None)
+    add_v1(app, v1, ERRORS)
+    if web is None:
+
+        @app.get("/", include_in_schema=False)
+        async def api_only() -> HTMLResponse:
+            return HTMLResponse(render_api_page(rules))
+
+        return app
+    store = GameStore(max_games, tablebase=tablebase, per_client=max_games_per_client, web=web)
+    _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_files)
+    return app
+
+
+def _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_files) -> None:
+    """The page and its API (``/api``): play and analyse a game the page draws."""
+    rules = web.rules
+    app.state.store = store
+    page_html = render_page(web)
 
     @app.get("/", include_in_schema=False)
     async def page() -> HTMLResponse:
@@ -412,8 +500,6 @@ def create_app(
         )
         return _json(analysis)
 
-    return app
-
 
 def is_quick(spec: str, depth: int | None = None, seconds: float | None = None) -> bool:
     """Whether ``spec`` (with the request's ``depth`` and ``seconds``) asks for a quick search:
@@ -443,10 +529,15 @@ def _json(model: BaseModel, status_code: int = 200) -> Response:
 
 
 def _answer(status: int):
-    headers = {"Retry-After": str(RETRY_AFTER_SECONDS)} if status == 503 else None
-
     async def handler(request: Request, error: Exception) -> JSONResponse:
         detail = " ".join(str(error).split())[:DETAIL_LIMIT]  # one line, however it was made
+        headers = None
+        if status == 503:
+            headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        elif status == 429:
+            headers = {"Retry-After": str(getattr(error, "retry_after", RETRY_AFTER_SECONDS))}
+        elif status == 401:
+            headers = {"WWW-Authenticate": "Bearer"}
         return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
     return handler

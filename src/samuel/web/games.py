@@ -266,10 +266,15 @@ class PlayerPool:
     """
 
     def __init__(
-        self, weights_dir: Path | None, size: int = 16, tablebase_dir: Path | None = None
+        self,
+        weights_dir: Path | None,
+        size: int = 16,
+        tablebase_dir: Path | None = None,
+        models_dir: Path | None = None,
     ) -> None:
         self.weights_dir = weights_dir
         self.tablebase_dir = tablebase_dir
+        self.models_dir = models_dir  # a pipeline's models, which network specs may read
         self.size = size
         self._idle: dict[tuple, list[Player]] = {}
         self._count = 0
@@ -301,6 +306,7 @@ class PlayerPool:
                 depth=depth,
                 seconds=seconds,
                 rules=rules,
+                models_dir=self.models_dir,
             )
         spec_seed = PlayerSpec.parse(spec).get("seed") is not None  # the spec's own seed wins
         if hasattr(player, "seed") and not spec_seed:

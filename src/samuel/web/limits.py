@@ -34,17 +34,21 @@ class BodyLimit:
     application never sees it. The body (small, by then) is read before the application runs
     and handed to it whole."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES) -> None:
+    def __init__(
+        self, app: ASGIApp, max_bytes: int = MAX_BODY_BYTES, larger: dict[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.larger = dict(larger or {})  # paths that take a larger body: their limits
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.max_bytes)
         declared = dict(scope.get("headers", ())).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
-            await self._too_large(send)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._too_large(send, limit)
             return
         body = bytearray()
         while True:
@@ -52,8 +56,8 @@ class BodyLimit:
             if message["type"] != "http.request":  # the client went away
                 return
             body += message.get("body", b"")
-            if len(body) > self.max_bytes:  # a chunked body, or more than its Content-Length
-                await self._too_large(send)
+            if len(body) > limit:  # a chunked body, or more than its Content-Length
+                await self._too_large(send, limit)
                 return
             if not message.get("more_body", False):
                 break
@@ -64,8 +68,8 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _too_large(self, send: Send) -> None:
-        detail = f"the request body is over {self.max_bytes} bytes, the most this server reads"
+    async def _too_large(self, send: Send, limit: int) -> None:
+        detail = f"the request body is over {limit} bytes, the most this server reads here"
         content = json.dumps({"detail": detail}).encode()
         headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
         headers.append((b"content-length", str(len(content)).encode()))

@@ -65,19 +65,27 @@ def serves_tablebase(rules: GameRules) -> bool:
     return tablebase_part(rules) is not None
 
 
-def confine(spec: PlayerSpec, weights_dir: Path | None, tablebase_dir: Path | None) -> None:
+def confine(
+    spec: PlayerSpec,
+    weights_dir: Path | None,
+    tablebase_dir: Path | None,
+    models_dir: Path | None = None,
+) -> None:
     """Raise :class:`PlayerSpecError` unless every file ``spec`` names is one this server may
     read: inside ``weights_dir`` (a tablebase: inside ``tablebase_dir``) once resolved, and a
     regular file of at most its kind's size (a tablebase: a folder). Opens nothing.
 
     A spec's relative paths are read from the server's working folder, as ``make_player``
-    reads them everywhere; the offered players name their files so.
+    reads them everywhere; the offered players name their files so. A network file may also be
+    in ``models_dir`` (a pipeline's models, ``samuel serve --pipeline``).
     """
     for named in spec.files():
         tablebase = named.kind == "tablebase"
         folder, option = (
             (tablebase_dir, "--tablebase") if tablebase else (weights_dir, "--weights-dir")
         )
+        if named.kind == "network file" and _inside(Path(named.path), models_dir):
+            folder = models_dir
         where = "tablebase dir" if tablebase else "weights dir"
         written = quoted(named.path)
         if folder is None:
@@ -105,6 +113,11 @@ def confine(spec: PlayerSpec, weights_dir: Path | None, tablebase_dir: Path | No
                 f"the {named.kind} {written} is {size} bytes, more than one can be "
                 f"({LARGEST[named.kind]})"
             )
+
+
+def _inside(path: Path, folder: Path | None) -> bool:
+    resolved = _resolved(path)
+    return folder is not None and resolved is not None and resolved.is_relative_to(folder.resolve())
 
 
 def _resolved(path: Path) -> Path | None:
@@ -135,6 +148,7 @@ def player_for(
     depth: int | None = None,
     seconds: float | None = None,
     rules: GameRules | None = None,
+    models_dir: Path | None = None,
 ) -> Player:
     """The player ``spec`` names for ``rules``' game (the default game's by default), as
     :func:`samuel.players.make_player` builds it (``depth``, ``seconds`` and ``seed`` are
@@ -146,7 +160,7 @@ def player_for(
     """
     rules = default_rules() if rules is None else rules
     parsed = PlayerSpec.parse(spec)
-    confine(parsed, weights_dir, tablebase_dir)
+    confine(parsed, weights_dir, tablebase_dir, models_dir)
     tablebase = None
     # (For a game with no tablebase make_player says that perfect has none to play from.)
     if parsed.name == "perfect" and parsed.get("tablebase") is None and serves_tablebase(rules):

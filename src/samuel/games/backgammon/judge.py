@@ -40,6 +40,7 @@ class Decision:
     position: Position
     play: Play
     player: str = ""  # who made it (a .mat file's name for its side)
+    game: int = 1  # which game of the match (1-based)
 
 
 @dataclass(frozen=True)
@@ -146,9 +147,17 @@ def decisions_of(match: MatMatch) -> list[Decision]:
                 play = RULES.resolve(rolled, turn.play)
             except IllegalMoveError as error:
                 raise MatFileError(f"{where}: {error}") from None
-            decisions.append(Decision(rolled, play, player_name(match, turn.side)))
+            decisions.append(Decision(rolled, play, player_name(match, turn.side), number))
             position = RULES.play(rolled, play)
     return decisions
+
+
+def decisions_from_text(text: str) -> list[Decision]:
+    """Every play of the .mat file's ``text`` (the analysis service's records); raises
+    :class:`MatFileError` saying what is wrong."""
+    if len(text.encode()) > MAX_MAT_BYTES:
+        raise MatFileError(f"a .mat file is at most {MAX_MAT_BYTES:,} bytes")
+    return decisions_of(read_mat(text))
 
 
 def judge_file(path: str | os.PathLike, plies: int = DEFAULT_PLIES) -> list[Judgement]:

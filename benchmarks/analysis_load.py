@@ -1,0 +1,172 @@
+"""Load on the analysis API: many clients asking `samuel serve --game backgammon` for 0-ply and
+2-ply analyses at once. Prints figures; not a test.
+
+    .venv/bin/python benchmarks/analysis_load.py [--clients 50] [--seconds 60]
+        [--two-ply 0.1] [--positions 200] [--seed 1]
+
+It starts `samuel serve --game backgammon` on a free loopback port (a search queue long enough
+that no client is refused: a 503 would count as an error), makes ``--positions`` rolled
+positions by seeded random play, then runs ``--clients`` clients at once for ``--seconds``:
+each asks ``POST /v1/analyse`` for a position, ``ply`` 2 with probability ``--two-ply`` and 0
+otherwise, and asks again as soon as it has its answer. It reports requests a second, each
+kind's latency (median, p99, max), every error, and the server's memory (resident set) after
+the warm-up, at its largest and at the end. The clients run in this process (asyncio and
+httpx), on the same machine: on a machine of few cores they take CPU from the server, so the
+figures are a floor. Everything stays on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+HOST = "127.0.0.1"
+GOAL_P99_ZERO_PLY = 0.100  # seconds: the issue's goal for 0-ply answers
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+def positions(count: int, seed: int) -> list[str]:
+    """Rolled positions from seeded random games (every one with a play to choose)."""
+    from samuel.games import get_game
+    from samuel.games.game import Game
+
+    rules = get_game("backgammon")
+    dice = np.random.default_rng(seed)
+    found: list[str] = []
+    while len(found) < count:
+        game = Game(rules)
+        while game.outcome is None and len(found) < count:
+            if game.chance_outcomes():
+                game.roll(dice)
+                continue
+            moves = game.legal_moves()
+            if len(moves) > 1:
+                found.append(rules.format_position(game.position))
+            game.play(moves[int(dice.integers(len(moves)))])
+    return found
+
+
+def resident_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def latency(values: list[float]) -> str:
+    if not values:
+        return "none"
+    ordered = np.sort(np.array(values))
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+    return (
+        f"median {1000 * np.median(ordered):7.1f} ms  p99 {1000 * p99:7.1f} ms  "
+        f"max {1000 * ordered[-1]:7.1f} ms  ({len(ordered):,} answers)"
+    )
+
+
+async def run(args: argparse.Namespace) -> int:
+    port = free_port()
+    samuel = Path(sys.executable).with_name("samuel")
+    command = [str(samuel), "serve", "--game", "backgammon", "--host", HOST, "--port", str(port)]
+    command += ["--search-queue", str(4 * args.clients)]
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
+    try:
+        async with httpx.AsyncClient(
+            base_url=f"http://{HOST}:{port}", timeout=120, limits=limits
+        ) as client:
+            await wait_until_up(client, server)
+            chosen = positions(args.positions, args.seed)
+            for ply in (0, 2):  # each kind compiled and warm before the clock starts
+                answer = await client.post("/v1/analyse", json={"position": chosen[0], "ply": ply})
+                answer.raise_for_status()
+            memory = [resident_mib(server.pid)]
+            times: dict[int, list[float]] = {0: [], 2: []}
+            errors: list[str] = []
+            deadline = time.monotonic() + args.seconds
+
+            async def one_client(number: int) -> None:
+                draws = np.random.default_rng([args.seed, number])
+                while time.monotonic() < deadline:
+                    ply = 2 if draws.random() < args.two_ply else 0
+                    body = {"position": chosen[int(draws.integers(len(chosen)))], "ply": ply}
+                    started = time.perf_counter()
+                    try:
+                        answer = await client.post("/v1/analyse", json=body)
+                    except httpx.HTTPError as error:
+                        errors.append(repr(error))
+                        continue
+                    if answer.status_code != 200:
+                        errors.append(f"{answer.status_code} {answer.text[:200]}")
+                        continue
+                    times[ply].append(time.perf_counter() - started)
+
+            async def watch_memory() -> None:
+                while time.monotonic() < deadline:
+                    await asyncio.sleep(1.0)
+                    memory.append(resident_mib(server.pid))
+
+            started = time.perf_counter()
+            await asyncio.gather(watch_memory(), *(one_client(i) for i in range(args.clients)))
+            elapsed = time.perf_counter() - started
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    answered = len(times[0]) + len(times[2])
+    print(f"{args.clients} clients for {elapsed:.1f} s, {args.two_ply:.0%} of requests at 2-ply")
+    print(f"requests/s  {answered / elapsed:,.1f} ({answered:,} answered, {len(errors)} errors)")
+    print(f"0-ply       {latency(times[0])}")
+    print(f"2-ply       {latency(times[2])}")
+    print(
+        f"memory      {memory[0]:.0f} MiB after the warm-up, {max(memory):.0f} MiB at most, "
+        f"{memory[-1]:.0f} MiB at the end"
+    )
+    for error in errors[:5]:
+        print(f"error       {error}")
+    zero = sorted(times[0])
+    if zero:
+        p99 = zero[min(len(zero) - 1, int(0.99 * len(zero)))]
+        met = "met" if p99 < GOAL_P99_ZERO_PLY else "not met"
+        print(f"goal        0-ply p99 under {1000 * GOAL_P99_ZERO_PLY:.0f} ms: {met}")
+    return 1 if errors else 0
+
+
+async def wait_until_up(client: httpx.AsyncClient, server: subprocess.Popen) -> None:
+    deadline = time.monotonic() + 300  # a fresh clone compiles the search first
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server stopped: {server.stderr.read()}")
+        try:
+            if (await client.get("/v1/game")).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        await asyncio.sleep(0.2)
+    raise SystemExit("the server did not start within 300 s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--two-ply", type=float, default=0.1, help="share of 2-ply requests")
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    return asyncio.run(run(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
