@@ -359,3 +359,63 @@ def test_samuel_serve_answers_the_api_for_backgammon_with_keys(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+# ------------------------------------------------------------------ --runtime onnx
+
+
+def _rolled_positions(game: str, count: int, seed: int) -> list[str]:
+    rules = get_game(game)
+    dice = np.random.default_rng(seed)
+    found, game_ = [], Game(rules)
+    while len(found) < count:
+        if game_.outcome is not None:
+            game_ = Game(rules)
+        elif game_.chance_outcomes():
+            game_.roll(dice)
+        else:
+            moves = game_.legal_moves()
+            if len(moves) > 1:
+                found.append(rules.format_position(game_.position))
+            game_.play(moves[int(dice.integers(len(moves)))])
+    return found
+
+
+@pytest.mark.parametrize("game", ["backgammon", "nardy"])
+def test_the_onnx_runtime_gives_the_same_analysis_as_the_default(game):
+    pytest.importorskip("onnxruntime")
+    positions = _rolled_positions(game, 12, seed=7)
+    with TestClient(app_for(game)) as default, TestClient(app_for(game, runtime="onnx")) as onnx:
+        for position in positions:
+            body = {"position": position, "ply": 0}
+            mine, theirs = (
+                default.post("/v1/analyse", json=body),
+                onnx.post("/v1/analyse", json=body),
+            )
+            assert mine.status_code == theirs.status_code == 200, (mine.text, theirs.text)
+            mine, theirs = mine.json(), theirs.json()
+            assert (mine["runtime"], theirs["runtime"]) == ("numba", "onnx")
+            by_move = {m["move"]: m for m in theirs["moves"]}
+            assert set(by_move) == {m["move"] for m in mine["moves"]}
+            for move in mine["moves"]:
+                other = by_move[move["move"]]
+                assert other["value"] == pytest.approx(move["value"], abs=1e-5)
+                for name, chance in (move["chances"] or {}).items():
+                    assert other["chances"][name] == pytest.approx(chance, abs=1e-5)
+            assert theirs["moves"][0]["value"] == pytest.approx(mine["moves"][0]["value"], abs=1e-5)
+        start = default.get("/v1/game").json()["start"]
+        mine = default.post("/v1/analyse", json={"position": start}).json()
+        theirs = onnx.post("/v1/analyse", json={"position": start}).json()
+        assert theirs["runtime"] == "onnx" and theirs["value"] == pytest.approx(
+            mine["value"], abs=1e-5
+        )
+        assert theirs["cube"] == mine["cube"] or game == "backgammon"
+        deeper = onnx.post("/v1/analyse", json={"position": positions[0], "ply": 1}).json()
+        assert deeper["runtime"] == "numba"  # n-ply is searched compiled
+
+
+def test_an_unknown_runtime_is_refused():
+    from samuel.errors import CommandError
+
+    with pytest.raises(CommandError, match="--runtime is one of numba, onnx"):
+        app_for("backgammon", runtime="gpu")

@@ -514,6 +514,13 @@ def _add_serve(serve: argparse.ArgumentParser) -> None:
         help="the /v1 API needs one of these keys (a line each: KEY [REQUESTS_A_MINUTE], 60 "
         "by default), sent as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'",
     )
+    serve.add_argument(
+        "--runtime",
+        choices=("numba", "onnx"),
+        default="numba",
+        help="what evaluates a network at 0-ply in a game with dice: Samuel's compiled pass "
+        "(numba) or onnxruntime (onnx, the same answers; needs the onnx extra)",
+    )
     serve.set_defaults(run=command_serve)
 
 

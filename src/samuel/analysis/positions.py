@@ -22,9 +22,10 @@ the best value less its own:
 from __future__ import annotations
 
 import math
+import threading
 import time
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -85,7 +86,7 @@ class PositionAnalysis:
     cube: CubeDecision | None = None
     nodes: int = 0
     seconds: float = 0.0
-    notes: tuple[str, ...] = field(default=())
+    runtime: str = "numba"  # what evaluated the network: numba (compiled) or onnx
 
     @property
     def best(self) -> RankedMove | None:
@@ -126,11 +127,14 @@ def analyse_position(
     *,
     keep=None,
     cube: CubeState | None = None,
+    runtime: OnnxRuntime | None = None,
 ) -> PositionAnalysis:
     """``game``'s current position analysed by ``player`` (a :class:`SearchPlayer`, with
     ``plies`` for n-ply in a game with dice, or a :class:`ZeroPlayer`). ``keep`` (a legal
     move) is valued as deeply as the best whatever the move filter says (a record's played
-    move). Raises :class:`AnalysisRefused` for a finished game or a player that does not
+    move). ``runtime``: the network's 0-ply evaluations (a game with dice at 0 plies) run
+    through onnxruntime instead of the compiled forward pass (``runtime`` in the answer says
+    which ran). Raises :class:`AnalysisRefused` for a finished game or a player that does not
     search."""
     rules = game.rules
     if game.outcome is not None:
@@ -149,8 +153,11 @@ def analyse_position(
     if has_dice(rules):
         if isinstance(player, ZeroPlayer):
             raise AnalysisRefused(f"Samuel Zero does not play {rules.title}")
+        onnx = runtime if runtime is not None and runtime.serves(player) else None
         if game.chance_outcomes():
-            return _before_roll(game, player, cube, common)
+            return _before_roll(game, player, cube, common, onnx)
+        if onnx is not None:
+            return _plays_by_onnx(game, player, onnx, common)
         return _plays(game, player, keep, common)
     if isinstance(player, ZeroPlayer):
         return _zero_moves(game, player, common)
@@ -230,22 +237,31 @@ def _plays(game: Game, player: SearchPlayer, keep, common: dict) -> PositionAnal
 
 
 def _before_roll(
-    game: Game, player: SearchPlayer, cube: CubeState | None, common: dict
+    game: Game,
+    player: SearchPlayer,
+    cube: CubeState | None,
+    common: dict,
+    onnx: OnnxRuntime | None = None,
 ) -> PositionAnalysis:
     """Dice still to roll: the side on roll's value at the player's plies, its chances (an
     outcome network's, 0 plies) and, in a game with a cube, its cube decision. No moves."""
     rules, position = game.rules, game.position
     started = time.perf_counter()
-    searcher = plied_searcher(player)
     state = rules.encode(position)
     plies = player.plies or 0
-    value = searcher.value(state, player.evaluator, player.params, plies)
+    mover = rules.side_to_move(position)
+    if onnx is not None:
+        value = float(onnx.values(rules, player.params, state[None, :], mover)[0])
+    else:
+        value = plied_searcher(player).value(state, player.evaluator, player.params, plies)
     if not math.isfinite(value):
         raise PlayerSpecError(f"{quoted(player.spec)}: its evaluation is not a number here")
     chances = decision = None
     if player.evaluator == game_kernels.EVALUATOR_NETWORK and outcome_network(player.params):
-        mover = rules.side_to_move(position)
-        chances = mover_chances(rules, player.params, state[None, :], [mover])[0]
+        if onnx is not None:
+            chances = onnx.chances(rules, player.params, state[None, :], mover)[0]
+        else:
+            chances = mover_chances(rules, player.params, state[None, :], [mover])[0]
     part = descriptors()[rules.name].part("analysis")
     if part is None and cube is not None and (cube.value != 1 or cube.away is not None):
         raise AnalysisRefused(f"{rules.title} has no doubling cube")
@@ -259,7 +275,96 @@ def _before_roll(
         chances=None if chances is None else _named(rules, chances),
         cube=decision,
         seconds=time.perf_counter() - started,
+        runtime="numba" if onnx is None else "onnx",
     )
+
+
+def _plays_by_onnx(
+    game: Game, player: SearchPlayer, onnx: OnnxRuntime, common: dict
+) -> PositionAnalysis:
+    """Every play valued at 0 plies by the network run through onnxruntime: the position each
+    leaves evaluated (a play that ends the game: its points), best first."""
+    rules, position = game.rules, game.position
+    started = time.perf_counter()
+    codes, after, ended = plied_searcher(player).plays(rules.encode(position))
+    mover = rules.side_to_move(position)
+    values = np.where(np.isnan(ended), onnx.values(rules, player.params, after, mover), ended)
+    if not np.all(np.isfinite(values)):
+        raise PlayerSpecError(f"{quoted(player.spec)}: its evaluation is not a number here")
+    chances = None
+    if player.evaluator == game_kernels.EVALUATOR_NETWORK and outcome_network(player.params):
+        chances = onnx.chances(rules, player.params, after, mover)
+    order = np.argsort(-values, kind="stable")
+    names = chance_names(rules)
+    moves = tuple(
+        RankedMove(
+            move=rules.format_move(rules.move_from_code(int(codes[i]))),
+            value=round(float(values[i]), 6),
+            text=format_score(float(values[i])),
+            depth=0,
+            chances=None if chances is None else _named(rules, chances[i], names),
+        )
+        for i in order
+    )
+    return PositionAnalysis(
+        **common,
+        moves=moves,
+        nodes=int(np.isnan(ended).sum()),
+        seconds=time.perf_counter() - started,
+        runtime="onnx",
+    )
+
+
+class OnnxRuntime:
+    """The network's evaluations through onnxruntime (``samuel serve --runtime onnx``): an
+    onnxruntime session per network, made at its first use and kept while the network lives.
+    It serves a network player of a game with dice at 0 plies; everything deeper is searched
+    compiled, as without it."""
+
+    def __init__(self) -> None:
+        from samuel.nn.onnx_model import check_available
+
+        check_available()  # onnx and onnxruntime are installed: said at start-up, not later
+        self._sessions: dict[int, tuple[weakref.ref, object]] = {}
+        self._lock = threading.Lock()
+
+    def serves(self, player) -> bool:
+        return (
+            isinstance(player, SearchPlayer)
+            and not player.plies
+            and player.evaluator in (game_kernels.EVALUATOR_NETWORK, game_kernels.EVALUATOR_PHASED)
+        )
+
+    def _network(self, rules: GameRules, params: np.ndarray):
+        from samuel.evaluation.onnx_runtime import onnx_network
+
+        with self._lock:
+            held, network = self._sessions.get(id(params), (None, None))
+            if held is not None and held() is params:
+                return network
+            network = onnx_network(rules.number, params)
+            key = id(params)
+            forget = lambda _: self._sessions.pop(key, None)  # noqa: E731
+            self._sessions[key] = (weakref.ref(params, forget), network)
+            return network
+
+    def values(self, rules: GameRules, params, states: np.ndarray, mover: int) -> np.ndarray:
+        """Each position's value to ``mover`` (the side that played into it)."""
+        from samuel.evaluation.onnx_runtime import network_values
+
+        found = network_values(rules.number, self._network(rules, params), states)
+        return found.astype(np.float64) * (1 - 2 * mover)
+
+    def chances(self, rules: GameRules, params, states: np.ndarray, mover: int) -> np.ndarray:
+        """Each position's outcome chances, ``mover``'s wins first."""
+        from samuel.evaluation.onnx_runtime import outcome_predictions as predictions
+
+        found = predictions(rules.number, self._network(rules, params), states)
+        found = found.astype(np.float64)
+        if mover == 1:
+            half = found.shape[1] // 2
+            found = np.concatenate([found[:, half:], found[:, :half]], axis=1)
+        return found
 
 
 def plied_searcher(player: SearchPlayer) -> PliedSearcher:

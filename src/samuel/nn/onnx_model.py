@@ -77,6 +77,12 @@ def _load(package: str):
         raise OnnxUnavailableError(f"ONNX needs the {package} package: {INSTALL}") from None
 
 
+def check_available() -> None:
+    """Raise :class:`OnnxUnavailableError` unless onnx and onnxruntime can be imported."""
+    _load("onnx")
+    _load("onnxruntime")
+
+
 def network_parts(params: np.ndarray) -> list[np.ndarray]:
     """The network arrays in ``params``: itself, or each phase's network of a network per phase
     (phase 0 first); :class:`ShapeError` for an array that is neither, or phases of other inputs."""

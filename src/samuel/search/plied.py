@@ -240,6 +240,25 @@ def _after_plays(game, root, moves, out):
 
 
 @kernel
+def _plays_of(game, root, moves, after, ended):
+    """The plays of ``root`` (its dice rolled), the position each leaves, and for a play that
+    ends the game its points to the side that played it (``ended``; NaN for the others);
+    returns how many plays there are."""
+    n = games.generate(game, root, moves)
+    room = np.zeros(moves.shape[0], dtype=np.int64)
+    weights = np.zeros(moves.shape[0], dtype=np.float64)
+    for i in range(n):
+        games.play(game, root, moves[i], after[i])
+        ended[i] = np.nan
+        if games.chance(game, after[i], room, weights) == 0:
+            replies = games.generate(game, after[i], room)
+            result = games.result(game, after[i], replies)
+            if result != games.NOT_OVER:
+                ended[i] = -float(result * games.sign(game, after[i]))
+    return n
+
+
+@kernel
 def new_work(game: int, state_words: int) -> tuple[np.ndarray, ...]:
     """Each level's buffers (``MAX_PLIES`` levels below the root, then the root's): a roll's
     outcomes and their chances, the moves, spare move room and chances (for :func:`_static`),
@@ -299,7 +318,7 @@ class PliedSearcher:
         self._checked = (evaluator, params, checked, scratch)
         return checked, scratch
 
-    def _ready(self, root, evaluator, params, plies, candidates, threshold):
+    def _ready(self, root, evaluator, params, plies, candidates, threshold, params_needed=True):
         """Check a search's settings and root (its dice rolled, the game not over) before they
         reach a kernel; return the checked parameters and their scratch."""
         if not 0 <= plies <= MAX_PLIES:
@@ -312,7 +331,7 @@ class PliedSearcher:
             raise ValueError(f"a {self.sizes.title} position is {self.sizes.state_words} words")
         if games.chance(self.game, root, self.work[0][MAX_PLIES], self.work[1][MAX_PLIES]) > 0:
             raise ValueError("the dice are still to roll in this position: search it after a roll")
-        checked, scratch = self._prepared(evaluator, params)
+        checked, scratch = self._prepared(evaluator, params) if params_needed else (None, None)
         if games.result(self.game, root, 1) != games.NOT_OVER:
             raise ValueError("the game is over in this position: there is nothing to search")
         return checked, scratch
@@ -339,6 +358,17 @@ class PliedSearcher:
                 counters,
             )
         )
+
+    def plays(self, root: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every play of ``root`` (its dice rolled, the game not over), unvalued: their codes,
+        the positions they leave, and the points of those that end the game (NaN otherwise)."""
+        self._ready(root, games.EVALUATOR_CLASSIC, None, 0, 1, 0.0, params_needed=False)
+        room = self.work[2].shape[1]
+        moves = np.zeros(room, dtype=np.int64)
+        after = np.zeros((room, self.sizes.state_words), dtype=np.int64)
+        ended = np.zeros(room, dtype=np.float64)
+        n = _plays_of(self.game, root, moves, after, ended)
+        return moves[:n].copy(), after[:n].copy(), ended[:n].copy()
 
     def rank(
         self,

@@ -105,6 +105,7 @@ def command_serve(args: argparse.Namespace) -> None:
         pipeline_dir=_pipeline_dir(args.pipeline),
         pipeline_db=args.db,
         api_keys=keys,
+        runtime=args.runtime,
     )
     sock = listen(args.host, args.port)  # bound before anything says where to look
     port = sock.getsockname()[1]

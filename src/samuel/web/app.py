@@ -43,7 +43,7 @@ from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from samuel.analysis.models import ModelUnavailable, PipelineModels
-from samuel.analysis.positions import AnalysisRefused
+from samuel.analysis.positions import AnalysisRefused, OnnxRuntime
 from samuel.errors import CommandError
 from samuel.games import default_game, descriptors, get_game
 from samuel.games.base import GameRules, IllegalMoveError, NotationError
@@ -84,6 +84,7 @@ DEFAULT_ANALYSIS_DEPTH = 6  # as `samuel analyse`
 QUICK_DEPTH = 3  # an untimed search this shallow takes milliseconds: it never queues behind others
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")  # what a browser on this machine sends
 WILDCARD_BINDS = ("0.0.0.0", "::", "")
+RUNTIMES = ("numba", "onnx")  # what evaluates the network (samuel serve --runtime)
 DETAIL_LIMIT = 1000  # characters of an error's detail: the longest ones list every player
 
 # Which errors become which answers (see the module's docstring).
@@ -239,6 +240,7 @@ def create_app(
     pipeline_dir: str | os.PathLike | None = None,
     api_keys: ApiKeys | None = None,
     pipeline_db: str | None = None,
+    runtime: str = "numba",
 ) -> FastAPI:
     """The application. ``weights_dir`` holds the networks offered (``*.bin``) and is the only
     folder player specs may read networks and weights from; ``search_threads`` bounds the
@@ -252,7 +254,10 @@ def create_app(
     game the server plays, a registry name (the first registered by default; a game the page
     cannot draw is served by the ``/v1`` API alone). ``pipeline_dir``: a pipeline whose active
     model the player ``champion`` is (and whose models specs may read); ``api_keys``: the keys
-    ``/v1`` requests need (:mod:`samuel.web.keys`), none by default."""
+    ``/v1`` requests need (:mod:`samuel.web.keys`), none by default; ``runtime``: ``onnx`` runs
+    the network's 0-ply evaluations of a game with dice through onnxruntime."""
+    if runtime not in RUNTIMES:
+        raise CommandError(f"--runtime is one of {', '.join(RUNTIMES)}, not {runtime!r}")
     game = default_game() if game is None else game
     rules = get_game(game)
     web = page_game(game)
@@ -322,7 +327,13 @@ def create_app(
     for error_type, status in STATUS.items():
         app.add_exception_handler(error_type, _answer(status))
     app.add_exception_handler(RequestValidationError, _invalid_request)
-    v1 = V1(rules, pool, searches, weights, pipeline, api_keys, page=web is not None)
+    onnx = None
+    if runtime == "onnx":
+        try:
+            onnx = OnnxRuntime()
+        except ImportError as error:
+            raise CommandError(f"--runtime onnx: {error}") from None
+    v1 = V1(rules, pool, searches, weights, pipeline, api_keys, page=web is not None, runtime=onnx)
     add_v1(app, v1, ERRORS)
     if web is None:
 

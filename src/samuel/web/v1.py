@@ -23,6 +23,7 @@ from samuel.analysis.models import CHAMPION, PipelineModels, identify
 from samuel.analysis.positions import (
     AnalysisRefused,
     CubeState,
+    OnnxRuntime,
     PositionAnalysis,
     analyse_position,
     chance_names,
@@ -61,6 +62,7 @@ class V1:
     pipeline: PipelineModels | None = None
     keys: ApiKeys | None = None
     page: bool = True  # whether the page draws the game
+    runtime: OnnxRuntime | None = None  # --runtime onnx
 
     @property
     def default_player(self) -> str:
@@ -222,7 +224,9 @@ def _analyse(v1: V1, request: api.PositionRequest) -> api.PositionAnalysis:
     depth = None if has_dice(rules) else request.depth or DEFAULT_DEPTH
     made, model_id, lent = _lend(v1, spec, request.seed, depth)
     with lent as player:
-        analysis = analyse_position(game, _with_plies(player, rules, request.ply), cube=cube)
+        analysis = analyse_position(
+            game, _with_plies(player, rules, request.ply), cube=cube, runtime=v1.runtime
+        )
         found = identify(made, player, rules, model_id, shown=spec)
     return _answer(rules, analysis, _read(api.AnsweringModel, found))
 
@@ -257,6 +261,7 @@ def _answer(
         cube=cube,
         nodes=analysis.nodes,
         seconds=round(analysis.seconds, 6),
+        runtime=analysis.runtime,
         model=model,
     )
 

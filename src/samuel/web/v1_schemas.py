@@ -142,6 +142,10 @@ class PositionAnalysis(BaseModel):
     cube: CubeDecision | None = None
     nodes: int = Field(description="positions searched or evaluated")
     seconds: float
+    runtime: Literal["numba", "onnx"] = Field(
+        description="what evaluated the network: Samuel's compiled pass, or onnxruntime (a "
+        "server run with --runtime onnx, for a network player of a game with dice at 0-ply)"
+    )
     model: AnsweringModel
 
 
