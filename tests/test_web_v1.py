@@ -419,3 +419,20 @@ def test_an_unknown_runtime_is_refused():
 
     with pytest.raises(CommandError, match="--runtime is one of numba, onnx"):
         app_for("backgammon", runtime="gpu")
+
+
+# ------------------------------------------------------------------ the same from the command line
+
+
+def test_samuel_analyse_moves_ranks_as_the_api(backgammon, capsys):
+    from samuel import cli
+
+    assert cli.main(["analyse", "--game", "backgammon", BACKGAMMON_ROLLED, "--player", "net",
+                     "--moves", "3"]) in (0, None)  # fmt: skip
+    printed = capsys.readouterr().out.splitlines()
+    found = backgammon.post("/v1/analyse", json={"position": BACKGAMMON_ROLLED}).json()
+    ranked = [line.split()[1:3] for line in printed if line[:4].strip().rstrip(".").isdigit()]
+    assert [" ".join(words) for words in ranked] == [m["move"] for m in found["moves"][:3]]
+    assert cli.main(["analyse", "--game", "backgammon", BACKGAMMON_TO_ROLL, "--player", "net",
+                     "--moves", "3"]) in (0, None)  # fmt: skip
+    assert "cube       no double, take" in capsys.readouterr().out

@@ -107,6 +107,9 @@ def command_analyse(args: argparse.Namespace) -> None:
     player = make_player(
         args.player, rules, depth=depth, seconds=args.time, seed=args.seed, tablebase=args.tablebase
     )
+    if args.moves:
+        _ranked_moves(game, player, args.moves)
+        return
     if isinstance(player, ZeroPlayer):
         _analyse_zero(rules, player, game)
         return
@@ -129,6 +132,42 @@ def command_analyse(args: argparse.Namespace) -> None:
     print(f"nodes      {result.nodes:,}")
     print(f"time       {result.seconds:.3f} s")
     print(f"nodes/s    {result.nodes_per_second:,.0f}")
+
+
+def _ranked_moves(game, player, shown: int) -> None:
+    """``samuel analyse --moves N``: the position's moves ranked (samuel.analysis.positions)."""
+    from samuel.analysis.positions import AnalysisRefused, analyse_position
+    from samuel.games.base import format_score
+
+    try:
+        analysis = analyse_position(game, player)
+    except AnalysisRefused as error:
+        raise CommandError(str(error)) from None
+    print(f"position   {analysis.position}")
+    print(f"player     {analysis.player} (values: the {analysis.side_to_move} side's)")
+    if analysis.value is not None:
+        print(f"value      {format_score(analysis.value)} at {analysis.value_depth} ply")
+    if analysis.chances is not None:
+        print("chances    " + "  ".join(f"{k} {v:.3f}" for k, v in analysis.chances.items()))
+    if analysis.cube is not None:
+        cube = analysis.cube
+        print(
+            f"cube       {cube.decision} (no double {cube.no_double:+.3f}, double/take "
+            f"{cube.double_take:+.3f}, double/pass {cube.double_pass:+.3f}: {cube.unit})"
+        )
+    best = analysis.moves[0].value if analysis.moves else 0.0
+    for rank, move in enumerate(analysis.moves[:shown], 1):
+        line = " ".join(move.line[1:])
+        extra = f"  then {line}" if line else ""
+        if move.chances is not None:
+            extra += "  " + " ".join(f"{v:.3f}" for v in move.chances.values())
+        print(
+            f"{rank:3}. {move.move:24} {move.text:>22}  error {best - move.value:7.3f}  "
+            f"depth {move.depth}{extra}"
+        )
+    if len(analysis.moves) > shown:
+        print(f"     ... {len(analysis.moves) - shown} more")
+    print(f"nodes      {analysis.nodes:,}   time {analysis.seconds:.3f} s")
 
 
 def _judge_of(args: argparse.Namespace):
@@ -435,6 +474,14 @@ def _add_analyse(analyse: argparse.ArgumentParser) -> None:
         type=_non_negative_int,
         help="backgammon: judge the plays of a FILE.mat given as the position with GNU "
         "Backgammon at this many plies (2)",
+    )
+    analyse.add_argument(
+        "--moves",
+        type=_positive_int,
+        metavar="N",
+        help="rank every move and show the N best with their values to the side to move (with "
+        "dice: a player's ply=N, the chances, and before a roll the cube decision), as the "
+        "server's /v1 API answers",
     )
     add_game_argument(analyse)
     analyse.set_defaults(run=command_analyse)
