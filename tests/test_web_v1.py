@@ -91,6 +91,12 @@ def test_backgammon_plays_are_ranked_as_the_n_ply_player_chooses(backgammon, ply
     chances = best["chances"]
     assert set(chances) == set(backgammon.get("/v1/game").json()["chances"])
     assert chances["win"] + chances["lose"] == pytest.approx(1.0, abs=0.05)
+    # the network is valued by its chances, and each play's chances look as deep as its value:
+    # the chances' expected points are the value, at 0 plies and at 1
+    for move in found["moves"]:
+        wins = sum(p for name, p in move["chances"].items() if name.startswith("win"))
+        losses = sum(p for name, p in move["chances"].items() if name.startswith("lose"))
+        assert wins - losses == pytest.approx(move["value"], abs=1e-4), move
     assert found["model"]["file"] == "shipped-backgammon.bin"
     assert len(found["model"]["sha256"]) == 64
 

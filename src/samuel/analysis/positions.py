@@ -29,12 +29,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from samuel.evaluation.outcomes import has_outcomes, outcome_predictions
+from samuel.evaluation.outcomes import has_outcomes
 from samuel.games import descriptors
 from samuel.games import kernels as game_kernels
 from samuel.games.base import GameRules, format_score
 from samuel.games.game import Game
 from samuel.nn.phased import is_phased, phase_networks
+from samuel.nn.shape import OUTCOMES, network_of
 from samuel.players import PlayerSpecError, SearchPlayer, ZeroPlayer, move_seed, quoted
 from samuel.search.alphabeta import MAX_PLY, WIN, WIN_BOUND, Searcher
 from samuel.search.plied import PliedSearcher
@@ -164,16 +165,6 @@ def analyse_position(
     return _searched_moves(game, player, common)
 
 
-def mover_chances(rules: GameRules, params: np.ndarray, states: np.ndarray, movers) -> np.ndarray:
-    """The outcome head's chances of ``states`` (n, state words) for each row's ``movers``
-    side (0 or 1), wins first."""
-    chances = outcome_predictions(rules.number, params, states).astype(np.float64)
-    half = chances.shape[1] // 2
-    flipped = np.asarray(movers) == 1
-    chances[flipped] = np.concatenate([chances[flipped, half:], chances[flipped, :half]], axis=1)
-    return chances
-
-
 _OUTCOME_NETWORKS: dict[int, tuple[weakref.ref, bool]] = {}  # by id, while the array lives
 
 
@@ -191,6 +182,34 @@ def outcome_network(params: np.ndarray) -> bool:
     forget = lambda _: _OUTCOME_NETWORKS.pop(key, None)  # noqa: E731
     _OUTCOME_NETWORKS[key] = (weakref.ref(params, forget), known)
     return known
+
+
+def _shows_chances(player: SearchPlayer) -> bool:
+    """Whether ``player``'s evaluation is a network (or one per phase) with an outcome head."""
+    networks = (game_kernels.EVALUATOR_NETWORK, game_kernels.EVALUATOR_PHASED)
+    return player.evaluator in networks and outcome_network(player.params)
+
+
+def _outcome_width(player: SearchPlayer) -> int:
+    """How many chances the player's outcome head has (each phase's network has as many)."""
+    params = player.params
+    first = phase_networks(params)[0] if is_phased(params) else params
+    return network_of(first).head(OUTCOMES).outputs
+
+
+def _swapped(chances: np.ndarray) -> np.ndarray:
+    """Chances seen by the other side: its wins are these losses."""
+    half = chances.shape[1] // 2
+    return np.concatenate([chances[:, half:], chances[:, :half]], axis=1)
+
+
+def _certain(points: int, width: int) -> np.ndarray:
+    """A finished game's chances to a side that scored ``points`` (negative: lost them)."""
+    half = width // 2
+    found = np.zeros(width)
+    for c in range(min(abs(points), half)):
+        found[c if points > 0 else half + c] = 1.0
+    return found
 
 
 def _named(rules: GameRules, row: np.ndarray, names: tuple[str, ...] | None = None) -> dict:
@@ -215,9 +234,12 @@ def _plays(game: Game, player: SearchPlayer, keep, common: dict) -> PositionAnal
         raise PlayerSpecError(f"{quoted(player.spec)}: its evaluation is not a number here")
     moves = [rules.move_from_code(int(code)) for code in ranked.moves]
     chances = None
-    if player.evaluator == game_kernels.EVALUATOR_NETWORK and outcome_network(player.params):
-        mover = rules.side_to_move(position)
-        chances = mover_chances(rules, player.params, ranked.after, [mover] * len(moves))
+    if _shows_chances(player):
+        # each play's chances as deep as its value looked, the other side's turned to the mover's
+        theirs = plied_searcher(player).chances(
+            ranked.after, player.evaluator, player.params, ranked.plies, _outcome_width(player)
+        )
+        chances = _swapped(theirs)
     names = chance_names(rules)
     ranked_moves = tuple(
         RankedMove(
@@ -257,11 +279,13 @@ def _before_roll(
     if not math.isfinite(value):
         raise PlayerSpecError(f"{quoted(player.spec)}: its evaluation is not a number here")
     chances = decision = None
-    if player.evaluator == game_kernels.EVALUATOR_NETWORK and outcome_network(player.params):
+    if _shows_chances(player):
         if onnx is not None:
             chances = onnx.chances(rules, player.params, state[None, :], mover)[0]
         else:
-            chances = mover_chances(rules, player.params, state[None, :], [mover])[0]
+            chances = plied_searcher(player).chances(
+                state[None, :], player.evaluator, player.params, [plies], _outcome_width(player)
+            )[0]
     part = descriptors()[rules.name].part("analysis")
     if part is None and cube is not None and (cube.value != 1 or cube.away is not None):
         raise AnalysisRefused(f"{rules.title} has no doubling cube")
@@ -292,8 +316,10 @@ def _plays_by_onnx(
     if not np.all(np.isfinite(values)):
         raise PlayerSpecError(f"{quoted(player.spec)}: its evaluation is not a number here")
     chances = None
-    if player.evaluator == game_kernels.EVALUATOR_NETWORK and outcome_network(player.params):
+    if _shows_chances(player):
         chances = onnx.chances(rules, player.params, after, mover)
+        for i in np.flatnonzero(~np.isnan(ended)):  # a play that ends the game: certainties
+            chances[i] = _certain(int(ended[i]), chances.shape[1])
     order = np.argsort(-values, kind="stable")
     names = chance_names(rules)
     moves = tuple(

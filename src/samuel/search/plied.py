@@ -32,6 +32,7 @@ from samuel.evaluation import evaluators
 from samuel.evaluation import kernels as evaluation
 from samuel.games import kernels as games
 from samuel.jit import kernel
+from samuel.nn import network
 from samuel.search.alphabeta import SearchResult, _mix, _random_below
 
 MAX_PLIES = 3  # gnubg's world-class level looks 2 ahead; each ply multiplies the work by ~400
@@ -240,6 +241,82 @@ def _after_plays(game, root, moves, out):
 
 
 @kernel
+def _leaf_chances(game, evaluator, params, state, spare, spare_weights, scratch, active, out):
+    """The side to move's outcome chances of ``state`` (its dice to roll) into ``out`` (wins by
+    at least 1, 2 ... points, then losses): a finished game's as certainties, else the network's
+    outcome head (``evaluator`` a network, or a network per phase)."""
+    half = out.shape[0] // 2
+    side = games.sign(game, state)
+    out[:] = 0.0
+    if games.chance(game, state, spare, spare_weights) == 0:
+        n = games.generate(game, state, spare)
+        result = games.result(game, state, n)
+        if result != games.NOT_OVER:
+            points = result * side
+            for c in range(min(abs(points), half)):
+                out[c if points > 0 else half + c] = 1.0
+            return
+    net = params
+    if evaluator == games.EVALUATOR_PHASED:
+        net = params[evaluation.phase_network_start(game, params, state) :]
+    values = scratch[games.NETWORK_VALUES : games.NETWORK_VALUES + games.MAX_SET_INPUTS]
+    n = games.network_inputs(game, state, active, values)
+    network.forward(net, active, values, n, scratch[games.NETWORK_SCRATCH :])
+    at = games.NETWORK_SCRATCH + network.outcomes(net, scratch[games.NETWORK_SCRATCH :])
+    # the head's view is the first player's, or the other side's where network_sign says so;
+    # the side to move's is that, swapped when it is the second player to move
+    swapped = (games.network_sign(game, state) < 0) != (side < 0)
+    for o in range(2 * half):
+        out[o] = scratch[at + ((o + half) % (2 * half) if swapped else o)]
+
+
+@kernel
+def ply_chances(game, evaluator, params, state, plies, work, scratch, active, out) -> int:
+    """The side to move's outcome chances of ``state`` (its dice to roll) at ``plies``, into
+    ``out``: as :func:`ply_value` looks ahead (each roll's play chosen by its 0-ply value), the
+    chances of the chosen plays' positions averaged over the rolls, each at ``plies - 1``."""
+    outcomes, weights, moves, spare, spare_weights, rolled, child, chosen = work
+    level = MAX_PLIES - plies
+    count = 0
+    if plies > 0:
+        count = games.chance(game, state, outcomes[level], weights[level])
+    if count == 0:
+        _leaf_chances(
+            game, evaluator, params, state, spare[level], spare_weights[level], scratch, active, out
+        )
+        return 0
+    counters = np.zeros(1, dtype=np.int64)
+    half = out.shape[0] // 2
+    theirs = np.empty(out.shape[0], dtype=np.float64)
+    out[:] = 0.0
+    for i in range(count):
+        games.play(game, state, outcomes[level, i], rolled[level])
+        n = games.generate(game, rolled[level], moves[level])
+        best = LOSS
+        for j in range(n):
+            games.play(game, rolled[level], moves[level, j], child[level])
+            value = -_static(
+                game,
+                evaluator,
+                params,
+                child[level],
+                spare[level],
+                spare_weights[level],
+                scratch,
+                active,
+                counters,
+            )
+            if value > best:
+                best = value
+                chosen[level, :] = child[level]
+        below = chosen[level]
+        ply_chances(game, evaluator, params, below, plies - 1, work, scratch, active, theirs)
+        for o in range(2 * half):  # the other side's chances, seen by this side
+            out[o] += weights[level, i] * theirs[(o + half) % (2 * half)]
+    return 0
+
+
+@kernel
 def _plays_of(game, root, moves, after, ended):
     """The plays of ``root`` (its dice rolled), the position each leaves, and for a play that
     ends the game its points to the side that played it (``ended``; NaN for the others);
@@ -358,6 +435,34 @@ class PliedSearcher:
                 counters,
             )
         )
+
+    def chances(
+        self,
+        states: np.ndarray,
+        evaluator: int,
+        params: np.ndarray,
+        plies: np.ndarray,
+        outcomes: int,
+    ) -> np.ndarray:
+        """The outcome chances of each of ``states`` (its dice to roll), its side to move's, at
+        its own ``plies`` (``outcomes`` of them: the network's outcome head's width)."""
+        checked, scratch = self._prepared(evaluator, params)
+        found = np.zeros((len(states), outcomes), dtype=np.float64)
+        for i in range(len(states)):
+            if not 0 <= plies[i] <= MAX_PLIES:
+                raise CommandError(f"plies must be between 0 and {MAX_PLIES}, not {plies[i]}")
+            ply_chances(
+                self.game,
+                evaluator,
+                checked,
+                states[i],
+                int(plies[i]),
+                self.work,
+                scratch,
+                self.active,
+                found[i],
+            )
+        return found
 
     def plays(self, root: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every play of ``root`` (its dice rolled, the game not over), unvalued: their codes,
