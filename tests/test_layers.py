@@ -78,6 +78,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "samuel.pipeline.commands",
             "samuel.cluster",
             "samuel.web",
+            "samuel.games.*.web",  # what the page needs of a game: backgammon's cube's end too
         ),
     ),
     ("command line", ("samuel.cli",)),

@@ -406,3 +406,139 @@ def test_draughts_a_capture_by_its_landing_squares_the_chooser_undo_and_flip(
     box = page.locator("#board").bounding_box()
     assert 300 < box["width"] <= 390  # the board fills a phone's width
     screenshot(page, tmp_path / "web-draughts-phone.png")
+
+
+# ---------------------------------------------------------------- the games with dice
+
+BACKGAMMON_SEED = 16  # with these dice X, clicking its first legal play each turn, hits,
+# enters from the bar and bears off, and the network doubles it (tests/test_web_dice.py's search)
+SIX_BLOCK = "24x5,17x2,16x2,15x2,14x2,13x2/24x15 w 6-1"  # White holds Black's 1-5: 24/18 is
+# refused by the six-block rule, and after 24/23 a second checker off the head by the head rule
+
+
+@pytest.fixture(scope="module")
+def backgammon_url():
+    yield from serve("backgammon")
+
+
+@pytest.fixture(scope="module")
+def nardy_url():
+    yield from serve("nardy")
+
+
+def resume_game(page: Page, body: dict) -> dict:
+    """Start a game through the API (a seed the page does not ask for) and open it."""
+    state = page.evaluate(
+        "async (body) => (await fetch('/api/games', {method: 'POST', headers: "
+        "{'Content-Type': 'application/json'}, body: JSON.stringify(body)})).json()",
+        body,
+    )
+    page.evaluate("(id) => localStorage.setItem('samuel.game', id)", state["id"])
+    page.reload()
+    page.wait_for_function("(id) => app.game && app.game.id === id", arg=state["id"])
+    wait_for_turn(page)
+    return state
+
+
+def play_dice_turn(page: Page, double: bool = False) -> None:
+    """Answer the cube if asked (double if ``double``, else roll; take a double), else click the
+    first legal play's steps, each its checker then its point; then wait for the engine."""
+    ply = int(page.get_attribute("body", "data-ply"))
+    state = game_state(page)
+    cube = state["cube"]
+    if cube and cube["decision"]:
+        button = "#take" if cube["decision"] == "take" else "#double" if double else "#roll"
+        page.click(button)
+        page.wait_for_function(
+            "(ply) => Number(document.body.dataset.ply) > ply || "
+            "(app.game.cube && app.game.cube.decision === null) || "
+            "document.body.dataset.status === 'over'",
+            arg=ply,
+        )
+        wait_for_turn(page)
+        return
+    play = state["legal_move_paths"][0]
+    if not play["steps"]:
+        page.click("#no-play")
+    for step in play["steps"]:
+        page.click(f'[data-point="{step["from"]}"]')
+        page.click(f'[data-point="{step["to"]}"]')
+        if page.get_attribute("body", "data-status") != "your-turn":
+            break  # the steps so far made the play: it is on its way
+    wait_for_ply_after(page, ply)
+
+
+def shot(folder: Path) -> bool:
+    return (folder / "web-backgammon.png").exists()
+
+
+def test_backgammon_a_whole_game_by_clicking_against_the_engine(browser, backgammon_url, tmp_path):
+    page = next(open_page(browser, backgammon_url))
+    assert page.title() == "Samuel · Backgammon"
+    assert page.locator(".point").count() == 28  # 24 points, two bars, two trays
+    resume_game(page, {"players": {"x": "human", "o": "net:ply=0"}, "seed": BACKGAMMON_SEED})
+    state = game_state(page)  # no double before the first move: the dice are thrown at once
+    assert state["cube"]["decision"] is None and state["dice"] is not None
+    expect(page.locator(".die")).to_have_count(2 if state["dice"][0] != state["dice"][1] else 4)
+    turns = 0
+    for _ in range(MOST_CLICKS):
+        if page.get_attribute("body", "data-status") == "over":
+            break
+        state = game_state(page)
+        if turns >= 12 and len(state["legal_moves"]) > 3 and not shot(tmp_path):
+            # the analysis panel ranks this roll's plays: one click made, the screenshot taken
+            ranked = page.locator(f'#ranked[data-position="{state["position"]}"] li')
+            expect(ranked).to_have_count(min(8, len(state["legal_moves"])))
+            first = state["legal_move_paths"][0]["steps"][0]
+            page.click(f'[data-point="{first["from"]}"]')
+            screenshot(page, tmp_path / "web-backgammon.png")
+            page.click(f'[data-point="{first["from"]}"]')  # put it down again
+        play_dice_turn(page)
+        turns += 1
+    state = game_state(page)
+    assert state["outcome"] is not None, "the game did not end"
+    mine = [m["move"] for m in state["moves"] if m["side"] == "x" and not m["roll"]]
+    assert any("*" in move for move in mine), "X hit no blot"
+    assert any(move.startswith("bar/") for move in mine), "X entered no checker from the bar"
+    assert any("/off" in move for move in mine), "X bore off no checker"
+    actions = [(a["side"], a["action"]) for a in state["cube"]["actions"]]
+    assert ("o", "double") in actions and ("x", "take") in actions  # the page asked X
+    outcome = state["outcome"]
+    assert outcome["points"] % state["cube"]["value"] == 0
+    assert page.inner_text("#status") == f"Game over. {outcome['message']}"
+    assert f"({outcome['points']} points)" in outcome["message"]
+    assert (tmp_path / "web-backgammon.png").stat().st_size > 10_000
+
+
+def test_nardy_a_whole_game_with_its_head_and_six_block_rules_explained(
+    browser, nardy_url, tmp_path
+):
+    page = next(open_page(browser, nardy_url))
+    assert page.title() == "Samuel · Long nardy"
+    assert page.locator(".point").count() == 26  # 24 points and two trays: no bar
+    page.select_option("#opponent", "net:ply=0")
+    page.fill("#position", SIX_BLOCK)
+    page.click("#setup-form button")
+    page.wait_for_function("() => app.game && app.game.start.startsWith('24x5,17x2')")
+    wait_for_turn(page)
+    page.click('[data-point="24"]')
+    page.click('[data-point="18"]')  # a sixth point in a row, and no Black checker past them
+    expect(page.locator("#message")).to_contain_text("The six-block rule")
+    page.click('[data-point="24"]')
+    page.click('[data-point="23"]')  # a step of the play: kept while the die left is played
+    assert page.evaluate("() => app.partial.length") == 1
+    page.click('[data-point="24"]')  # a second checker off the head
+    expect(page.locator("#message")).to_contain_text("The head rule")
+    screenshot(page, tmp_path / "web-nardy.png")
+    page.click('[data-point="17"]')
+    page.click('[data-point="11"]')  # the 6 left: the play 24/23 17/11
+    wait_for_ply_after(page, 0)
+    assert game_state(page)["moves"][0]["move"] == "24/23 17/11"
+    for _ in range(MOST_CLICKS):
+        if page.get_attribute("body", "data-status") == "over":
+            break
+        play_dice_turn(page)
+    state = game_state(page)
+    assert state["outcome"] is not None and state["outcome"]["points"] in (1, 2, 3)
+    assert page.inner_text("#status") == f"Game over. {state['outcome']['message']}"
+    assert (tmp_path / "web-nardy.png").stat().st_size > 10_000

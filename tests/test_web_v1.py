@@ -53,11 +53,20 @@ def refused(answer, status: int, phrase: str) -> None:
 # ------------------------------------------------------------------ the games with dice
 
 
-def test_a_game_the_page_does_not_draw_is_served_by_the_api(backgammon):
-    page = backgammon.get("/")
-    assert page.status_code == 200 and "/v1/analyse" in page.text
+def test_a_game_the_page_does_not_draw_is_served_by_the_api(monkeypatch):
+    import samuel.web.app
+
+    monkeypatch.setattr(samuel.web.app, "page_game", lambda game: None)  # as a game with no web
+    with TestClient(app_for("backgammon")) as client:
+        page = client.get("/")
+        assert page.status_code == 200 and "/v1/analyse" in page.text
+        assert not client.get("/v1/game").json()["page"]
+        assert "/api/games" not in client.get("/openapi.json").json()["paths"]
+
+
+def test_the_dice_games_have_the_page_and_the_api(backgammon):
     info = backgammon.get("/v1/game").json()
-    assert info["dice"] and info["cube"] and not info["page"]
+    assert info["dice"] and info["cube"] and info["page"]
     assert info["chances"] == [
         "win",
         "win_gammon",
@@ -69,7 +78,8 @@ def test_a_game_the_page_does_not_draw_is_served_by_the_api(backgammon):
     paths = backgammon.get("/openapi.json").json()["paths"]
     for path in ("/v1/game", "/v1/players", "/v1/model", "/v1/analyse", "/v1/analyse-record"):
         assert path in paths
-    assert "/api/games" not in paths  # the page's API plays games the page draws
+    for path in ("/api/games", "/api/games/{game_id}/cube", "/api/games/{game_id}/why-not"):
+        assert path in paths  # the page's API, with the dice games' own
 
 
 @pytest.mark.parametrize("ply", [0, 1])
@@ -332,7 +342,7 @@ def test_a_bad_keys_file_is_refused_in_a_line(tmp_path, text, phrase):
 
 
 def test_samuel_serve_answers_the_api_for_backgammon_with_keys(tmp_path):
-    """The real command, in its own process: the game the page does not draw, keys needed."""
+    """The real command, in its own process: backgammon's page and API, keys for /v1."""
     import socket
     import subprocess
     import sys
@@ -350,7 +360,7 @@ def test_samuel_serve_answers_the_api_for_backgammon_with_keys(tmp_path):
     server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert "open http://127.0.0.1" in server.stdout.readline()
-        assert "answers /v1" in server.stdout.readline()
+        assert "The /v1 API needs one of the 1 keys" in server.stdout.readline()
         url = f"http://127.0.0.1:{port}/v1/analyse"
         body, key = {"position": BACKGAMMON_ROLLED}, {"X-API-Key": "operator-key-0123456789"}
         for _ in range(600):  # the server warms its search up before it answers

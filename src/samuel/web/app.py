@@ -1,5 +1,6 @@
-"""The web server: one page (``static/``) and a JSON API to play and analyse one game, Tigers &
-Sheep or English draughts (``samuel serve --game``), in that game's words.
+"""The web server: one page (``static/``) and a JSON API to play and analyse one game, any game
+with a web part (``samuel serve --game``: Tigers & Sheep, draughts, backgammon, long nardy), in
+that game's words.
 
 :func:`create_app` builds the FastAPI application; ``samuel serve`` runs it with uvicorn. The
 API is described by its OpenAPI schema (``/openapi.json``; no ``/docs`` page, which would load
@@ -69,6 +70,7 @@ from samuel.web.games import (
     analyse,
     check_player,
     check_sides,
+    choose_cube_answer,
     choose_engine_move,
     copy_game,
     parse_start,
@@ -372,6 +374,24 @@ def _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_
 
     info = web.info()
 
+    async def settled(session, status_code: int = 200) -> Response:
+        """The game's state once the server has done its part of a game with dice: the engines'
+        cube decisions (in the search queue: they read the network), then the dice thrown when
+        due (web/dice.py). A person's decision waits for the person."""
+        while (question := session.cube_question()) is not None:
+            if session.is_human(question.side) or session.thinking:
+                break
+            async with session.lock:  # the game cannot change while the engine decides
+                side = rules.sides[question.side]
+                spec, seed = session.players[side], session.seed_for(side)
+                yes = await searches.run(
+                    choose_cube_answer, session.game, spec, seed, pool, session.cube, question,
+                    quick=True,
+                )  # fmt: skip
+                session.answer_cube(question, yes)
+        session.roll_if_due()
+        return _json(session.state(), status_code=status_code)
+
     @app.get("/api/game", response_model=schemas.GameInfo, tags=["game"])
     async def game_info() -> Response:
         """The game this server plays: its title, sides, squares, notation, and how its scores
@@ -401,8 +421,9 @@ def _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_
         for spec in specs.values():
             await reading_files(check_player, spec, weights, tablebase_path, rules)
         client = http.client.host if http.client else ""
-        session = store.create(specs, start, request.ply_cap, request.seed, client=client)
-        return _json(session.state(), status_code=201)
+        ply_cap = request.ply_cap if "ply_cap" in request.model_fields_set else web.ply_cap
+        session = store.create(specs, start, ply_cap, request.seed, client=client)
+        return await settled(session, status_code=201)
 
     @app.get(
         "/api/games/{game_id}",
@@ -433,7 +454,7 @@ def _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_
         way the game is unchanged."""
         session = store.get(game_id)
         session.play(request.move)
-        return _json(session.state())
+        return await settled(session)
 
     @app.post(
         "/api/games/{game_id}/engine-move",
@@ -461,7 +482,7 @@ def _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_
             )
             session.game.play(move)
             session.searches.append(search)
-        return _json(session.state())
+        return await settled(session)
 
     @app.post(
         "/api/games/{game_id}/undo",
@@ -473,7 +494,10 @@ def _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_
         """Take back the last `plies` moves (1 by default)."""
         session = store.get(game_id)
         session.undo(request.plies if request else 1)
-        return _json(session.state())
+        return await settled(session)
+
+    if web.dice:
+        _add_dice(app, web, store, settled)
 
     @app.get(
         "/api/games/{game_id}/record",
@@ -510,6 +534,43 @@ def _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_
             analyse, game, request.player, depth, request.time, request.seed, pool, quick=quick
         )
         return _json(analysis)
+
+
+def _add_dice(app, web, store, settled) -> None:
+    """The routes only a game with dice has: the cube (refused for a game without one) and
+    why a click is refused."""
+
+    @app.post(
+        "/api/games/{game_id}/cube",
+        response_model=schemas.GameState,
+        responses=ERRORS,
+        tags=["games"],
+    )
+    async def cube(game_id: str, request: schemas.CubeRequest) -> Response:
+        """A person's cube action (backgammon). Before your throw (`cube.decision` is
+        `double`): `double` (the engine takes or passes at once) or `roll`; doubled (`take`):
+        `take` or `pass` (a pass ends the game). The server then throws the dice."""
+        session = store.get(game_id)
+        session.cube_action(request.action)
+        return await settled(session)
+
+    @app.post(
+        "/api/games/{game_id}/why-not",
+        response_model=schemas.WhyNot,
+        responses=ERRORS,
+        tags=["games"],
+    )
+    async def why_not(game_id: str, request: schemas.WhyNotRequest) -> Response:
+        """Why a person's click is refused, in a sentence, from the game's legal plays: the
+        checker on `from` moved (to `to`, or by any die left) after the `steps` clicked so far
+        this turn (the board's squares, as `legal_move_paths` name them)."""
+        session = store.get(game_id)
+        game = session.game
+        if session.outcome is not None or not game.legal_moves():
+            raise RequestRefused("there is no play to make now")
+        done = [(step.from_, step.to) for step in request.steps]
+        reason = web.why_not(game.position, done, request.from_, request.to)
+        return _json(schemas.WhyNot(reason=reason))
 
 
 def is_quick(spec: str, depth: int | None = None, seconds: float | None = None) -> bool:

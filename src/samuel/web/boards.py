@@ -23,6 +23,11 @@ functions: the games sit below the server, so it imports nothing of it), which
 - and where the game needs them, ``parse_move(position, text)`` (a move read against the
   position, for short forms), ``extra_fields(position)`` (fields of the game state only this
   game has) and ``win_reason(outcome, side_phrases)`` (a win's reason in words).
+
+A game with dice (its start is a chance node) also has ``PLY_CAP`` (a new game's default: its
+turns are a roll and a play) and ``why_not(position, done, origin, target)`` (why a step a person
+clicks is refused, in words); its ``move_path(move, position)`` reads the position the move is
+played in (whose numbering its steps are in), and a move's path lists its ``steps``.
 """
 
 from __future__ import annotations
@@ -72,6 +77,9 @@ class WebGame:
     evaluation_scale: float  # the score the page's bar shows as about three quarters full
     script: Path  # the page's drawing of the board (JavaScript, served as /game/drawing.js)
     style: Path  # and its look (CSS, served as /game/drawing.css)
+    dice: bool = False  # the game throws dice: the server throws them (web/dice.py)
+    cube: ModuleType | None = None  # the game's cube_game part: the page's games use the cube
+    ply_cap: int = 200  # a new game's, unless asked: a game that long is a draw
 
     @classmethod
     def of(cls, rules: GameRules, part: ModuleType) -> WebGame:
@@ -84,7 +92,15 @@ class WebGame:
                 f"{', '.join(lacking)}"
             )
         data = {name.lower(): getattr(part, name) for name in PART_DATA}
-        return cls(rules=rules, part=part, **data)
+        dice = bool(rules.chance_outcomes(rules.initial_position()))
+        if dice and not hasattr(part, "why_not"):
+            raise UnsupportedGameError(
+                f"the web app cannot show {rules.title}: its web part ({part.__name__}) has no "
+                "why_not, which a game with dice needs"
+            )
+        cube = descriptors()[rules.name].part("cube_game") if dice else None
+        ply_cap = getattr(part, "PLY_CAP", cls.ply_cap)
+        return cls(rules=rules, part=part, dice=dice, cube=cube, ply_cap=ply_cap, **data)
 
     @property
     def name(self) -> str:
@@ -99,9 +115,16 @@ class WebGame:
         """The pieces on the board, by square in the game's order."""
         return [schemas.Piece(**piece) for piece in self.part.board(position)]
 
-    def move_path(self, move) -> schemas.MovePath:
-        """The move's notation and the squares it starts from, passes and takes."""
+    def move_path(self, move, position=None) -> schemas.MovePath:
+        """The move's notation and the squares it starts from, passes and takes (with dice,
+        its steps: ``position`` is the one it is played in)."""
+        if self.dice:
+            return schemas.MovePath(**self.part.move_path(move, position))
         return schemas.MovePath(**self.part.move_path(move))
+
+    def why_not(self, position, done: list[tuple[str, str]], origin: str, target: str | None):
+        """Why a person's step from ``origin`` (to ``target``) after ``done`` is refused."""
+        return self.part.why_not(position, done, origin, target)
 
     def parse_move(self, position, text: str):
         """A move in notation, read against ``position`` where the game allows short forms;
@@ -115,12 +138,14 @@ class WebGame:
         fields = getattr(self.part, "extra_fields", None)
         return {} if fields is None else fields(position)
 
-    def outcome_message(self, outcome: Outcome) -> str:
-        """A finished game's end in a sentence: "The tigers win: enough sheep captured."."""
+    def outcome_message(self, outcome: Outcome, points: int | None = None) -> str:
+        """A finished game's end in a sentence: "The tigers win: enough sheep captured.";
+        a game played for ``points`` says them: "X wins: O passed the double (2 points)."."""
         reason = outcome.termination.value
         if outcome.winner is None:
             return f"A draw: {reason}."
-        return f"{self.win_messages[outcome.winner]}: {self.win_reason(outcome)}."
+        worth = "" if points is None else f" ({points} point{'s' * (points != 1)})"
+        return f"{self.win_messages[outcome.winner]}: {self.win_reason(outcome)}{worth}."
 
     def win_reason(self, outcome: Outcome) -> str:
         reason = getattr(self.part, "win_reason", None)
@@ -148,6 +173,9 @@ class WebGame:
             score_unit=self.score_unit,
             evaluation_scale=self.evaluation_scale,
             record_suffix=self.record_suffix,
+            dice=self.dice,
+            cube=self.cube is not None,
+            ply_cap=self.ply_cap,
         )
 
 

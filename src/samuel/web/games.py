@@ -35,6 +35,7 @@ from samuel.search.describe import score_view
 from samuel.search.puct import PuctResult
 from samuel.web import schemas
 from samuel.web.boards import WebGame, default_web
+from samuel.web.dice import CubeQuestion, MoneyCube, decide_cube, dice_for
 from samuel.web.specs import default_rules, player_for
 
 
@@ -117,16 +118,19 @@ def describe_search(
     )
 
 
-def describe_outcome(outcome: Outcome, web: WebGame | None = None) -> schemas.Outcome:
+def describe_outcome(
+    outcome: Outcome, web: WebGame | None = None, points: int | None = None
+) -> schemas.Outcome:
     """A finished game's end as data and in a sentence, in the game's words (``web``'s, the
-    default game's by default)."""
+    default game's by default); a game with dice says the ``points`` it is worth."""
     web = default_web() if web is None else web
     winner = None if outcome.winner is None else web.rules.sides[outcome.winner]
     return schemas.Outcome(
         winner=winner,
         result=outcome.result,
         reason=outcome.termination.value,
-        message=web.outcome_message(outcome),
+        message=web.outcome_message(outcome, points if outcome.winner is not None else None),
+        points=points,
     )
 
 
@@ -151,10 +155,98 @@ class GameSession:
     tablebase: object | None = None  # a games.tigers.tablebase.probe.Tablebase: the true value
     client: str = ""  # the remote address that created it
     web: WebGame = field(default_factory=default_web)  # the game as the page shows it
+    cube: MoneyCube | None = None  # backgammon's doubling cube (web/dice.py)
 
     @property
     def thinking(self) -> bool:
         return self.lock.locked()
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended: by its position, or by a double passed."""
+        if self.game.outcome is not None:
+            return self.game.outcome
+        return None if self.cube is None else self.cube.outcome()
+
+    def points(self) -> int | None:
+        """A finished game with dice: what it is worth (the cube's value times its kind)."""
+        outcome = self.outcome
+        if outcome is None or not self.web.dice or outcome.winner is None:
+            return None
+        return outcome.points if self.cube is None else self.cube.points(outcome)
+
+    def is_human(self, side: int) -> bool:
+        return PlayerSpec.parse(self.players[self.web.rules.sides[side]]).name == "human"
+
+    def cube_question(self) -> CubeQuestion | None:
+        """What the cube waits for now, before the throw: a double, or its answer."""
+        if self.cube is None or self.outcome is not None or not self.game.chance_outcomes():
+            return None
+        game = self.game
+        if game.ply == 0 and game.start == game.rules.initial_position():
+            return None  # the opening throw decides who moves first: nobody may double before
+        return self.cube.question(game.ply, game.rules.side_to_move(game.position))
+
+    def roll_if_due(self) -> bool:
+        """Throw the dice if the game is at a chance node and nobody's cube decision waits;
+        whether they were thrown. The same seed and ply, the same dice."""
+        if not self.web.dice or self.outcome is not None or not self.game.chance_outcomes():
+            return False
+        if self.cube_question() is not None:
+            return False
+        self.game.roll(dice_for(self.seed, self.game.ply))
+        self.searches.append(None)
+        return True
+
+    def answer_cube(self, question: CubeQuestion, yes: bool) -> None:
+        """``question`` answered (by a person's action or an engine's decision)."""
+        self.cube.answer(question, yes, self.game.ply)
+
+    def cube_action(self, action: str) -> None:
+        """A person's cube action: ``roll`` or ``double`` before the throw, ``take`` or
+        ``pass`` a double offered; refused (and nothing changes) when it is not theirs now."""
+        if self.thinking:
+            raise GameBusy("the engine is thinking for this game; act after its move")
+        if self.cube is None:
+            raise RequestRefused(f"{self.web.rules.title} has no doubling cube")
+        if self.outcome is not None:
+            raise RequestRefused(f"the game is over ({self.outcome.termination.value})")
+        question = self.cube_question()
+        sides = self.web.rules.sides
+        if question is not None and not self.is_human(question.side):
+            raise RequestRefused(f"{self.who(sides[question.side])} is an engine here")
+        wanted = {"roll": "double", "double": "double", "take": "take", "pass": "take"}[action]
+        if question is None or question.kind != wanted:
+            if wanted == "take":
+                raise RequestRefused(f"there is no double to {action}: nobody has doubled")
+            if question is not None:  # a double waits for its answer
+                raise RequestRefused(
+                    f"{self.who(sides[question.side])} must take or pass the double first"
+                )
+            if not self.game.chance_outcomes():
+                raise RequestRefused(f"the dice are already thrown: {action} before the throw")
+            owner = self.cube.owner
+            whose = "centred" if owner is None else f"{self.who(sides[owner])}'s"
+            raise RequestRefused(
+                f"{self.who(self.side_to_move)} may not double: the cube is {whose}"
+            )
+        self.answer_cube(question, action in ("double", "take"))
+
+    def check_decision(self, what: str) -> None:
+        """Refuse ``what`` (a move, an engine move) while a cube decision waits or a double
+        was passed."""
+        if self.cube is None:
+            return
+        if self.cube.passed is not None:
+            raise RequestRefused(f"the game is over ({self.outcome.termination.value}): no {what}")
+        question = self.cube_question()
+        if question is not None:
+            sides = self.web.rules.sides
+            ask = "take or pass the double" if question.kind == "take" else "double or roll"
+            raise RequestRefused(
+                f"{self.who(sides[question.side])} must {ask} first (POST /api/games/"
+                f"{self.id}/cube)"
+            )
 
     @property
     def side_to_move(self) -> str:
@@ -175,7 +267,10 @@ class GameSession:
             raise GameBusy(
                 f"the engine is thinking for {self.who(self.side_to_move)}; wait for its move"
             )
+        self.check_decision("move")
         move = self.web.parse_move(self.game.position, text)
+        if self.game.chance_outcomes():
+            raise RequestRefused("the server throws the dice: there is nothing to play yet")
         self.game.play(move)
         self.searches.append(None)
 
@@ -188,13 +283,18 @@ class GameSession:
         for _ in range(plies):
             self.game.undo()
             self.searches.pop()
+        if self.cube is not None:
+            self.cube.take_back_to(self.game.ply)
 
     def engine_spec(self, override: str | None) -> str:
         """The spec of the engine to move now: ``override``, or the side to move's player."""
-        if self.game.outcome is not None:
+        if self.outcome is not None:
             raise RequestRefused(
-                f"the game is over ({self.game.outcome.termination.value}): there is no move"
+                f"the game is over ({self.outcome.termination.value}): there is no move"
             )
+        self.check_decision("move")
+        if self.game.chance_outcomes():
+            raise RequestRefused("the dice are still to be thrown: there is nothing to play")
         spec = override if override is not None else self.players[self.side_to_move]
         if override is None and PlayerSpec.parse(spec).name == "human":
             who = self.who(self.side_to_move)
@@ -209,11 +309,19 @@ class GameSession:
         game, position, web = self.game, self.game.position, self.web
         rules, sides = game.rules, web.rules.sides
         moves = []
+        last_move = None
         for i, (move, search) in enumerate(zip(game.moves, self.searches, strict=True)):
             side = sides[rules.side_to_move(game.positions[i])]
             notation = rules.format_move(move)
-            moves.append(schemas.PlayedMove(ply=i + 1, side=side, move=notation, search=search))
-        legal = [web.move_path(move) for move in game.legal_moves()]
+            roll = bool(rules.chance_outcomes(game.positions[i])) if web.dice else None
+            moves.append(
+                schemas.PlayedMove(ply=i + 1, side=side, move=notation, search=search, roll=roll)
+            )
+            if not roll:
+                last_move = (move, game.positions[i])
+        finished = self.outcome is not None
+        legal = [] if finished else [web.move_path(m, position) for m in game.legal_moves()]
+        dice = getattr(position, "dice", None) if web.dice else None
         return schemas.GameState(
             id=self.id,
             game=web.name,
@@ -226,14 +334,38 @@ class GameSession:
             moves=moves,
             legal_moves=[path.move for path in legal],
             legal_move_paths=legal,
-            last_move=web.move_path(game.moves[-1]) if game.moves else None,
+            last_move=None if last_move is None else web.move_path(*last_move),
             players=dict(self.players),
             ply_cap=game.ply_cap,
             seed=self.seed,
-            outcome=None if game.outcome is None else describe_outcome(game.outcome, web),
+            outcome=None if not finished else describe_outcome(self.outcome, web, self.points()),
             thinking=self.thinking,
             record=f"/api/games/{self.id}/record",
             true_value=self.true_value(),
+            dice=None if dice is None else [dice.high, dice.low],
+            cube=self.cube_view(),
+        )
+
+    def cube_view(self) -> schemas.CubeView | None:
+        cube = self.cube
+        if cube is None:
+            return None
+        sides = self.web.rules.sides
+        question = self.cube_question()
+        asked = question is not None and self.is_human(question.side)
+        return schemas.CubeView(
+            value=cube.value,
+            owner=None if cube.owner is None else sides[cube.owner],
+            offered_by=None if cube.offered_by is None else sides[cube.offered_by],
+            decision=question.kind if asked else None,
+            decider=sides[question.side] if asked else None,
+            jacoby=cube.jacoby,
+            actions=[
+                schemas.CubeActionView(
+                    ply=a.ply, side=sides[a.side], action=a.action, value=a.value
+                )
+                for a in cube.actions
+            ],
         )
 
     def true_value(self) -> schemas.TrueValue | None:
@@ -345,6 +477,15 @@ def choose_engine_move(
     return move, search
 
 
+def choose_cube_answer(
+    game: Game, spec: str, seed: int, pool: PlayerPool, cube: MoneyCube, question: CubeQuestion
+) -> bool:
+    """An engine's cube decision (``question``: does it double, does it take). Runs in a worker
+    thread: it reads the game, never changes it."""
+    with pool.lend(spec, seed, rules=game.rules) as player:
+        return decide_cube(player, game, cube, question)
+
+
 def analyse(
     game: Game,
     spec: str,
@@ -429,6 +570,7 @@ class GameStore:
             tablebase=self.tablebase,
             client=client,
             web=self.web,
+            cube=None if self.web.cube is None else MoneyCube(self.web.cube),
         )
         own = [key for key, game in self._games.items() if game.client == client]
         for game_id_to_drop in own[: max(0, len(own) + 1 - self.per_client)]:
@@ -473,6 +615,7 @@ __all__ = [
     "analyse",
     "check_player",
     "check_sides",
+    "choose_cube_answer",
     "choose_engine_move",
     "copy_game",
     "describe_outcome",

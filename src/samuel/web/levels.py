@@ -58,6 +58,31 @@ SPIEL_LEVELS = (
 )
 
 
+# A game with dice searches by expectimax over the rolls: a network at 0-ply (its evaluation
+# of each play) answers at once, 1-ply (every reply roll) in about a second; classic's depth 2
+# is its 1-ply. They are n-ply levels of their own, so the page adds no depth (engine None).
+DICE_LEVELS = (
+    ("net:ply=0", "The shipped network, 0-ply", "Network"),
+    ("net:ply=1", "The shipped network, 1-ply", "Network"),
+    ("classic:depth=2", "Classic, 1-ply", "Classic"),
+)
+
+
+def _dice_players(weights_dir: Path | None, rules: GameRules) -> schemas.PlayerList:
+    levels = [
+        schemas.PlayerLevel(spec=spec, label=label, group=group, engine=None)
+        for spec, label, group in DICE_LEVELS
+        if _accepted(spec, weights_dir, rules)
+    ]
+    other = [schemas.PlayerLevel(spec="random", label="Random moves", group="Other", engine=None)]
+    networks = [level.spec for level in levels if level.group == "Network"]
+    return schemas.PlayerList(
+        players=[*levels, *other],
+        default=networks[0] if networks else "random",
+        strongest=networks[-1] if networks else "random",
+    )
+
+
 def _accepted(spec: str, weights_dir: Path | None, rules: GameRules) -> bool:
     try:
         player_for(spec, weights_dir, rules=rules)
@@ -70,6 +95,8 @@ def offered_players(weights_dir: Path | None, rules: GameRules | None = None) ->
     """Every player the page can offer now for ``rules``' game (the default game's by default),
     in the order it lists them."""
     rules = default_rules() if rules is None else rules
+    if rules.chance_outcomes(rules.initial_position()):  # a game with dice: its n-ply levels
+        return _dice_players(weights_dir, rules)
     networks: list[schemas.PlayerLevel] = []
     for spec, label in SHIPPED_NETWORKS:
         if _accepted(spec, weights_dir, rules):

@@ -9,9 +9,9 @@ forced result is also said in words ("tigers win in 3 plies", "Black wins in 5 p
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from samuel.games import descriptors
 
@@ -28,6 +28,7 @@ MAX_POSITION_CHARS = 128
 MAX_MOVE_CHARS = 40
 MAX_SPEC_CHARS = 300
 MAX_ID_CHARS = 64  # game ids are 12 characters
+MAX_SQUARE_CHARS = 12  # the longest square's name is "off-white"
 
 # The schema's examples name registered games (by their descriptors, so no game is named here):
 # the first, whose first side an engine plays, and the second, where there is one.
@@ -36,6 +37,14 @@ _FIRST, _SECOND = _GAMES[0], _GAMES[min(1, len(_GAMES) - 1)]
 
 
 Spec = Annotated[str, Field(max_length=MAX_SPEC_CHARS)]
+
+
+def _absent(value) -> bool:
+    """A field only some games have is left out of the others' answers (their bodies stay as
+    they were), not sent as null."""
+    return value is None
+
+
 # A player spec for each side, by the game's side names: ``human`` for a person, or an engine
 # (``GET /api/players`` lists the offered levels; any spec ``samuel match`` takes works).
 Players = dict[Side, Spec]
@@ -79,6 +88,48 @@ class MoveRequest(BaseModel):
         "capture goes from 15 to 31)",
         examples=["c3"],
     )
+
+
+class CubeRequest(BaseModel):
+    """``POST /api/games/{id}/cube``: a person's cube action (backgammon)."""
+
+    action: Literal["roll", "double", "take", "pass"] = Field(
+        description="before your roll: 'double' or 'roll' (no double); doubled: 'take' or 'pass'",
+        examples=["double"],
+    )
+
+
+class StepSquares(BaseModel):
+    """A checker's step on the board's squares."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    from_: str = Field(alias="from", max_length=MAX_SQUARE_CHARS, examples=["13"])
+    to: str = Field(max_length=MAX_SQUARE_CHARS, examples=["8"])
+
+
+class WhyNotRequest(BaseModel):
+    """``POST /api/games/{id}/why-not``: why a person's click is refused (a game with dice)."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    steps: list[StepSquares] = Field(
+        default_factory=list, max_length=4, description="the steps clicked so far this turn"
+    )
+    from_: str = Field(
+        alias="from", max_length=MAX_SQUARE_CHARS, description="the square of the checker clicked"
+    )
+    to: str | None = Field(
+        None,
+        max_length=MAX_SQUARE_CHARS,
+        description="the square clicked to move it to; null: why it cannot move at all",
+    )
+
+
+class WhyNot(BaseModel):
+    """Why a click is refused, in a sentence."""
+
+    reason: str = Field(examples=["The head rule: one checker may leave the head ..."])
 
 
 class EngineMoveRequest(BaseModel):
@@ -181,6 +232,12 @@ class Outcome(BaseModel):
     message: str = Field(
         examples=["The tigers win: enough sheep captured.", "White wins: Black has no legal move."]
     )
+    points: int | None = Field(
+        None,
+        exclude_if=_absent,
+        description="a game with dice: what the win is worth (backgammon: the cube's value "
+        "times 1, a gammon 2 or a backgammon 3; long nardy: a win 1, a mars 2, a koks 3)",
+    )
 
 
 class PlayedMove(BaseModel):
@@ -190,6 +247,9 @@ class PlayedMove(BaseModel):
     side: Side
     move: str
     search: Search | None = None
+    roll: bool | None = Field(
+        None, exclude_if=_absent, description="a game with dice: a throw (the server's)"
+    )
 
 
 class TrueValue(BaseModel):
@@ -206,6 +266,22 @@ class Piece(BaseModel):
     square: str = Field(description="its square: 'a1'-'e5', or draughts' '1'-'32'")
     piece: str = Field(description="'tiger' or 'sheep'; 'man' or 'king'", examples=["man"])
     side: Side = Field(description="whose it is", examples=[_SECOND.sides[0]])
+    count: int | None = Field(
+        None,
+        exclude_if=_absent,
+        description="a game with dice: the checkers stacked there (a piece is a stack)",
+    )
+
+
+class Step(BaseModel):
+    """One checker's step of a play (a game with dice), on the board's squares."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    from_: str = Field(alias="from", description="the square it leaves: a point, or the bar")
+    to: str = Field(description="the square it reaches: a point, or the side's tray (off)")
+    hit: bool = Field(description="it hits a blot (backgammon), which goes to its bar")
+    die: int = Field(description="the die it uses")
 
 
 class MovePath(BaseModel):
@@ -219,6 +295,33 @@ class MovePath(BaseModel):
         examples=[["15", "24", "31"]],
     )
     captured: list[str] = Field(description="the squares of the pieces it takes, in order")
+    steps: list[Step] | None = Field(
+        None,
+        exclude_if=_absent,
+        description="a game with dice: the play's checker steps, in an order they can be made",
+    )
+
+
+class CubeActionView(BaseModel):
+    ply: int = Field(description="the ply before whose roll it happened")
+    side: Side
+    action: str = Field(examples=["double", "take", "pass"])
+    value: int = Field(description="the cube's value the double offers")
+
+
+class CubeView(BaseModel):
+    """The doubling cube of a money game (backgammon)."""
+
+    value: int = Field(description="1, 2, 4 ...")
+    owner: Side | None = Field(description="who may redouble; null while it is centred")
+    offered_by: Side | None = Field(description="a double waiting for its answer")
+    decision: Literal["double", "take"] | None = Field(
+        description="what a person must say now: 'double' (double or roll, before the roll) or "
+        "'take' (take or pass the double offered); null when nobody is asked"
+    )
+    decider: Side | None = Field(description="the side that must say it")
+    jacoby: bool = Field(description="money play's Jacoby rule: no gammons while centred")
+    actions: list[CubeActionView]
 
 
 class GameState(BaseModel):
@@ -254,6 +357,10 @@ class GameState(BaseModel):
         description="with `samuel serve --tablebase DIR`, the perfect-play value once the hand "
         "is empty (docs/tablebase.md); null otherwise",
     )
+    dice: list[int] | None = Field(
+        None, description="a game with dice: the dice thrown for the play to make; null before"
+    )
+    cube: CubeView | None = Field(None, description="backgammon: the doubling cube")
 
 
 class PlayerLevel(BaseModel):
@@ -281,7 +388,9 @@ class GameInfo(BaseModel):
 
     name: str = Field(examples=[_SECOND.name])
     title: str = Field(examples=["English draughts"])
-    drawing: str = Field(description="which board the page draws: 'tigers' or 'draughts'")
+    drawing: str = Field(
+        description="which board the page draws: 'tigers', 'draughts', 'backgammon', 'nardy'"
+    )
     sides: list[Side] = Field(
         description="the first player (whose view scores take), then the second"
     )
@@ -297,6 +406,9 @@ class GameInfo(BaseModel):
     score_unit: str = Field(description="what a score of 1 is worth", examples=["men"])
     evaluation_scale: float = Field(description="a score that is a clear advantage")
     record_suffix: str = Field(description="the record file's suffix", examples=[".pdn"])
+    dice: bool = Field(False, description="the game throws dice (the server throws them)")
+    cube: bool = Field(False, description="the game has the doubling cube")
+    ply_cap: int | None = Field(200, description="a new game's ply cap unless asked")
 
 
 class Problem(BaseModel):

@@ -217,12 +217,12 @@ def play_game(
     while game.outcome is None:
         if game.chance_outcomes():
             side = X if game.position.x_to_move else O
-            if cube_on and _may_double(side, value, owner, match_length, score, crawford):
-                state = _seen(side, value, owner, match_length, score, crawford, jacoby)
+            if cube_on and may_double(side, value, owner, match_length, score, crawford):
+                state = seen_by(side, value, owner, match_length, score, crawford, jacoby)
                 if deciders[side].offers_double(game, state):
                     _act(actions, CubeAction(turn, side, "double", 2 * value), after_cube)
                     other = 1 - side
-                    state = _seen(other, 2 * value, side, match_length, score, crawford, jacoby)
+                    state = seen_by(other, 2 * value, side, match_length, score, crawford, jacoby)
                     if not deciders[other].takes(game, state):
                         _act(actions, CubeAction(turn, other, "pass", 2 * value), after_cube)
                         return GameResult(side, value, game, actions, passed=True)
@@ -238,10 +238,17 @@ def play_game(
     outcome = game.outcome
     if outcome.winner is None:
         raise ValueError(f"the game reached the ply cap ({ply_cap}) unfinished")
-    points = outcome.points
+    points = game_points(outcome.points, value, owner, match_length, jacoby)
+    return GameResult(outcome.winner, points, game, actions)
+
+
+def game_points(kind: int, value: int, owner, match_length: int = 0, jacoby: bool = True) -> int:
+    """What a game borne off is worth: the cube's ``value`` times its kind's points (1, a
+    gammon 2, a backgammon 3); in money play under the Jacoby rule, one while the cube was never
+    turned."""
     if not match_length and jacoby and owner is None and value == 1:
-        points = 1  # Jacoby: no gammons while the cube was never turned
-    return GameResult(outcome.winner, points * value, game, actions)
+        kind = 1  # Jacoby: no gammons while the cube was never turned
+    return kind * value
 
 
 def _act(actions: list[CubeAction], action: CubeAction, after_cube) -> None:
@@ -250,7 +257,9 @@ def _act(actions: list[CubeAction], action: CubeAction, after_cube) -> None:
         after_cube(action)
 
 
-def _may_double(side, value, owner, match_length, score, crawford) -> bool:
+def may_double(side, value, owner, match_length, score, crawford) -> bool:
+    """Whether ``side`` may double now: the cube centred or its own, and in a match not the
+    Crawford game nor a cube that already wins it the match."""
     if owner not in (None, side):
         return False
     if not match_length:
@@ -258,7 +267,8 @@ def _may_double(side, value, owner, match_length, score, crawford) -> bool:
     return not crawford and value < match_length - score[side]
 
 
-def _seen(side, value, owner, match_length, score, crawford, jacoby) -> CubeState:
+def seen_by(side, value, owner, match_length, score, crawford, jacoby) -> CubeState:
+    """The cube as ``side`` sees it (owner "me" or "them"), for its decisions."""
     mine = None if owner is None else ("me" if owner == side else "them")
     match = None
     if match_length:

@@ -20,6 +20,8 @@ const app = {
   flipped: false,
   selected: null, // the square of the piece picked up, e.g. "a1" or "11"
   via: [], // the landing squares clicked since, for a capture of several jumps
+  partial: [], // a game with dice: the steps clicked so far this turn (dice.js)
+  analysisFor: null, // the position the analysis panel shows (dice.js)
   choices: null, // the moves the chooser offers, when a click fits several
   thinking: false,
   sending: false, // a person's move is on its way to the server
@@ -233,6 +235,7 @@ function putDown() {
   app.selected = null;
   app.via = [];
   app.choices = null;
+  app.partial = [];
 }
 
 function setGame(game) {
@@ -245,6 +248,7 @@ function setGame(game) {
 async function maybeEngineMove() {
   const game = app.game;
   if (!game || game.outcome || app.thinking || isHuman(game.side_to_move)) return;
+  if (game.cube && game.cube.decision) return; // a person must answer the cube first
   const generation = app.generation;
   const watching = app.info.sides.every((side) => !isHuman(side));
   if (watching && game.ply > 0) await new Promise((done) => setTimeout(done, WATCH_DELAY_MS));
@@ -285,10 +289,13 @@ async function sendMove(text) {
 
 async function undo() {
   const game = app.game;
+  if (app.drawing.undoStep && app.drawing.undoStep()) return; // a step of the play clicked
   if (!game || game.ply === 0 || app.thinking) return;
-  // Take back to the last position where a person is to move: the engine's reply and your move.
+  // Take back to the last position where a person is to move: the engine's reply and your move
+  // (and the dice thrown between them, which the server throws again the same).
   let plies = 1;
-  while (plies < game.ply && !isHuman(game.moves[game.ply - plies].side)) plies += 1;
+  const engines = (played) => played.roll || !isHuman(played.side);
+  while (plies < game.ply && engines(game.moves[game.ply - plies])) plies += 1;
   if (!isHuman(game.moves[game.ply - plies].side)) plies = 1;
   try {
     const next = await api("POST", `/api/games/${game.id}/undo`, { plies });
@@ -323,6 +330,7 @@ function fittingMoves() {
 }
 
 function clickPoint(square) {
+  if (app.drawing.click) return app.drawing.click(square); // a game with dice: dice.js
   const moves = legalMoves();
   app.choices = null;
   if (moves.length === 0) return render();
@@ -376,7 +384,10 @@ function make(tag, attributes, parent) {
 // The game's drawing (its drawing.js calls this as it loads): label, pointRadius,
 // coordinates(square), background(svg), square(group, square), lastMark(group, x, y),
 // piece(group, piece, x, y), tallies(game) (one {label, count, icons} for each of the two
-// tallies under the board), turnHint(game, you) and, if it has one, whyCannotMove(moves).
+// tallies under the board), turnHint(game, you) and, if it has one, whyCannotMove(moves). A
+// game with dice hands dice.js's diceBoard instead, which draws the whole board itself
+// (drawBoard), takes the clicks (click) and draws its dice controls and analysis
+// (renderExtras).
 function useDrawing(drawing) {
   app.drawing = drawing;
 }
@@ -386,6 +397,7 @@ function drawBoard() {
   svg.replaceChildren();
   const drawing = app.drawing;
   if (!drawing) return;
+  if (drawing.drawBoard) return drawing.drawBoard(svg);
   drawing.background(svg);
   const game = app.game;
   if (!game) return;
@@ -522,9 +534,14 @@ function drawMoves() {
   const first = app.info.first_to_move;
   const list = el("moves");
   list.replaceChildren();
-  el("moves-empty").hidden = game.moves.length > 0;
+  el("moves-empty").hidden = game.moves.some((played) => !played.roll);
   let item = null;
+  let thrown = ""; // a game with dice: the roll, shown with the play that follows it
   game.moves.forEach((played, index) => {
+    if (played.roll) {
+      thrown = `${played.move}: `;
+      return;
+    }
     if (item === null || played.side === first) {
       item = document.createElement("li");
       list.append(item);
@@ -537,7 +554,8 @@ function drawMoves() {
     }
     const ply = document.createElement("span");
     ply.className = `ply ${played.side}`;
-    ply.textContent = played.move;
+    ply.textContent = thrown + played.move;
+    thrown = "";
     ply.dataset.ply = String(index + 1);
     if (played.search) ply.title = `${played.search.player}: ${played.search.score_text}`;
     if (index === game.moves.length - 1) ply.classList.add("current");
@@ -555,6 +573,11 @@ function statusText() {
   const name = sideName(side);
   if (app.thinking) return ["thinking", `${name}: ${game.players[side]} is thinking…`];
   if (app.sending) return ["sending", `${name}: sending your move…`];
+  const cube = game.cube;
+  if (cube && cube.decision) { // a person's cube decision, before the dice are thrown
+    const you = app.info.sides.every(isHuman) ? sideName(cube.decider) : "Your turn";
+    return ["your-turn", app.drawing.turnHint(game, you)];
+  }
   if (!isHuman(side)) return ["waiting", `${name} to move`];
   const you = app.info.sides.every(isHuman) ? name : "Your move";
   if (app.choices) return ["your-turn", `${you}: pick one of these moves`];
@@ -576,8 +599,9 @@ function render() {
   drawEngine();
   drawTrueValue();
   drawMoves();
-  el("undo").disabled = app.thinking || game.ply === 0
-    || !game.moves.some((played) => isHuman(played.side));
+  if (app.drawing.renderExtras) app.drawing.renderExtras(game);
+  el("undo").disabled = app.partial.length === 0 && (app.thinking || game.ply === 0
+    || !game.moves.some((played) => !played.roll && isHuman(played.side)));
   el("download").href = game.record;
   el("download").setAttribute("download", `samuel-${game.id}${app.info.record_suffix}`);
   el("current-position").textContent = game.position;
