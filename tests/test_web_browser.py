@@ -63,7 +63,7 @@ def serve(game: str):
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60  # the app warms the search up (compiles on a fresh clone)
+    deadline = time.monotonic() + 600  # the app warms its searches up (compiles on a fresh clone)
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.05)

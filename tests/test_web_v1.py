@@ -363,7 +363,7 @@ def test_samuel_serve_answers_the_api_for_backgammon_with_keys(tmp_path):
         assert "The /v1 API needs one of the 1 keys" in server.stdout.readline()
         url = f"http://127.0.0.1:{port}/v1/analyse"
         body, key = {"position": BACKGAMMON_ROLLED}, {"X-API-Key": "operator-key-0123456789"}
-        for _ in range(600):  # the server warms its search up before it answers
+        for _ in range(6000):  # the server warms its searches up (a fresh clone compiles)
             try:
                 answer = httpx.post(url, json=body, headers=key)
                 break

@@ -166,6 +166,24 @@ def warm_up(rules: GameRules) -> None:
     if game.chance_outcomes():  # a game with dice searches after a roll
         game.roll(np.random.default_rng(0))
     player.search(game)
+    if Game(rules).chance_outcomes():
+        _warm_dice_analysis(rules, game)
+
+
+def _warm_dice_analysis(rules: GameRules, rolled: Game) -> None:
+    """A game with dice: compile the shipped network's 0-ply play and analysis (what the page's
+    engine and its analysis panel ask first), so that neither waits minutes for the compiler on
+    a fresh install while holding its lock against every other search."""
+    from samuel.analysis.positions import analyse_position
+    from samuel.players import make_player
+
+    try:
+        network = make_player("net:ply=0", rules)
+    except PlayerSpecError:  # no network shipped for the game
+        return
+    network.search(rolled)
+    analyse_position(rolled, network)
+    analyse_position(Game(rules), network)  # before the roll: its value and chances
 
 
 def open_pipeline(folder, game: str, db: str | None) -> PipelineModels:
