@@ -5,9 +5,7 @@ one int64. The functions of :data:`samuel.games.dispatch.INTERFACE` (``generate`
 ``chance``, ``result`` ...) dispatch on the game's number to that game's compiled module, through
 a dispatch written from the registry (:mod:`samuel.games.dispatch`): the search is written once,
 and a new game registers its package instead of editing this file. Numba compiles every branch
-into the caller, so a loop that calls them carries every game's code: the alpha-beta search is
-compiled once per game, the number's low bits a constant there, so that each dispatch folds to
-its game's branch (with four games, one copy for all ran 25-30% slower). A game number
+into the caller; the branch on a constant-per-search integer costs next to nothing. A game number
 no branch knows, or an evaluator a game lacks, raises ``ValueError``: numba checks no bounds, so
 reading a position as the wrong game's would go on silently. The evaluators built on a game's
 classic evaluation and network encoding, the same for every game, are a layer above

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
-from numba import literal_unroll, literally
 
 from samuel.errors import CommandError
 from samuel.evaluation import evaluators
@@ -47,10 +46,6 @@ MAX_PLY = 128  # deepest line the search can follow, root included
 HISTORY_CAPACITY = 4096  # positions of game history the repetition check can see
 
 EXACT, LOWER, UPPER = 0, 1, 2
-
-# Every registered game's number (its low bits): the search is compiled once per game, with that
-# game's number a constant (see _alphabeta).
-GAME_NUMBERS = tuple(sorted(games.GAMES))
 
 # Where each table sits in the tables tuple (see new_tables).
 HISTORY, KILLERS, STATES, PATH, PV, PV_LENGTH, COUNTERS = 4, 5, 6, 9, 10, 11, 12
@@ -116,30 +111,13 @@ FIRST, PROBE, RESEARCH = 0, 1, 2
 
 @kernel
 def _alphabeta(
-    game,
-    base,
-    evaluator,
-    params,
-    tables,
-    depth,
-    root_index,
-    window_start,
-    deadline,
-    seed,
-    tablebase,
+    game, evaluator, params, tables, depth, root_index, window_start, deadline, seed, tablebase
 ):
     """The negamax score of the root (``states[0]``) to ``depth`` plies, side to move's view.
 
-    ``base`` is the game number's low bits (``game & GAME_MASK``), a literal: this function is
-    compiled once per game, each copy with its game's branch of every dispatch and no other
-    game's code. (Compiled once for every game, the search carried every game's inlined rules
-    in its loop, and a cheap evaluation's search ran 25-30% slower with four games than with
-    two.) ``root_index`` is where the root's key goes in ``path`` (after the game's history);
+    ``root_index`` is where the root's key goes in ``path`` (after the game's history);
     ``tablebase`` is None or the game's tablebase layers.
     """
-    literally(base)
-    # The same number, its low bits now a constant: each dispatch below folds to one branch.
-    game = (game & ~games.GAME_MASK) | base
     (
         tt_key,
         tt_move,
@@ -391,34 +369,6 @@ def _alphabeta(
 
 
 @kernel
-def _game_alphabeta(
-    game, evaluator, params, tables, depth, root_index, window_start, deadline, seed, tablebase
-):
-    """:func:`_alphabeta` compiled for the game numbered ``game``."""
-    score = 0.0
-    known = False
-    for number in literal_unroll(GAME_NUMBERS):
-        if game & games.GAME_MASK == number:
-            known = True
-            score = _alphabeta(
-                game,
-                number,
-                evaluator,
-                params,
-                tables,
-                depth,
-                root_index,
-                window_start,
-                deadline,
-                seed,
-                tablebase,
-            )
-    if not known:
-        games.unknown_game(game)  # raises
-    return score
-
-
-@kernel
 def search_kernel(
     game,
     evaluator,
@@ -464,7 +414,7 @@ def search_kernel(
     length = 0
     for depth in range(1, max_depth + 1):
         # The first iteration always completes, so there is always a move to play.
-        score = _game_alphabeta(
+        score = _alphabeta(
             game,
             evaluator,
             params,
