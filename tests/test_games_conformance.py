@@ -195,6 +195,26 @@ def test_a_random_game_under_a_ply_cap_ends(rules: GameRules) -> None:
             assert game.ply == cap and game.outcome.result == 0
 
 
+def test_a_copied_game_goes_on_alone_as_the_replayed_game_does(rules: GameRules) -> None:
+    rng = random.Random(5)
+    game = Game(rules, ply_cap=40)
+    while game.outcome is None and game.ply < 25:
+        game.play(pick(rules, game.position, rng))
+    played = game.ply
+    copy = game.copy()
+    replayed = Game(rules, start=game.start, ply_cap=game.ply_cap)
+    for move in game.moves:
+        replayed.play(move)
+    for other in (copy, replayed):
+        while other.outcome is None:  # the same moves, then on to the end in both
+            other.play(pick(rules, other.position, random.Random(other.ply)))
+    assert game.ply == played  # the original is unchanged
+    assert copy.moves == replayed.moves and copy.outcome == replayed.outcome
+    assert [rules.key(p) for p in copy.positions] == [rules.key(p) for p in replayed.positions]
+    assert (copy.history_keys() == replayed.history_keys()).all()
+    assert copy.window_start == replayed.window_start
+
+
 # -- the compiled side: samuel.games.kernels' dispatch agrees with the friendly API ---------------
 
 

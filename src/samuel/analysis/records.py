@@ -102,7 +102,7 @@ def decisions_in(rules: GameRules, text: str, form: str = "record") -> Iterator[
         for move in record.moves:
             if not game.chance_outcomes() and len(game.legal_moves()) > 1:
                 player = record.players[rules.side_to_move(game.position)]
-                yield _Decision(number, _copy(game), move, player)
+                yield _Decision(number, game.copy(), move, player)
             game.play(move)
 
 
@@ -113,13 +113,6 @@ def _this_game(rules: GameRules, title: str) -> GameRules:
     if found.name != rules.name:
         raise NotationError(f"the record is of {found.title}, not {rules.title}")
     return found
-
-
-def _copy(game: Game) -> Game:
-    copy = Game(game.rules, start=game.start, ply_cap=game.ply_cap)
-    for move in game.moves:
-        copy.play(move)
-    return copy
 
 
 def analyse_record(

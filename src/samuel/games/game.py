@@ -93,6 +93,20 @@ class Game:
         self.play(chosen)
         return chosen
 
+    def copy(self) -> Game:
+        """An independent copy: the same start, moves and ply cap (positions are never changed
+        in place, so the copy shares them)."""
+        copy = Game.__new__(Game)
+        copy.rules = self.rules
+        copy.ply_cap = self.ply_cap
+        copy.start = self.start
+        copy.positions = list(self.positions)
+        copy.moves = list(self.moves)
+        copy._keys = list(self._keys)
+        copy._irreversible_at = list(self._irreversible_at)
+        copy.outcome = self.outcome
+        return copy
+
     def play_text(self, text: str) -> None:
         """Parse a move in the game's notation and play it."""
         self.play(self.rules.parse_move(text))

@@ -72,7 +72,6 @@ from samuel.web.games import (
     check_sides,
     choose_cube_answer,
     choose_engine_move,
-    copy_game,
     parse_start,
 )
 from samuel.web.keys import ApiKeys, KeyRefused, RateLimited
@@ -543,7 +542,7 @@ def _add_page(app, web, store, pool, searches, weights, tablebase_path, reading_
         repetition) and say the best move, score, principal variation and nodes. Changes
         nothing."""
         if request.game_id is not None:
-            game = copy_game(store.get(request.game_id).game)
+            game = store.get(request.game_id).game.copy()
         else:
             game = Game(rules, start=parse_start(request.position or "start", rules))
         depth = request.depth or (None if request.time else DEFAULT_ANALYSIS_DEPTH)

@@ -514,14 +514,6 @@ def analyse(
     return schemas.Analysis(position=position, **search.model_dump())
 
 
-def copy_game(game: Game) -> Game:
-    """An independent copy of ``game`` (same start, moves and ply cap)."""
-    copy = Game(game.rules, start=game.start, ply_cap=game.ply_cap)
-    for move in game.moves:
-        copy.play(move)
-    return copy
-
-
 class GameStore:
     """The games in play, by id. Holds at most ``capacity``: past that, the game left alone
     longest (and not thinking) is dropped, so a public server's memory stays bounded. One client
@@ -617,7 +609,6 @@ __all__ = [
     "check_sides",
     "choose_cube_answer",
     "choose_engine_move",
-    "copy_game",
     "describe_outcome",
     "describe_search",
     "parse_start",
