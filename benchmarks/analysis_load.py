@@ -2,30 +2,36 @@
 2-ply analyses at once. Prints figures; not a test.
 
     .venv/bin/python benchmarks/analysis_load.py [--clients 50] [--seconds 60]
-        [--two-ply 0.1] [--positions 200] [--seed 1]
+        [--two-ply 0.1] [--pause 0] [--positions 200] [--seed 1]
 
 It starts `samuel serve --game backgammon` on a free loopback port (a search queue long enough
 that no client is refused: a 503 would count as an error), makes ``--positions`` rolled
 positions by seeded random play, then runs ``--clients`` clients at once for ``--seconds``:
 each asks ``POST /v1/analyse`` for a position, ``ply`` 2 with probability ``--two-ply`` and 0
-otherwise, and asks again as soon as it has its answer. It reports requests a second, each
-kind's latency (median, p99, max), every error, and the server's memory (resident set) after
-the warm-up, at its largest and at the end. The clients run in this process (asyncio and
-httpx), on the same machine: on a machine of few cores they take CPU from the server, so the
-figures are a floor. Everything stays on 127.0.0.1.
+otherwise, and asks again as soon as it has its answer (``--pause 0``: the server saturated,
+so the latency is the clients' number over the throughput) or after a pause of ``--pause``
+seconds on average (exponential, seeded: people reading their answers). It reports requests
+a second, each kind's latency (median, p99, max), every error, and the server's memory
+(resident set) after the warm-up, at its largest and at the end. The clients run in this
+process (asyncio and aiohttp, whose parser is compiled: httpx took 7 ms of CPU a request here, so
+the clients' own loop, not the server, set the pace), on the same machine: on a machine of few
+cores they take CPU from the server, so the figures are a floor. It prints the CPU the server
+and the clients used. aiohttp is in the `bench` extra (`.venv/bin/pip install -e '.[bench]'`).
+Everything stays on 127.0.0.1.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import httpx
+import aiohttp
 import numpy as np
 
 HOST = "127.0.0.1"
@@ -66,6 +72,12 @@ def resident_mib(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system, every thread)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def latency(values: list[float]) -> str:
     if not values:
         return "none"
@@ -83,16 +95,19 @@ async def run(args: argparse.Namespace) -> int:
     command = [str(samuel), "serve", "--game", "backgammon", "--host", HOST, "--port", str(port)]
     command += ["--search-queue", str(4 * args.clients)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    limits = httpx.Limits(max_connections=args.clients, max_keepalive_connections=args.clients)
+    connector = aiohttp.TCPConnector(limit=args.clients)
+    timeout = aiohttp.ClientTimeout(total=120)
     try:
-        async with httpx.AsyncClient(
-            base_url=f"http://{HOST}:{port}", timeout=120, limits=limits
+        async with aiohttp.ClientSession(
+            f"http://{HOST}:{port}", connector=connector, timeout=timeout
         ) as client:
             await wait_until_up(client, server)
             chosen = positions(args.positions, args.seed)
             for ply in (0, 2):  # each kind compiled and warm before the clock starts
-                answer = await client.post("/v1/analyse", json={"position": chosen[0], "ply": ply})
-                answer.raise_for_status()
+                body = {"position": chosen[0], "ply": ply}
+                async with client.post("/v1/analyse", json=body) as answer:
+                    answer.raise_for_status()
+                    await answer.read()
             memory = [resident_mib(server.pid)]
             times: dict[int, list[float]] = {0: [], 2: []}
             errors: list[str] = []
@@ -105,14 +120,18 @@ async def run(args: argparse.Namespace) -> int:
                     body = {"position": chosen[int(draws.integers(len(chosen)))], "ply": ply}
                     started = time.perf_counter()
                     try:
-                        answer = await client.post("/v1/analyse", json=body)
-                    except httpx.HTTPError as error:
+                        async with client.post("/v1/analyse", json=body) as answer:
+                            text = await answer.text()
+                            status = answer.status
+                    except (aiohttp.ClientError, TimeoutError) as error:
                         errors.append(repr(error))
                         continue
-                    if answer.status_code != 200:
-                        errors.append(f"{answer.status_code} {answer.text[:200]}")
+                    if status != 200:
+                        errors.append(f"{status} {text[:200]}")
                         continue
                     times[ply].append(time.perf_counter() - started)
+                    if args.pause > 0:
+                        await asyncio.sleep(draws.exponential(args.pause))
 
             async def watch_memory() -> None:
                 while time.monotonic() < deadline:
@@ -120,14 +139,27 @@ async def run(args: argparse.Namespace) -> int:
                     memory.append(resident_mib(server.pid))
 
             started = time.perf_counter()
+            cpu = cpu_seconds(server.pid)
+            clients_cpu = cpu_seconds(os.getpid())
             await asyncio.gather(watch_memory(), *(one_client(i) for i in range(args.clients)))
             elapsed = time.perf_counter() - started
+            cpu = cpu_seconds(server.pid) - cpu
+            clients_cpu = cpu_seconds(os.getpid()) - clients_cpu
     finally:
         server.terminate()
         server.wait(timeout=30)
     answered = len(times[0]) + len(times[2])
-    print(f"{args.clients} clients for {elapsed:.1f} s, {args.two_ply:.0%} of requests at 2-ply")
+    pause = f", a pause of {args.pause} s on average after each answer" if args.pause else ""
+    print(
+        f"{args.clients} clients for {elapsed:.1f} s, {args.two_ply:.0%} of requests at 2-ply"
+        + pause
+    )
     print(f"requests/s  {answered / elapsed:,.1f} ({answered:,} answered, {len(errors)} errors)")
+    print(
+        f"server CPU  {cpu / elapsed:.2f} CPUs busy, "
+        f"{1000 * cpu / max(1, answered):.2f} ms a request on average; the clients "
+        f"{clients_cpu / elapsed:.2f} CPUs"
+    )
     print(f"0-ply       {latency(times[0])}")
     print(f"2-ply       {latency(times[2])}")
     print(
@@ -144,15 +176,16 @@ async def run(args: argparse.Namespace) -> int:
     return 1 if errors else 0
 
 
-async def wait_until_up(client: httpx.AsyncClient, server: subprocess.Popen) -> None:
+async def wait_until_up(client: aiohttp.ClientSession, server: subprocess.Popen) -> None:
     deadline = time.monotonic() + 300  # a fresh clone compiles the search first
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise SystemExit(f"the server stopped: {server.stderr.read()}")
         try:
-            if (await client.get("/v1/game")).status_code == 200:
-                return
-        except httpx.TransportError:
+            async with client.get("/v1/game") as answer:
+                if answer.status == 200:
+                    return
+        except aiohttp.ClientConnectionError:
             pass
         await asyncio.sleep(0.2)
     raise SystemExit("the server did not start within 300 s")
@@ -163,6 +196,9 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--two-ply", type=float, default=0.1, help="share of 2-ply requests")
+    parser.add_argument(
+        "--pause", type=float, default=0.0, help="a client's mean pause after an answer (s)"
+    )
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     return asyncio.run(run(parser.parse_args()))

@@ -303,6 +303,7 @@ def create_app(
     async def lifespan(app: FastAPI):
         await anyio.to_thread.run_sync(warm_up, rules)
         yield
+        searches.close()
         if pipeline is not None:
             pipeline.close()
 

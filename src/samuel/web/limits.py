@@ -6,13 +6,20 @@
 - :class:`SearchQueue` runs searches in worker threads, a bounded number at once, with a
   bounded number waiting for a turn; a search past that is refused at once
   (:class:`ServerBusy`, a 503 with ``Retry-After``) instead of waiting behind the others.
-  Nothing else goes through it, so cheap requests never wait behind searches.
+  Nothing else goes through it, so cheap requests never wait behind searches. Quick searches
+  and the rest have lanes of their own, and the rest run in threads of lower priority, so a
+  quick answer never waits for CPU behind deep ones either.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import sys
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import anyio
@@ -23,6 +30,11 @@ T = TypeVar("T")
 
 MAX_BODY_BYTES = 16 * 1024  # the largest useful body (a new game with two long specs) is < 2 kB
 RETRY_AFTER_SECONDS = 5  # a running search ends within MAX_SEARCH_SECONDS; most take far less
+# How much nicer (in the operating system's sense) the deep lane's threads run than the rest of
+# the server: under Linux's scheduler a thread 10 nicer gets about a tenth of a core it shares,
+# so 2-ply analyses and timed searches take the CPU the quick ones leave (measured in
+# benchmarks/analysis_load.py; docs/web.md, "Load check").
+DEEP_NICENESS = 10
 
 
 class ServerBusy(RuntimeError):
@@ -79,41 +91,73 @@ class BodyLimit:
 
 class SearchLane:
     """Searches in worker threads: at most ``running`` at once, and at most ``waiting`` more
-    admitted to wait for a turn. Use it from one event loop only (its count is not locked)."""
+    admitted to wait for a turn. Use it from one event loop only (its count is not locked).
+    With ``niceness`` above 0 the lane has threads of its own that run that much nicer than
+    the process (on Linux, where a thread has its own priority; elsewhere as the process)."""
 
-    def __init__(self, running: int, waiting: int) -> None:
-        if running < 1 or waiting < 0:
+    def __init__(self, running: int, waiting: int, niceness: int = 0) -> None:
+        if running < 1 or waiting < 0 or niceness < 0:
             raise ValueError(
-                f"a search lane needs a thread and no negative wait: {running}, {waiting}"
+                "a search lane needs a thread, no negative wait and no negative niceness: "
+                f"{running}, {waiting}, {niceness}"
             )
         self.running = running
         self.waiting = waiting
         self.admitted = 0  # running or waiting now
         self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
+        self.niceness = niceness
+        self._threads: ThreadPoolExecutor | None = None  # the nicer lane's, made on first use
 
     async def run(self, function: Callable[..., T], *args) -> T:
         """``function(*args)`` in a worker thread when one is free; raises :class:`ServerBusy`
-        at once if every thread is taken and as many searches wait already."""
+        at once if every thread is taken and as many searches wait already. Once started, a
+        search runs to its end even if its request is cancelled (as anyio's threads do)."""
         if self.admitted >= self.running + self.waiting:
             raise ServerBusy(
                 f"the server is busy: {self.running} searches run and {self.waiting} wait; "
                 f"try again in {RETRY_AFTER_SECONDS} s"
             )
-        if self._limiter is None:
-            self._limiter = anyio.CapacityLimiter(self.running)
         self.admitted += 1
         try:
+            if self.niceness:
+                if self._threads is None:
+                    self._threads = ThreadPoolExecutor(
+                        self.running, "samuel-search", initializer=_nicer, initargs=(self.niceness,)
+                    )
+                with anyio.CancelScope(shield=True):
+                    return await asyncio.wrap_future(self._threads.submit(function, *args))
+            if self._limiter is None:
+                self._limiter = anyio.CapacityLimiter(self.running)
             return await anyio.to_thread.run_sync(function, *args, limiter=self._limiter)
         finally:
             self.admitted -= 1
 
+    def close(self) -> None:
+        """End the lane's own threads, if it has any, once their searches end (a later search
+        makes new ones)."""
+        threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.shutdown(wait=False)
+
+
+def _nicer(niceness: int) -> None:
+    """Run the calling thread ``niceness`` nicer than it is (Linux: this thread alone)."""
+    if not sys.platform.startswith("linux"):
+        return
+    me = threading.get_native_id()
+    try:
+        os.setpriority(os.PRIO_PROCESS, me, os.getpriority(os.PRIO_PROCESS, me) + niceness)
+    except OSError:  # refused: the lane still runs, at the process's priority
+        pass
+
 
 class SearchQueue:
     """Two :class:`SearchLane` of the same size: one for quick searches (a few milliseconds:
-    shallow, untimed), one for the rest, so a quick search never waits behind deep ones."""
+    shallow, untimed), one for the rest, so a quick search never waits behind deep ones, for a
+    thread or (the rest run :data:`DEEP_NICENESS` nicer) for the CPU."""
 
     def __init__(self, running: int, waiting: int) -> None:
-        self.deep = SearchLane(running, waiting)
+        self.deep = SearchLane(running, waiting, niceness=DEEP_NICENESS)
         self.quick = SearchLane(running, waiting)
 
     @property
@@ -124,3 +168,8 @@ class SearchQueue:
     async def run(self, function: Callable[..., T], *args, quick: bool = False) -> T:
         """``function(*args)`` in the quick lane or the deep one (see :meth:`SearchLane.run`)."""
         return await (self.quick if quick else self.deep).run(function, *args)
+
+    def close(self) -> None:
+        """End the lanes' own threads (see :meth:`SearchLane.close`)."""
+        self.deep.close()
+        self.quick.close()
