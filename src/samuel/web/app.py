@@ -44,7 +44,7 @@ from pydantic import BaseModel
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from samuel.analysis.models import ModelUnavailable, PipelineModels
-from samuel.analysis.positions import AnalysisRefused, OnnxRuntime
+from samuel.analysis.positions import AnalysisRefused, OnnxRuntime, has_dice
 from samuel.errors import CommandError
 from samuel.games import default_game, descriptors, get_game
 from samuel.games.base import GameRules, IllegalMoveError, NotationError
@@ -162,10 +162,10 @@ def warm_up(rules: GameRules) -> None:
     except PlayerSpecError:  # pragma: no cover - a game with no classic evaluation yet
         return
     game = Game(rules)
-    if game.chance_outcomes():  # a game with dice searches after a roll
+    if has_dice(rules):  # a game with dice searches after a roll
         game.roll(np.random.default_rng(0))
     player.search(game)
-    if Game(rules).chance_outcomes():
+    if has_dice(rules):
         _warm_dice_analysis(rules, game)
 
 

@@ -23,7 +23,6 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import anyio
-import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 T = TypeVar("T")
@@ -90,10 +89,10 @@ class BodyLimit:
 
 
 class SearchLane:
-    """Searches in worker threads: at most ``running`` at once, and at most ``waiting`` more
-    admitted to wait for a turn. Use it from one event loop only (its count is not locked).
-    With ``niceness`` above 0 the lane has threads of its own that run that much nicer than
-    the process (on Linux, where a thread has its own priority; elsewhere as the process)."""
+    """Searches in threads of the lane's own: at most ``running`` at once, and at most
+    ``waiting`` more admitted to wait for a turn. Use it from one event loop only (its count is
+    not locked). With ``niceness`` above 0 its threads run that much nicer than the process (on
+    Linux, where a thread has its own priority; elsewhere as the process)."""
 
     def __init__(self, running: int, waiting: int, niceness: int = 0) -> None:
         if running < 1 or waiting < 0 or niceness < 0:
@@ -103,38 +102,32 @@ class SearchLane:
             )
         self.running = running
         self.waiting = waiting
-        self.admitted = 0  # running or waiting now
-        self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
         self.niceness = niceness
-        self._threads: ThreadPoolExecutor | None = None  # the nicer lane's, made on first use
+        self.admitted = 0  # running or waiting now
+        self._threads: ThreadPoolExecutor | None = None  # made on first use
 
     async def run(self, function: Callable[..., T], *args) -> T:
         """``function(*args)`` in a worker thread when one is free; raises :class:`ServerBusy`
         at once if every thread is taken and as many searches wait already. Once started, a
-        search runs to its end even if its request is cancelled (as anyio's threads do)."""
+        search runs to its end even if its request is cancelled."""
         if self.admitted >= self.running + self.waiting:
             raise ServerBusy(
                 f"the server is busy: {self.running} searches run and {self.waiting} wait; "
                 f"try again in {RETRY_AFTER_SECONDS} s"
             )
+        if self._threads is None:
+            self._threads = ThreadPoolExecutor(
+                self.running, "samuel-search", initializer=_nicer, initargs=(self.niceness,)
+            )
         self.admitted += 1
         try:
-            if self.niceness:
-                if self._threads is None:
-                    self._threads = ThreadPoolExecutor(
-                        self.running, "samuel-search", initializer=_nicer, initargs=(self.niceness,)
-                    )
-                with anyio.CancelScope(shield=True):
-                    return await asyncio.wrap_future(self._threads.submit(function, *args))
-            if self._limiter is None:
-                self._limiter = anyio.CapacityLimiter(self.running)
-            return await anyio.to_thread.run_sync(function, *args, limiter=self._limiter)
+            with anyio.CancelScope(shield=True):
+                return await asyncio.wrap_future(self._threads.submit(function, *args))
         finally:
             self.admitted -= 1
 
     def close(self) -> None:
-        """End the lane's own threads, if it has any, once their searches end (a later search
-        makes new ones)."""
+        """End the lane's threads once their searches end (a later search makes new ones)."""
         threads, self._threads = self._threads, None
         if threads is not None:
             threads.shutdown(wait=False)
@@ -142,7 +135,7 @@ class SearchLane:
 
 def _nicer(niceness: int) -> None:
     """Run the calling thread ``niceness`` nicer than it is (Linux: this thread alone)."""
-    if not sys.platform.startswith("linux"):
+    if not niceness or not sys.platform.startswith("linux"):
         return
     me = threading.get_native_id()
     try:
@@ -170,6 +163,6 @@ class SearchQueue:
         return await (self.quick if quick else self.deep).run(function, *args)
 
     def close(self) -> None:
-        """End the lanes' own threads (see :meth:`SearchLane.close`)."""
+        """End the lanes' threads (see :meth:`SearchLane.close`)."""
         self.deep.close()
         self.quick.close()
