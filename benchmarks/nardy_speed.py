@@ -2,18 +2,21 @@
 second on 1 and 2 workers (numba threads).
 
 perft from the start must give the rules' reference counts (perft(4) = 2,411,418; the exit status
-is 1 if it does not). The plays per second are the compiled generator's alone
-(``kernels.generate_plays``), timed on the positions of seeded random games played to their end
-(the start, blocks, bearing off and doubles among them), each roll's plays generated once per
-round, best of 3 rounds. The self-play games are the training loop's
-(``samuel.train.loop.self_play``) with ``samuel train --game nardy``'s settings, the network from
-random weights (seed 0x5EED), seeds from (generation, game): the same games on each thread count,
-as ``benchmarks/selfplay.py`` plays them.
+is 1 if it does not). ``--reference`` counts it in the plain reference the tests hold the compiled
+game against too (``tests/reference/nardy_rules.py``, written apart from it from the rules; about
+8 minutes at depth 4, so the tests count it to depth 3 only).
+
+The plays per second are the compiled generator's alone (``kernels.generate_plays``), timed on the
+positions of seeded random games played to their end (the start, blocks, bearing off and doubles
+among them), each roll's plays generated once per round, best of 3 rounds. The self-play games are
+the training loop's (``samuel.train.loop.self_play``) with ``samuel train --game nardy``'s settings,
+the network from random weights (seed 0x5EED), seeds from (generation, game): the same games on each
+thread count, as ``benchmarks/selfplay.py`` plays them.
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/nardy_speed.py [--depth 4] [--positions 20000] [--games 100]
-        [--quick]
+        [--quick] [--reference]
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import argparse
 import dataclasses
 import sys
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -98,6 +102,9 @@ def main() -> int:
     parser.add_argument("--positions", type=int, help="rolled positions timed (20,000)")
     parser.add_argument("--games", type=int, help="self-play games per thread count (100)")
     parser.add_argument("--quick", action="store_true", help="small figures, a smoke test")
+    parser.add_argument(
+        "--reference", action="store_true", help="perft in the tests' plain reference too"
+    )
     args = parser.parse_args()
     depth = args.depth or (3 if args.quick else 4)
     positions = args.positions or (2_000 if args.quick else 20_000)
@@ -114,6 +121,16 @@ def main() -> int:
         f"perft({depth}) from the start: {count:,} ({'right' if ok else 'WRONG'}), "
         f"{seconds:.2f} s, {count / seconds / 1e6:.2f} M leaves/s"
     )
+    if args.reference:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' reference
+        from tests.reference import nardy_rules
+
+        began = time.perf_counter()
+        count = nardy_rules.perft(nardy_rules.START, depth)
+        seconds = time.perf_counter() - began
+        ok = ok and count == PERFT[depth]
+        right = "right" if count == PERFT[depth] else "WRONG"
+        print(f"the reference's perft({depth}): {count:,} ({right}), {seconds:.1f} s")
     states = random_states(positions, seed=1)
     plays, seconds = time_generator(states)
     print(

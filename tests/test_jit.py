@@ -70,3 +70,43 @@ def test_openmp_threads_sleep_while_waiting_unless_the_user_says_otherwise():
     assert _openmp_spin_count(None) == ("omp", 0)
     layer, spin_count = _openmp_spin_count("ACTIVE")
     assert layer == "omp" and spin_count > 10**9
+
+
+COMPILE_A_KERNEL = """
+import samuel.jit
+from kernels_here.twice import twice
+
+twice(21)
+print(sum(twice.stats.cache_hits.values()), sum(twice.stats.cache_misses.values()))
+"""
+
+
+@pytest.mark.slow
+def test_a_second_checkout_loads_the_kernels_the_first_compiled(tmp_path):
+    """The cache files a kernel under its place in the package, not under where the package
+    lies on disk: CI's fresh clone loads what an earlier checkout of the same sources compiled."""
+    environment = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    environment["SAMUEL_EXTRA_GAMES"] = "kernels_here"  # its folder joins the cache's digest
+
+    def run_in(checkout: Path) -> tuple[int, int]:
+        package = checkout / "kernels_here"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text("")
+        (package / "twice.py").write_text(
+            "from samuel.jit import kernel\n\n\n@kernel\ndef twice(x):\n    return 2 * x\n"
+        )
+        run = subprocess.run(
+            [sys.executable, "-c", COMPILE_A_KERNEL],
+            env=dict(environment, PYTHONPATH=str(checkout)),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=True,
+        )
+        hits, misses = run.stdout.split()
+        return int(hits), int(misses)
+
+    assert run_in(tmp_path / "first") == (0, 1)  # compiled, and saved
+    assert run_in(tmp_path / "second") == (1, 0)  # loaded
+    cached = {p.name for p in (tmp_path / "cache").glob("*/*") if p.is_dir()}
+    assert cached == {"kernels_here"}

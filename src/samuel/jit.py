@@ -12,16 +12,26 @@ So the cache goes in a folder named after a digest of every kernel module's sour
 version): change any kernel and every kernel is compiled afresh, into a new folder. The root is
 ``$NUMBA_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/samuel/numba`` (``~/.cache/samuel/numba``).
 Folders of older sources are left behind; delete the root to reclaim them.
+
+**Why one checkout's kernels serve another.** Inside that folder numba would file each module's
+kernels under a hash of the module's absolute path, so a second clone (CI's, a reinstall) compiled
+everything again: the suite took 5,265 s on CI's clone against 2,368 s where its kernels were
+already compiled. The folder's name already stands for every
+kernel's source, so Samuel files a kernel by its module's place in the package instead
+(``samuel/search/alphabeta.py``: ``samuel.search``); numba still checks each module's own source
+(its bytes' hash) before it loads one.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
 from pathlib import Path
 
 import numba
+from numba.core import caching
 
 from samuel.plugins import extra_game_packages
 
@@ -50,8 +60,8 @@ def cache_directory(package: Path, root: Path, extra: tuple[Path, ...] = ()) -> 
             source = path.read_bytes()
             if any(marker in source for marker in KERNEL_MARKERS):
                 name = path.relative_to(folder).as_posix()
-                if folder != package:
-                    name = f"{folder}/{name}"
+                if folder != package:  # by name, not place: any checkout shares the cache
+                    name = f"{folder.name}/{name}"
                 digest.update(name.encode() + b"\0" + source)
     return root / digest.hexdigest()[:16]
 
@@ -74,10 +84,61 @@ def _cache_root() -> Path:
     return Path(base) / "samuel" / "numba"
 
 
+def cache_subfolder(module: str, packages: tuple[Path, ...]) -> str | None:
+    """The folder, inside the cache, of the kernels of the module at path ``module``: its
+    package's name and its folders inside it, joined by dots; None outside ``packages``."""
+    folder = Path(module).resolve().parent
+    for package in packages:
+        try:
+            inside = folder.relative_to(package.resolve())
+        except ValueError:
+            continue
+        return ".".join((package.name, *inside.parts))
+    return None
+
+
+@functools.cache
+def _source_hash(path: str, mtime_ns: int, size: int) -> str:
+    """The hash of a module's bytes (memoized on its time and size, as numba's own is)."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+# numba 0.68's names; older releases had a leading underscore.
+_UserProvidedCacheLocator = getattr(caching, "UserProvidedCacheLocator", None)
+_UserProvidedCacheLocator = _UserProvidedCacheLocator or caching._UserProvidedCacheLocator
+_CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+
+class _PackageCacheLocator(_UserProvidedCacheLocator):
+    """numba's locator for ``numba.config.CACHE_DIR``, filing a kernel under
+    :func:`cache_subfolder` instead of a hash of its module's absolute path."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(
+            numba.config.CACHE_DIR, cache_subfolder(py_file, _KERNEL_PACKAGES)
+        )
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not os.path.exists(py_file) or cache_subfolder(py_file, _KERNEL_PACKAGES) is None:
+            return None  # numba's own locators take it
+        return super().from_function(py_func, py_file)
+
+    def get_source_stamp(self):
+        # The bytes, not the time (which older numba releases used): a fresh clone's files are new.
+        stat = os.stat(self._py_file)
+        return _source_hash(self._py_file, stat.st_mtime_ns, stat.st_size)
+
+
+_KERNEL_PACKAGES = (Path(__file__).parent, *_extra_game_folders())
+
 # Read by numba when each kernel below is decorated, so it must be set before any of them.
 numba.config.CACHE_DIR = str(
-    cache_directory(Path(__file__).parent, _cache_root(), _extra_game_folders())
+    cache_directory(_KERNEL_PACKAGES[0], _cache_root(), _KERNEL_PACKAGES[1:])
 )
+if _PackageCacheLocator not in _CacheImpl._locator_classes:
+    _CacheImpl._locator_classes.insert(0, _PackageCacheLocator)
 
 
 def kernel(function=None, **options):

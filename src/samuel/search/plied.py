@@ -31,7 +31,7 @@ from samuel.errors import CommandError
 from samuel.evaluation import evaluators
 from samuel.evaluation import kernels as evaluation
 from samuel.games import kernels as games
-from samuel.jit import kernel
+from samuel.jit import inline_kernel, kernel
 from samuel.nn import network
 from samuel.search.alphabeta import SearchResult, _mix, _random_below
 
@@ -53,11 +53,41 @@ def _static(game, evaluator, params, state, spare, spare_weights, scratch, activ
     return side * evaluation.evaluate(game, evaluator, params, state, scratch, active)
 
 
+@inline_kernel
+def _best_reply(game, evaluator, params, state, outcome, level, work, scratch, active, counters):
+    """After the roll ``outcome`` of ``state``, the play the side on roll chooses by the 0-ply
+    values of the positions it leaves: that position into ``chosen[level]`` (``work``'s), its
+    value (the side on roll's) returned."""
+    _, _, moves, spare, spare_weights, rolled, child, chosen = work
+    games.play(game, state, outcome, rolled[level])
+    n = games.generate(game, rolled[level], moves[level])
+    if n == 0:
+        raise ValueError("a roll with no play: a game with dice must list a pass")
+    best = LOSS
+    for j in range(n):
+        games.play(game, rolled[level], moves[level, j], child[level])
+        value = -_static(
+            game,
+            evaluator,
+            params,
+            child[level],
+            spare[level],
+            spare_weights[level],
+            scratch,
+            active,
+            counters,
+        )
+        if value > best:
+            best = value
+            chosen[level, :] = child[level]
+    return best
+
+
 @kernel
 def ply_value(game, evaluator, params, state, plies, work, scratch, active, counters) -> float:
     """The side to move's value of ``state`` (its dice to roll) at ``plies``; ``work`` holds
     each level's buffers (:func:`new_work`), this level's the first."""
-    outcomes, weights, moves, spare, spare_weights, rolled, child, chosen = work
+    outcomes, weights, _, spare, spare_weights, _, _, chosen = work
     level = MAX_PLIES - plies
     count = 0
     if plies > 0:
@@ -76,27 +106,18 @@ def ply_value(game, evaluator, params, state, plies, work, scratch, active, coun
         )
     total = 0.0
     for i in range(count):
-        games.play(game, state, outcomes[level, i], rolled[level])
-        n = games.generate(game, rolled[level], moves[level])
-        if n == 0:
-            raise ValueError("a roll with no play: a game with dice must list a pass")
-        best = LOSS
-        for j in range(n):
-            games.play(game, rolled[level], moves[level, j], child[level])
-            value = -_static(
-                game,
-                evaluator,
-                params,
-                child[level],
-                spare[level],
-                spare_weights[level],
-                scratch,
-                active,
-                counters,
-            )
-            if value > best:
-                best = value
-                chosen[level, :] = child[level]
+        best = _best_reply(
+            game,
+            evaluator,
+            params,
+            state,
+            outcomes[level, i],
+            level,
+            work,
+            scratch,
+            active,
+            counters,
+        )
         if plies > 1:
             best = -ply_value(
                 game, evaluator, params, chosen[level], plies - 1, work, scratch, active, counters
@@ -275,7 +296,7 @@ def ply_chances(game, evaluator, params, state, plies, work, scratch, active, ou
     """The side to move's outcome chances of ``state`` (its dice to roll) at ``plies``, into
     ``out``: as :func:`ply_value` looks ahead (each roll's play chosen by its 0-ply value), the
     chances of the chosen plays' positions averaged over the rolls, each at ``plies - 1``."""
-    outcomes, weights, moves, spare, spare_weights, rolled, child, chosen = work
+    outcomes, weights, _, spare, spare_weights, _, _, chosen = work
     level = MAX_PLIES - plies
     count = 0
     if plies > 0:
@@ -290,25 +311,18 @@ def ply_chances(game, evaluator, params, state, plies, work, scratch, active, ou
     theirs = np.empty(out.shape[0], dtype=np.float64)
     out[:] = 0.0
     for i in range(count):
-        games.play(game, state, outcomes[level, i], rolled[level])
-        n = games.generate(game, rolled[level], moves[level])
-        best = LOSS
-        for j in range(n):
-            games.play(game, rolled[level], moves[level, j], child[level])
-            value = -_static(
-                game,
-                evaluator,
-                params,
-                child[level],
-                spare[level],
-                spare_weights[level],
-                scratch,
-                active,
-                counters,
-            )
-            if value > best:
-                best = value
-                chosen[level, :] = child[level]
+        _best_reply(
+            game,
+            evaluator,
+            params,
+            state,
+            outcomes[level, i],
+            level,
+            work,
+            scratch,
+            active,
+            counters,
+        )
         below = chosen[level]
         ply_chances(game, evaluator, params, below, plies - 1, work, scratch, active, theirs)
         for o in range(2 * half):  # the other side's chances, seen by this side
