@@ -19,7 +19,7 @@ from samuel.games.base import GameRules
 from samuel.players import PlayerSpec
 
 CHAMPION = "champion"  # the player spec naming a pipeline's active model
-_DIGESTS: dict[tuple[str, int, int], str] = {}  # (path, mtime, size) -> SHA-256
+_DIGESTS: dict[tuple[int, int, int, int], str] = {}  # (device, inode, mtime, size) -> SHA-256
 _DIGESTS_KEPT = 256
 _lock = threading.Lock()
 
@@ -39,7 +39,7 @@ class ModelIdentity:
 def file_sha256(path: str | os.PathLike) -> str:
     """The file's SHA-256, remembered while its size and modification time stay the same."""
     info = os.stat(path)
-    key = (os.fspath(Path(path).resolve()), info.st_mtime_ns, info.st_size)
+    key = (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)  # the file, not its name
     with _lock:
         found = _DIGESTS.get(key)
     if found is not None:

@@ -165,36 +165,30 @@ def analyse_position(
     return _searched_moves(game, player, common)
 
 
-_OUTCOME_NETWORKS: dict[int, tuple[weakref.ref, bool]] = {}  # by id, while the array lives
+_OUTCOME_WIDTHS: dict[int, tuple[weakref.ref, int]] = {}  # by id, while the array lives
 
 
-def outcome_network(params: np.ndarray) -> bool:
-    """Whether ``params`` (a network, or a network per phase) has outcome chances to show
-    (remembered for the array: reading a shape is not free, and a server asks every time)."""
-    held, known = _OUTCOME_NETWORKS.get(id(params), (None, False))
+def outcome_width(params: np.ndarray) -> int:
+    """How many chances the outcome head of ``params`` (a network, or a network per phase, each
+    with as many) gives; 0 without one (a phase without one: none to show). Remembered for the
+    array: reading a shape is not free, and a server asks every time."""
+    held, width = _OUTCOME_WIDTHS.get(id(params), (None, 0))
     if held is not None and held() is params:
-        return known
-    if is_phased(params):
-        known = all(has_outcomes(network) for network in phase_networks(params))
-    else:
-        known = has_outcomes(params)
+        return width
+    networks = phase_networks(params) if is_phased(params) else [params]
+    width = 0
+    if all(has_outcomes(network) for network in networks):
+        width = network_of(networks[0]).head(OUTCOMES).outputs
     key = id(params)
-    forget = lambda _: _OUTCOME_NETWORKS.pop(key, None)  # noqa: E731
-    _OUTCOME_NETWORKS[key] = (weakref.ref(params, forget), known)
-    return known
+    forget = lambda _: _OUTCOME_WIDTHS.pop(key, None)  # noqa: E731
+    _OUTCOME_WIDTHS[key] = (weakref.ref(params, forget), width)
+    return width
 
 
 def _shows_chances(player: SearchPlayer) -> bool:
     """Whether ``player``'s evaluation is a network (or one per phase) with an outcome head."""
     networks = (game_kernels.EVALUATOR_NETWORK, game_kernels.EVALUATOR_PHASED)
-    return player.evaluator in networks and outcome_network(player.params)
-
-
-def _outcome_width(player: SearchPlayer) -> int:
-    """How many chances the player's outcome head has (each phase's network has as many)."""
-    params = player.params
-    first = phase_networks(params)[0] if is_phased(params) else params
-    return network_of(first).head(OUTCOMES).outputs
+    return player.evaluator in networks and outcome_width(player.params) > 0
 
 
 def _swapped(chances: np.ndarray) -> np.ndarray:
@@ -236,8 +230,9 @@ def _plays(game: Game, player: SearchPlayer, keep, common: dict) -> PositionAnal
     chances = None
     if _shows_chances(player):
         # each play's chances as deep as its value looked, the other side's turned to the mover's
+        width = outcome_width(player.params)
         theirs = plied_searcher(player).chances(
-            ranked.after, player.evaluator, player.params, ranked.plies, _outcome_width(player)
+            ranked.after, player.evaluator, player.params, ranked.plies, width
         )
         chances = _swapped(theirs)
     names = chance_names(rules)
@@ -283,8 +278,9 @@ def _before_roll(
         if onnx is not None:
             chances = onnx.chances(rules, player.params, state[None, :], mover)[0]
         else:
+            width = outcome_width(player.params)
             chances = plied_searcher(player).chances(
-                state[None, :], player.evaluator, player.params, [plies], _outcome_width(player)
+                state[None, :], player.evaluator, player.params, [plies], width
             )[0]
     part = descriptors()[rules.name].part("analysis")
     if part is None and cube is not None and (cube.value != 1 or cube.away is not None):

@@ -12,6 +12,7 @@ each request, so a ``samuel pipeline promote`` is answered by the next one.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -64,7 +65,7 @@ class V1:
     page: bool = True  # whether the page draws the game
     runtime: OnnxRuntime | None = None  # --runtime onnx
 
-    @property
+    @functools.cached_property
     def default_player(self) -> str:
         if self.pipeline is not None:
             return CHAMPION

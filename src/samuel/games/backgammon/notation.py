@@ -12,6 +12,7 @@ segment, which the rules then match to a legal play by the position it leaves.
 from __future__ import annotations
 
 import base64
+import functools
 import re
 from dataclasses import dataclass
 
@@ -50,6 +51,11 @@ def _point(point: int) -> str:
 def format_steps(steps: tuple[Step, ...]) -> str:
     """``24/18*/13 6/4(2)``: each checker's steps chained, equal chains counted; ``pass`` for
     none."""
+    return _format_steps(tuple(steps))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # an analysis writes every play of a position, each time
+def _format_steps(steps: tuple[Step, ...]) -> str:
     if not steps:
         return PASS_TEXT
     rest = list(steps)

@@ -17,6 +17,7 @@ Backgammon's own.
 from __future__ import annotations
 
 import enum
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -138,7 +139,13 @@ class Play:
 def code_to_play(code: int) -> Play | Roll:
     if isinstance(code, bool) or not isinstance(code, int | np.integer):
         raise ValueError(f"a move's code is an integer, not {code!r}")
-    code = int(code)
+    return _move_of(int(code))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _move_of(code: int) -> Play | Roll:
+    """The play or roll of a code, remembered (an analysis names every play of a position,
+    each time it is asked; plays and rolls are immutable)."""
     if code >= 0 and code & ROLL_FLAG:
         rest = code ^ ROLL_FLAG
         try:
