@@ -5,9 +5,10 @@ For each network and each side to move: how many of the positions are lost, draw
 that side; how well its value orders drawn above lost and won above drawn (the AUC: the chance
 that a random position of the better class gets the higher value; 0.5 is chance, 1 perfect);
 the mean value in each class. Then, in the drawn positions where the side to move has a move
-that loses (*exposed*: docs/zero.md), how often the move to the child the network values best
-for the mover loses (a one-ply search with the network alone). The tigers' losing moves are
-mostly short tactics, which one ply of a good value avoids; the sheep's mostly lose much later.
+that loses (*exposed*: docs/zero-journal.md), how often the move to the child the network
+values best for the mover loses (a one-ply search with the network alone). The tigers' losing
+moves are mostly short tactics, which one ply of a good value avoids; the sheep's mostly lose
+much later.
 
     .venv/bin/python benchmarks/table_values.py --tablebase tablebase --records R1 R2 -- \\
         src/samuel/nn/shipped.bin src/samuel/nn/shipped-zero.bin

@@ -2,7 +2,7 @@
 
 A Zero network's parameters start with a whole value network, moves-left head included
 (docs/zero.md, "The file"); this writes those as a value network's file, so that its value can
-be played as ``net`` plays its own (docs/zero.md, "The seventh stage"):
+be played as ``net`` plays its own (docs/zero-journal.md, "The seventh stage"):
 
     .venv/bin/python benchmarks/zero_value.py runs/z14/gen-020.bin /tmp/z14-value.bin
     .venv/bin/samuel match /tmp/z14-value.bin net --time 0.02 --games 400 --seed 2026 --workers 2

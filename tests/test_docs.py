@@ -103,3 +103,55 @@ def test_every_game_has_a_rules_page_with_its_reference_counts():
             if number > 100_000:
                 break
         assert page in (ROOT / "README.md").read_text(encoding="utf-8"), page
+
+
+def test_every_page_is_in_the_readmes_documentation_table():
+    """A new page is found from the README: its "Documentation" table names every page."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Documentation", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"`(docs/[\w-]+\.md)`", table))
+    pages = {f"docs/{page.name}" for page in (ROOT / "docs").glob("*.md")}
+    assert not pages - listed, f"pages missing from the README's table: {sorted(pages - listed)}"
+
+
+# A link to a page of the docs, and to a heading of it: ``[text](page.md#heading)``, ``(#heading)``.
+LINK = re.compile(r"\]\(([\w./-]*\.md)?(?:#([^)\s]+))?\)")
+
+
+def heading_anchors(text: str) -> set[str]:
+    """The anchors a Markdown renderer gives the headings, as GitHub makes them: lower case, the
+    punctuation dropped, spaces made dashes, and ``-1``, ``-2`` after a repeated one. A line in a
+    fenced block (a shell comment) is no heading."""
+    anchors: set[str] = set()
+    fenced = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        match = None if fenced else re.match(r"#{1,6} (.+)", line)
+        if match:
+            slug = re.sub(r"[^\w\- ]", "", match[1].strip().lower()).replace(" ", "-")
+            anchor, n = slug, 0
+            while anchor in anchors:
+                n += 1
+                anchor = f"{slug}-{n}"
+            anchors.add(anchor)
+    return anchors
+
+
+def test_every_link_between_pages_finds_its_page_and_heading():
+    broken = []
+    for doc in DOCS:
+        text = doc.read_text(encoding="utf-8")
+        for page, anchor in LINK.findall(text):
+            target = (doc.parent / page).resolve() if page else doc
+            if not target.is_file():
+                broken.append(f"{doc.relative_to(ROOT)}: {page} does not exist")
+            elif anchor and anchor not in heading_anchors(target.read_text(encoding="utf-8")):
+                broken.append(f"{doc.relative_to(ROOT)}: {page}#{anchor} names no heading")
+    assert not broken, "\n".join(broken)
+
+
+def test_the_anchors_are_githubs():
+    text = "## The search (`samuel.search.puct`)\n```sh\n# runs/z5: a comment\n```\n"
+    text += "### Speed\n### Speed"
+    assert heading_anchors(text) == {"the-search-samuelsearchpuct", "speed", "speed-1"}

@@ -402,6 +402,29 @@ def test_bad_options_are_refused_in_one_line(args, message):
     assert last.startswith("samuel zero-train: error:") and message in last
 
 
+def test_the_help_lists_the_experiments_after_the_options_a_run_needs(capsys):
+    """The stages tried and not shipped (docs/zero-journal.md) keep their options, in a group of
+    their own after the main list; every option is in one of the two."""
+    from samuel import cli
+    from samuel.train.zero_command import EXPERIMENTS, EXPERIMENTS_TITLE
+
+    with pytest.raises(SystemExit):
+        cli.main(["zero-train", "--help"])
+    text = capsys.readouterr().out
+    main, experiments = text.split("\n\noptions:\n", 1)[1].split(f"\n{EXPERIMENTS_TITLE}:\n")
+    flags = {
+        field.name: field.metadata["option"]["flag"] or "--" + field.name.replace("_", "-")
+        for field in dataclasses.fields(ZeroConfig)
+        if "option" in field.metadata and not field.metadata["option"]["positional"]
+    }
+    listed = {line.split()[0] for line in main.splitlines() if line.startswith("  -")}
+    tried = {line.split()[0] for line in experiments.splitlines() if line.startswith("  -")}
+    assert tried == {flags[name] for name in EXPERIMENTS}
+    assert listed >= {flag for name, flag in flags.items() if name not in EXPERIMENTS}
+    assert {"--tablebase", "--value-discount", "--q-weight", "--no-matches"} <= listed
+    assert not listed & tried
+
+
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
