@@ -645,6 +645,7 @@ def test_a_cycle_under_way_counts_as_the_first(tmp_path, monkeypatch):
     store.close()
 
 
+@pytest.mark.slow  # whole samuel processes
 def test_without_game_a_command_takes_the_stores_one_game_and_asks_when_it_holds_two(tmp_path):
     from samuel.evaluation.networks import random_network
 

@@ -286,6 +286,7 @@ def test_a_seeded_hill_climb_is_the_same_twice(tmp_path):
     assert learned.tolist() == list(runs[0]["learned"].values())
 
 
+@pytest.mark.slow  # whole samuel processes
 def test_selfplay_tune_and_hillclimb_from_the_command_line(tmp_path):
     data, tuned = tmp_path / "d.npz", tmp_path / "tuned.json"
     run = samuel(
